@@ -1,0 +1,90 @@
+// The native command-line tool: a thin shell over the core.
+#include <glob.h>
+#include <sys/stat.h>
+
+#include <iostream>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "error.hpp"
+#include "export.hpp"
+#include "h5_reader.hpp"
+#include "speedscope_format.hpp"
+
+namespace ss = scope_speedscope;
+
+namespace {
+
+// Patterns the shell did not expand (quoted, or from a script): sorted
+// matches, each file once, in the order first met.
+std::vector<std::string> expand_globs(const std::vector<std::string>& args) {
+  std::vector<std::string> files;
+  auto add = [&](const std::string& f) {
+    for (const auto& seen : files) {
+      if (seen == f) return;
+    }
+    files.push_back(f);
+  };
+  for (const std::string& arg : args) {
+    struct stat st;
+    if (arg.find_first_of("*?[") == std::string::npos || ::stat(arg.c_str(), &st) == 0) {
+      add(arg);
+      continue;
+    }
+    glob_t g{};
+    if (::glob(arg.c_str(), 0, nullptr, &g) == 0 && g.gl_pathc > 0) {
+      for (std::size_t i = 0; i < g.gl_pathc; ++i) add(g.gl_pathv[i]);
+    } else {
+      add(arg);
+    }
+    ::globfree(&g);
+  }
+  return files;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  ss::CliOptions options;
+  try {
+    options = ss::parse_cli(args);
+  } catch (const ss::Error& e) {
+    std::cerr << ss::cli_usage() << "error: " << e.what() << '\n';
+    return 2;
+  }
+  if (options.help) {
+    std::cout << ss::cli_help();
+    return 0;
+  }
+  if (options.version) {
+    std::cout << "scope-speedscope " << ss::VERSION << '\n';
+    return 0;
+  }
+  try {
+    const std::vector<std::string> files = expand_globs(options.files);
+    std::vector<ss::Run> runs;
+    runs.reserve(files.size());
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      runs.push_back(ss::read_run(files[i]));
+      if (i < options.labels.size()) runs.back().label = options.labels[i];
+    }
+    ss::ExportOptions export_options;
+    export_options.ranks = options.ranks;
+    export_options.include = options.include;
+    export_options.exclude = options.exclude;
+    export_options.verbose = false;
+    const auto written = ss::export_speedscope(runs, options.filepath, export_options);
+    if (!options.quiet) std::cout << ss::cli_summary(written);
+    return 0;
+  } catch (const ss::Error& e) {
+    std::cerr << "error: " << e.what() << '\n';
+  } catch (const std::bad_alloc&) {
+    std::cerr << "error: out of memory\n";
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << '\n';
+  }
+  return 1;
+}

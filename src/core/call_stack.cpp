@@ -1,0 +1,268 @@
+// reconstruct: scope-profiler's build_call_arrays + split_by_lane.
+//
+// Fast path: one array of 24-byte records per rank, sorted by (lane, start,
+// -end, concatenation order), then one stack pass per lane. On properly
+// nested input the stack pass gives exactly the spec's count-based depths and
+// "latest earlier call at depth - 1" parents. When the stack pass sees a call
+// that starts inside an open call and ends after it, the rank is handed to
+// the literal algorithm, which finds the same pair scope-profiler blames.
+#include "call_stack.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "error.hpp"
+#include "unicode.hpp"
+
+namespace scope_speedscope {
+namespace {
+
+// The calls of one rank in concatenation order (spec 3.1): kept regions in
+// the given order, each region's calls in stored order.
+struct Gathered {
+  struct Row {
+    uint32_t region;    // index into run.regions
+    uint64_t first_k;   // concatenation index of its first call
+    uint64_t offset;    // first event in the run's columns
+    uint64_t count;
+  };
+  std::vector<Row> rows;
+  uint64_t size = 0;
+  bool any_lane = false;
+
+  // The row holding concatenation index k.
+  const Row& row_of(uint64_t k) const {
+    auto it = std::upper_bound(rows.begin(), rows.end(), k,
+                               [](uint64_t v, const Row& r) { return v < r.first_k; });
+    return *(it - 1);
+  }
+};
+
+Gathered gather(const Run& run, const std::vector<uint32_t>& regions, int64_t rank) {
+  Gathered g;
+  for (uint32_t region : regions) {
+    for (const RankSlice& slice : run.regions[region].ranks) {
+      if (slice.rank != rank) continue;
+      if (slice.count > 0) g.rows.push_back({region, g.size, slice.offset, slice.count});
+      g.size += slice.count;
+      g.any_lane = g.any_lane || run.lane_column;
+      break;
+    }
+  }
+  return g;
+}
+
+void check_ends_after_starts(const Run& run, const Gathered& g) {
+  for (const auto& row : g.rows) {
+    for (uint64_t e = row.offset; e < row.offset + row.count; ++e) {
+      if (run.end_ns[e] < run.start_ns[e]) {
+        throw Error(ErrorKind::nesting, messages::ends_before_starts);
+      }
+    }
+  }
+}
+
+int64_t doubled_end(int64_t start, int64_t end) {
+  return 2 * end + (end == start ? 1 : 0);  // the zero-length rule
+}
+
+std::string describe(const Run& run, const Gathered& g, uint64_t k, int64_t start, int64_t end) {
+  const auto& row = g.row_of(k);
+  return python_str_repr(run.regions[row.region].name) + " call " +
+         std::to_string(k - row.first_k) + " [" + std::to_string(start) + ", " +
+         std::to_string(end) + "] ns";
+}
+
+}  // namespace
+
+namespace detail {
+
+RankCalls build_call_arrays_literal(const Run& run, const std::vector<uint32_t>& regions,
+                                    int64_t rank) {
+  RankCalls out;
+  out.rank = rank;
+  const Gathered g = gather(run, regions, rank);
+  const std::size_t n = g.size;
+  if (n == 0) return out;
+
+  // Concatenated columns.
+  std::vector<int64_t> start(n), end(n), lane;
+  if (g.any_lane) lane.resize(n);
+  for (const auto& row : g.rows) {
+    for (uint64_t j = 0; j < row.count; ++j) {
+      start[row.first_k + j] = run.start_ns[row.offset + j];
+      end[row.first_k + j] = run.end_ns[row.offset + j];
+      if (g.any_lane) lane[row.first_k + j] = run.lane[row.offset + j];
+    }
+  }
+  check_ends_after_starts(run, g);
+
+  // call_id order: start ascending, end descending, stable.
+  std::vector<uint64_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) {
+    if (start[a] != start[b]) return start[a] < start[b];
+    return end[a] > end[b];
+  });
+
+  // Lanes ascending; positions of each lane's calls in call_id order.
+  std::vector<int64_t> lane_values;
+  if (g.any_lane) {
+    lane_values = lane;
+    std::sort(lane_values.begin(), lane_values.end());
+    lane_values.erase(std::unique(lane_values.begin(), lane_values.end()), lane_values.end());
+  } else {
+    lane_values.push_back(-1);
+  }
+  std::vector<std::vector<uint64_t>> members(lane_values.size());
+  for (uint64_t id = 0; id < n; ++id) {
+    const uint64_t k = order[id];
+    const std::size_t li =
+        g.any_lane ? static_cast<std::size_t>(
+                         std::lower_bound(lane_values.begin(), lane_values.end(), lane[k]) -
+                         lane_values.begin())
+                   : 0;
+    members[li].push_back(id);
+  }
+
+  // Depth per lane (spec 3.4): k - number of ends (doubled) <= start (doubled).
+  std::vector<int64_t> depth(n), parent(n, -1);
+  for (const auto& ids : members) {
+    const std::size_t m = ids.size();
+    std::vector<int64_t> ends(m);
+    for (std::size_t j = 0; j < m; ++j) ends[j] = doubled_end(start[order[ids[j]]], end[order[ids[j]]]);
+    std::sort(ends.begin(), ends.end());
+    int64_t min_depth = 0;
+    for (std::size_t j = 0; j < m; ++j) {
+      const int64_t s2 = 2 * start[order[ids[j]]];
+      const auto closed = std::upper_bound(ends.begin(), ends.end(), s2) - ends.begin();
+      depth[ids[j]] = static_cast<int64_t>(j) - closed;
+      min_depth = std::min(min_depth, depth[ids[j]]);
+    }
+    if (m > 0 && min_depth < 0) throw Error(ErrorKind::nesting, messages::not_properly_nested);
+  }
+  // Parent (spec 3.5): the latest earlier call of the lane at depth - 1.
+  for (const auto& ids : members) {
+    std::vector<int64_t> last_at_depth;
+    for (uint64_t id : ids) {
+      const int64_t d = depth[id];
+      if (d > 0 && static_cast<std::size_t>(d - 1) < last_at_depth.size()) {
+        parent[id] = last_at_depth[static_cast<std::size_t>(d - 1)];
+      }
+      if (last_at_depth.size() <= static_cast<std::size_t>(d)) last_at_depth.resize(d + 1, -1);
+      last_at_depth[static_cast<std::size_t>(d)] = static_cast<int64_t>(id);
+    }
+  }
+  // Proof of nesting (spec 3.6): the first call that outlives its parent.
+  for (uint64_t id = 0; id < n; ++id) {
+    if (parent[id] < 0) continue;
+    const uint64_t k = order[id];
+    const uint64_t pk = order[static_cast<uint64_t>(parent[id])];
+    if (end[pk] < end[k]) {
+      throw Error(ErrorKind::nesting,
+                  std::string(messages::not_properly_nested) + ": " +
+                      describe(run, g, k, start[k], end[k]) + " starts inside " +
+                      describe(run, g, pk, start[pk], end[pk]) +
+                      " but ends after it. Regions must nest completely or not overlap at all "
+                      "- check for a missing or misordered sp_end / __exit__.");
+    }
+  }
+
+  out.calls.reserve(n);
+  for (std::size_t li = 0; li < members.size(); ++li) {
+    if (members[li].empty()) continue;
+    const std::size_t begin = out.calls.size();
+    for (uint64_t id : members[li]) {
+      const uint64_t k = order[id];
+      out.calls.push_back(Call{start[k], end[k], g.row_of(k).region, static_cast<uint32_t>(depth[id])});
+    }
+    out.lanes.push_back(Lane{lane_values[li], begin, out.calls.size()});
+  }
+  return out;
+}
+
+}  // namespace detail
+
+RankCalls build_call_arrays(const Run& run, const std::vector<uint32_t>& regions, int64_t rank) {
+  RankCalls out;
+  out.rank = rank;
+  const Gathered g = gather(run, regions, rank);
+  const std::size_t n = g.size;
+  if (n == 0) return out;
+  check_ends_after_starts(run, g);
+
+  // Distinct lanes, ascending (a rank without a lane column is lane -1).
+  std::vector<int64_t> lane_values;
+  if (g.any_lane) {
+    for (const auto& row : g.rows) {
+      lane_values.insert(lane_values.end(), run.lane.begin() + static_cast<std::ptrdiff_t>(row.offset),
+                         run.lane.begin() + static_cast<std::ptrdiff_t>(row.offset + row.count));
+    }
+    std::sort(lane_values.begin(), lane_values.end());
+    lane_values.erase(std::unique(lane_values.begin(), lane_values.end()), lane_values.end());
+    lane_values.shrink_to_fit();
+  } else {
+    lane_values.push_back(-1);
+  }
+
+  // Records: region holds the concatenation index, depth the lane's rank
+  // until the sort is done.
+  std::vector<Call>& calls = out.calls;
+  calls.resize(n);
+  for (const auto& row : g.rows) {
+    for (uint64_t j = 0; j < row.count; ++j) {
+      const uint64_t e = row.offset + j;
+      uint32_t lane_rank = 0;
+      if (g.any_lane) {
+        lane_rank = static_cast<uint32_t>(
+            std::lower_bound(lane_values.begin(), lane_values.end(), run.lane[e]) -
+            lane_values.begin());
+      }
+      calls[row.first_k + j] =
+          Call{run.start_ns[e], run.end_ns[e], static_cast<uint32_t>(row.first_k + j), lane_rank};
+    }
+  }
+  if (n > UINT32_MAX) {
+    throw Error(ErrorKind::value, "a rank with more than 4294967295 calls is not supported");
+  }
+  std::sort(calls.begin(), calls.end(), [](const Call& a, const Call& b) {
+    if (a.depth != b.depth) return a.depth < b.depth;
+    if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
+    if (a.end_ns != b.end_ns) return a.end_ns > b.end_ns;
+    return a.region < b.region;
+  });
+
+  // Lane boundaries.
+  for (std::size_t i = 0; i < n;) {
+    std::size_t j = i;
+    while (j < n && calls[j].depth == calls[i].depth) ++j;
+    out.lanes.push_back(Lane{lane_values[calls[i].depth], i, j});
+    i = j;
+  }
+
+  // Stack pass per lane: depth = calls still open; a call that outlives the
+  // innermost open call breaks the nesting.
+  std::vector<std::size_t> open;
+  for (const Lane& lane : out.lanes) {
+    open.clear();
+    for (std::size_t i = lane.begin; i < lane.end; ++i) {
+      const int64_t s2 = 2 * calls[i].start_ns;
+      while (!open.empty() &&
+             doubled_end(calls[open.back()].start_ns, calls[open.back()].end_ns) <= s2) {
+        open.pop_back();
+      }
+      if (!open.empty() && doubled_end(calls[i].start_ns, calls[i].end_ns) >
+                               doubled_end(calls[open.back()].start_ns, calls[open.back()].end_ns)) {
+        return detail::build_call_arrays_literal(run, regions, rank);
+      }
+      calls[i].depth = static_cast<uint32_t>(open.size());
+      open.push_back(i);
+    }
+  }
+  // Concatenation index -> region.
+  for (Call& call : calls) call.region = g.row_of(call.region).region;
+  return out;
+}
+
+}  // namespace scope_speedscope

@@ -1,0 +1,415 @@
+// export: filters, ranks, labels, file names and errors around the pipeline
+// (scope-profiler's export_speedscope, spec 5.1).
+#include "export.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <regex>
+
+#include "call_stack.hpp"
+#include "error.hpp"
+#include "unicode.hpp"
+
+namespace scope_speedscope {
+
+// ---- regions -------------------------------------------------------------------
+
+namespace {
+
+// Python-only spellings that std::regex (ECMAScript) lacks: named groups and
+// \A / \Z anchors. Everything else is passed through.
+std::string to_ecmascript(const std::string& pattern) {
+  std::string out;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '\\' && i + 1 < pattern.size()) {
+      const char next = pattern[i + 1];
+      if (next == 'A') {
+        out += '^';
+      } else if (next == 'Z') {
+        out += '$';
+      } else {
+        out += pattern[i];
+        out += next;
+      }
+      ++i;
+      continue;
+    }
+    if (pattern.compare(i, 4, "(?P<") == 0) {
+      const auto close = pattern.find('>', i + 4);
+      if (close != std::string::npos) {
+        out += '(';
+        i = close;
+        continue;
+      }
+    }
+    out += pattern[i];
+  }
+  return out;
+}
+
+class Matcher {
+ public:
+  explicit Matcher(const std::vector<std::string>& patterns) {
+    for (const std::string& p : patterns) {
+      try {
+        regexes_.emplace_back(to_ecmascript(p), std::regex::ECMAScript);
+      } catch (const std::regex_error& e) {
+        throw Error(ErrorKind::value, "Invalid regular expression '" + p + "': " + e.what());
+      }
+    }
+  }
+  bool any(const std::string& text) const {
+    for (const std::regex& re : regexes_) {
+      if (std::regex_search(text, re, std::regex_constants::match_continuous)) return true;
+    }
+    return false;
+  }
+
+ private:
+  std::vector<std::regex> regexes_;
+};
+
+double first_start_seconds(const Run& run, const Region& region) {
+  bool any = false;
+  double best = 0.0;
+  for (const RankSlice& slice : region.ranks) {
+    double first = 0.0;  // a rank with no calls counts as 0.0
+    if (slice.count > 0) {
+      int64_t m = run.start_ns[slice.offset];
+      for (uint64_t i = slice.offset + 1; i < slice.offset + slice.count; ++i) {
+        m = std::min(m, run.start_ns[i]);
+      }
+      first = static_cast<double>(m) / 1e9;
+    }
+    if (!any || first < best) best = first;
+    any = true;
+  }
+  return best;
+}
+
+}  // namespace
+
+bool regex_match_at_start(const std::string& pattern, const std::string& text) {
+  return Matcher({pattern}).any(text);
+}
+
+std::vector<uint32_t> get_regions(const Run& run,
+                                  const std::optional<std::vector<std::string>>& include,
+                                  const std::optional<std::vector<std::string>>& exclude) {
+  std::optional<Matcher> inc, exc;
+  if (include) inc.emplace(*include);
+  if (exclude) exc.emplace(*exclude);
+  std::vector<std::pair<double, uint32_t>> kept;
+  for (uint32_t r = 0; r < run.regions.size(); ++r) {
+    const std::string& name = run.regions[r].name;
+    if (inc && !inc->any(name)) continue;
+    if (exc && exc->any(name)) continue;
+    kept.emplace_back(first_start_seconds(run, run.regions[r]), r);
+  }
+  std::stable_sort(kept.begin(), kept.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<uint32_t> out;
+  out.reserve(kept.size());
+  for (const auto& k : kept) out.push_back(k.second);
+  return out;
+}
+
+// ---- names -----------------------------------------------------------------------
+
+std::vector<std::string> unique_labels(const std::vector<std::string>& labels) {
+  std::map<std::string, int> seen;
+  std::vector<std::string> out;
+  out.reserve(labels.size());
+  for (const std::string& label : labels) {
+    const int k = ++seen[label];
+    out.push_back(k == 1 ? label : label + " (" + std::to_string(k) + ")");
+  }
+  return out;
+}
+
+std::string filename_slug(const std::string& label) {
+  std::string slug;
+  bool in_run = false;
+  std::size_t i = 0;
+  while (i < label.size()) {
+    const std::size_t at = i;
+    const uint32_t cp = next_code_point(label, i);
+    const bool keep = cp == '_' || cp == '.' || cp == '+' || cp == '-' || is_alnum(cp);
+    if (keep) {
+      slug.append(label, at, i - at);
+      in_run = false;
+    } else if (!in_run) {
+      slug += '_';
+      in_run = true;
+    }
+  }
+  const auto first = slug.find_first_not_of('_');
+  if (first == std::string::npos) return label;
+  const auto last = slug.find_last_not_of('_');
+  return slug.substr(first, last - first + 1);
+}
+
+std::string normalize_path(const std::string& path) {
+  std::string root;
+  if (!path.empty() && path[0] == '/') {
+    root = (path.size() > 1 && path[1] == '/' && (path.size() == 2 || path[2] != '/')) ? "//" : "/";
+  }
+  std::string out = root;
+  std::size_t pos = 0;
+  bool first = true;
+  while (pos <= path.size()) {
+    auto slash = path.find('/', pos);
+    if (slash == std::string::npos) slash = path.size();
+    const std::string part = path.substr(pos, slash - pos);
+    if (!part.empty() && part != ".") {
+      if (!first) out += '/';
+      out += part;
+      first = false;
+    }
+    pos = slash + 1;
+  }
+  if (out.empty()) return ".";
+  return out;
+}
+
+std::vector<std::string> output_paths(const std::string& filepath,
+                                      const std::vector<std::string>& labels) {
+  const std::string base = normalize_path(filepath);
+  const auto slash = base.rfind('/');
+  const std::string parent = slash == std::string::npos ? "" : base.substr(0, slash + 1);
+  const std::string name = slash == std::string::npos ? base : base.substr(slash + 1);
+  if (name.empty() || name == ".") {
+    throw Error(ErrorKind::value, "PosixPath('" + base + "') has an empty name");
+  }
+  const auto dot = name.find('.');
+  const std::string stem = dot == std::string::npos ? name : name.substr(0, dot);
+  const std::string suffix = dot == std::string::npos ? ".speedscope.json" : name.substr(dot);
+  std::vector<std::string> out;
+  out.reserve(labels.size());
+  for (const std::string& label : labels) {
+    const std::string file =
+        labels.size() > 1 ? stem + "_" + filename_slug(label) + suffix : stem + suffix;
+    out.push_back(normalize_path(parent + file));
+  }
+  return out;
+}
+
+std::string profile_name(const Run& run, int64_t rank, int64_t lane) {
+  std::string name = "rank " + std::to_string(rank);
+  if (lane != -1) name += " - " + run.lane_label(lane, rank);
+  return name;
+}
+
+// ---- files -------------------------------------------------------------------------
+
+namespace {
+
+class FileSink final : public Sink {
+ public:
+  FileSink(std::FILE* file, std::string path) : file_(file), path_(std::move(path)) {}
+  void write(const char* data, std::size_t size) override {
+    if (std::fwrite(data, 1, size, file_) != size) {
+      throw Error(ErrorKind::io, "cannot write " + path_ + ": " + std::strerror(errno));
+    }
+  }
+
+ private:
+  std::FILE* file_;
+  std::string path_;
+};
+
+}  // namespace
+
+struct FileOutputTarget::Impl {
+  struct Output {
+    std::string target;
+    std::string temp;
+  };
+  std::vector<Output> done;
+  std::vector<std::string> created_dirs;  // removed again on abort, deepest first
+  std::FILE* file = nullptr;
+  std::unique_ptr<FileSink> sink;
+  Output current;
+  unsigned counter = 0;
+
+  void make_parents(const std::string& path) {
+    std::vector<std::string> missing;
+    std::string dir = path;
+    while (true) {
+      const auto slash = dir.rfind('/');
+      if (slash == std::string::npos || slash == 0) break;
+      dir = dir.substr(0, slash);
+      struct stat st;
+      if (::stat(dir.c_str(), &st) == 0) break;
+      missing.push_back(dir);
+    }
+    for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+      if (::mkdir(it->c_str(), 0777) != 0 && errno != EEXIST) {
+        throw Error(ErrorKind::io, "cannot create directory " + *it + ": " + std::strerror(errno));
+      }
+      created_dirs.push_back(*it);
+    }
+  }
+  void close_file() noexcept {
+    if (file != nullptr) std::fclose(file);
+    file = nullptr;
+    sink.reset();
+  }
+};
+
+FileOutputTarget::FileOutputTarget() : impl_(std::make_unique<Impl>()) {}
+FileOutputTarget::~FileOutputTarget() { abort(); }
+
+Sink& FileOutputTarget::open(const std::string& path) {
+  impl_->make_parents(path);
+  impl_->current.target = path;
+  impl_->current.temp = path + ".tmp-" + std::to_string(::getpid()) + "-" +
+                        std::to_string(impl_->counter++);
+  impl_->file = std::fopen(impl_->current.temp.c_str(), "wb");
+  if (impl_->file == nullptr) {
+    throw Error(ErrorKind::io, "cannot write " + path + ": " + std::strerror(errno));
+  }
+  std::setvbuf(impl_->file, nullptr, _IOFBF, 1 << 16);
+  impl_->sink = std::make_unique<FileSink>(impl_->file, path);
+  return *impl_->sink;
+}
+
+void FileOutputTarget::close() {
+  std::FILE* f = impl_->file;
+  impl_->file = nullptr;
+  impl_->sink.reset();
+  const bool failed = f == nullptr || std::fflush(f) != 0 || std::ferror(f) != 0;
+  const int saved = errno;
+  if (f != nullptr) std::fclose(f);
+  impl_->done.push_back(impl_->current);
+  impl_->current = {};
+  if (failed) {
+    throw Error(ErrorKind::io, "cannot write " + impl_->current.target + ": " + std::strerror(saved));
+  }
+}
+
+void FileOutputTarget::commit() {
+  for (const auto& out : impl_->done) {
+    if (std::rename(out.temp.c_str(), out.target.c_str()) != 0) {
+      throw Error(ErrorKind::io, "cannot write " + out.target + ": " + std::strerror(errno));
+    }
+  }
+  impl_->done.clear();
+  impl_->created_dirs.clear();
+}
+
+void FileOutputTarget::abort() noexcept {
+  impl_->close_file();
+  if (!impl_->current.temp.empty()) std::remove(impl_->current.temp.c_str());
+  for (const auto& out : impl_->done) std::remove(out.temp.c_str());
+  impl_->done.clear();
+  impl_->current = {};
+  for (auto it = impl_->created_dirs.rbegin(); it != impl_->created_dirs.rend(); ++it) {
+    ::rmdir(it->c_str());
+  }
+  impl_->created_dirs.clear();
+}
+
+// ---- export_speedscope -------------------------------------------------------
+
+namespace {
+
+std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::string& filepath,
+                                     const ExportOptions& options, OutputTarget& target) {
+  if (runs.empty()) throw Error(ErrorKind::value, messages::no_profiling_data);
+  const std::vector<int64_t> ranks = options.ranks ? *options.ranks : std::vector<int64_t>{0};
+
+  std::vector<std::string> display;
+  display.reserve(runs.size());
+  for (const Run& run : runs) display.push_back(run.display_label());
+  const std::vector<std::string> labels = unique_labels(display);
+
+  // scope-profiler names files after validating every run; keep that order
+  // of errors while writing run by run.
+  std::vector<std::string> paths;
+  std::optional<Error> naming_error;
+  try {
+    paths = output_paths(filepath, labels);
+  } catch (const Error& e) {
+    naming_error = e;
+  }
+
+  std::vector<std::string> written;
+  const uint64_t steps = static_cast<uint64_t>(runs.size()) * ranks.size();
+  uint64_t step = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const Run& run = runs[i];
+    const std::vector<uint32_t> regions = get_regions(run, options.include, options.exclude);
+    if (regions.empty()) throw Error(ErrorKind::value, messages::no_regions_matched);
+
+    std::map<int64_t, RankCalls> by_rank;  // ranks may repeat: [0, 0] gives two profiles
+    std::vector<NamedCalls> profiles;
+    for (int64_t rank : ranks) {
+      if (rank < 0 || rank >= run.num_ranks) {
+        throw Error(ErrorKind::value, messages::invalid_rank(rank));
+      }
+      auto it = by_rank.find(rank);
+      if (it == by_rank.end()) {
+        it = by_rank.emplace(rank, build_call_arrays(run, regions, rank)).first;
+      }
+      if (options.progress) options.progress("reconstruct", ++step, steps);
+      const RankCalls& calls = it->second;
+      for (const Lane& lane : calls.lanes) {
+        profiles.push_back(NamedCalls{profile_name(run, rank, lane.lane),
+                                      calls.calls.data() + lane.begin,
+                                      calls.calls.data() + lane.end});
+      }
+    }
+    if (profiles.empty()) continue;  // a run without calls is skipped
+    if (naming_error) {
+      written.push_back("");
+      continue;
+    }
+    Sink& sink = target.open(paths[i]);
+    write_speedscope_document(sink, run, labels[i], profiles, options.flush_size,
+                              options.progress);
+    target.close();
+    written.push_back(paths[i]);
+  }
+  if (written.empty()) throw Error(ErrorKind::value, messages::no_calls_recorded);
+  if (naming_error) throw *naming_error;
+  target.commit();
+  if (options.verbose) {
+    for (const std::string& path : written) {
+      const std::string line = "Wrote " + path + " (view at https://www.speedscope.app)";
+      if (options.log) {
+        options.log(line);
+      } else {
+        std::cout << line << '\n';
+      }
+    }
+  }
+  return written;
+}
+
+}  // namespace
+
+std::vector<std::string> export_speedscope(const std::vector<Run>& runs, const std::string& filepath,
+                                           const ExportOptions& options, OutputTarget& target) {
+  try {
+    return export_runs(runs, filepath, options, target);
+  } catch (...) {
+    target.abort();
+    throw;
+  }
+}
+
+std::vector<std::string> export_speedscope(const std::vector<Run>& runs, const std::string& filepath,
+                                           const ExportOptions& options) {
+  FileOutputTarget target;
+  return export_speedscope(runs, filepath, options, target);
+}
+
+}  // namespace scope_speedscope

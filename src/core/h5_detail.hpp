@@ -1,0 +1,101 @@
+// Private to the reader units (h5_*.cpp): RAII handles over hid_t, HDF5's
+// error stack turned into our messages, and column/attribute readers.
+// Nothing here may appear in a public header.
+#pragma once
+
+#include <hdf5.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "error.hpp"
+#include "run.hpp"
+
+namespace scope_speedscope::h5 {
+
+// A move-only owner of one HDF5 identifier; its destructor never throws.
+class Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Handle() = default;
+  Handle(hid_t id, Closer closer) : id_(id), closer_(closer) {}
+  Handle(Handle&& other) noexcept : id_(other.id_), closer_(other.closer_) { other.id_ = -1; }
+  Handle& operator=(Handle&& other) noexcept {
+    if (this != &other) {
+      reset();
+      id_ = other.id_;
+      closer_ = other.closer_;
+      other.id_ = -1;
+    }
+    return *this;
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  ~Handle() { reset(); }
+
+  hid_t get() const noexcept { return id_; }
+  bool valid() const noexcept { return id_ >= 0; }
+  void reset() noexcept {
+    if (id_ >= 0 && closer_ != nullptr) closer_(id_);
+    id_ = -1;
+  }
+
+ private:
+  hid_t id_ = -1;
+  Closer closer_ = nullptr;
+};
+
+// "Unable to open file (file signature not found)": the outermost entry of
+// HDF5's error stack, capitalised, and the innermost one, as h5py words it.
+std::string error_stack_message();
+// Turns HDF5's automatic error printing off (once per process).
+void silence_hdf5_errors();
+
+// What the reader units share about the file being read.
+struct File {
+  Handle file;
+  std::string path;  // as the user named it
+  Progress progress;
+  uint64_t events_total = 0;  // for progress
+  uint64_t events_done = 0;
+
+  [[noreturn]] void fail(const std::string& what) const;  // corrupt_profile, names the file
+};
+
+bool link_exists(hid_t loc, const std::string& path);
+bool is_group(hid_t loc, const std::string& path);
+bool is_dataset(hid_t loc, const std::string& path);
+Handle open_group(const File& f, hid_t loc, const std::string& path);
+Handle open_dataset(const File& f, hid_t loc, const std::string& path);
+// Child link names of a group in byte-wise ascending order.
+std::vector<std::string> child_names(const File& f, hid_t group);
+
+uint64_t dataset_length(const File& f, hid_t dset, const std::string& what);
+// A 1-D numeric dataset as int64 (HDF5 converts), read in blocks; reports
+// progress when `events` is true.
+std::vector<int64_t> read_int64_column(File& f, hid_t loc, const std::string& path,
+                                       bool events = false);
+// A 1-D string dataset (variable- or fixed-length), decoded as UTF-8 with
+// replacement; fixed-length values lose trailing NULs.
+std::vector<std::string> read_string_column(const File& f, hid_t loc, const std::string& path);
+
+// A scalar attribute: nullopt when absent.
+struct AttributeValue {
+  enum class Type { integer, floating, string, other } type = Type::other;
+  int64_t integer = 0;
+  double floating = 0;
+  std::string string;  // decoded UTF-8 (replace)
+  std::string repr;    // Python repr of the value as h5py would return it
+};
+std::optional<AttributeValue> read_attribute(const File& f, hid_t loc, const std::string& name);
+
+// The layout readers, one per layout (dispatch in h5_reader.cpp).
+void read_schema1(File& f, Run& run);
+void read_columnar(File& f, Run& run);   // schema >= 2, "columnar"
+void read_aggregate(File& f, Run& run);  // schema >= 2, "aggregate"
+// thread_table / task_table (schema >= 2, optional).
+void read_lane_tables(File& f, Run& run);
+
+}  // namespace scope_speedscope::h5

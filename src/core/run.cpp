@@ -1,0 +1,62 @@
+#include "run.hpp"
+
+namespace scope_speedscope {
+namespace {
+
+// pathlib's PurePath.name and .stem.
+std::string file_name(const std::string& path) {
+  std::string p = path;
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  const auto slash = p.rfind('/');
+  return slash == std::string::npos ? p : p.substr(slash + 1);
+}
+
+std::string stem(const std::string& name) {
+  const auto dot = name.rfind('.');
+  if (dot != std::string::npos && dot > 0 && dot < name.size() - 1) return name.substr(0, dot);
+  return name;
+}
+
+std::string label_of_lane(const Run& run, int64_t lane, int64_t rank, int hops) {
+  if (lane >= 0) {
+    auto tasks = run.tasks.find(rank);
+    if (tasks != run.tasks.end() && hops < 64) {
+      for (const TaskInfo& task : tasks->second) {
+        if (task.index != lane) continue;
+        const auto dot = task.coro_name.rfind('.');
+        const std::string tail =
+            dot == std::string::npos ? task.coro_name : task.coro_name.substr(dot + 1);
+        return task.name + " (" + tail + ") on " +
+               label_of_lane(run, -2 - task.thread_index, rank, hops + 1);
+      }
+    }
+    return "task " + std::to_string(lane);
+  }
+  if (lane == -1) return "unknown lane";
+  const int64_t index = -2 - lane;
+  auto threads = run.threads.find(rank);
+  if (threads != run.threads.end()) {
+    for (const ThreadInfo& thread : threads->second) {
+      if (thread.index == index) return thread.name;
+    }
+  }
+  return "thread " + std::to_string(index);
+}
+
+}  // namespace
+
+std::string Run::display_label() const {
+  if (!label.empty()) return label;
+  return stem(file_name(path));
+}
+
+std::string Run::lane_label(int64_t lane, int64_t rank) const {
+  return label_of_lane(*this, lane, rank, 0);
+}
+
+int64_t lane_id(int64_t thread_id, const int64_t* task_id) {
+  if (task_id != nullptr && *task_id >= 0) return *task_id;
+  return thread_id < 0 ? -1 : -2 - thread_id;
+}
+
+}  // namespace scope_speedscope

@@ -1,0 +1,73 @@
+// A run: what the reader hands to the rest of the pipeline. Plain columns,
+// no HDF5 types. One run is one scope-profiler file.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace scope_speedscope {
+
+// The calls one region recorded on one rank: events [offset, offset + count)
+// of the run's event columns.
+struct RankSlice {
+  int64_t rank = 0;
+  uint64_t offset = 0;
+  uint64_t count = 0;
+};
+
+struct Region {
+  std::string name;
+  std::vector<RankSlice> ranks;  // in the order the file supplied them
+};
+
+struct ThreadInfo {
+  int64_t index = 0;
+  std::string name;
+};
+
+struct TaskInfo {
+  int64_t index = 0;
+  int64_t thread_index = 0;
+  std::string name;
+  std::string coro_name;
+};
+
+struct Run {
+  std::string path;            // the file as the user named it
+  std::string label;           // metadata "label"; empty when absent or falsy
+  int64_t schema_version = 1;
+  std::string storage_layout;  // "columnar", "aggregate" or "" (schema 1)
+  int64_t num_ranks = 0;
+  std::vector<Region> regions;  // each name once, first-appearance order
+
+  // Event columns, shared by all regions and ranks (nanoseconds).
+  std::vector<int64_t> start_ns;
+  std::vector<int64_t> end_ns;
+  // Lane of each event (threads <= -2, tasks >= 0, -1 unknown); empty when
+  // the file recorded no thread_ids column (then a rank is one stack).
+  std::vector<int64_t> lane;
+
+  std::map<int64_t, std::vector<ThreadInfo>> threads;  // per rank, row order
+  std::map<int64_t, std::vector<TaskInfo>> tasks;      // per rank, row order
+
+  // label if set, else the file name without its last suffix.
+  std::string display_label() const;
+  // "MainThread", "Task-2 (job) on MainThread", "thread 3", "task 7", ...
+  std::string lane_label(int64_t lane, int64_t rank) const;
+  bool has_lanes() const { return lane_column; }
+
+  bool lane_column = false;  // true when the file has a thread_ids column
+};
+
+// Lane id of one call from its thread and task ids (task_id < 0 or absent:
+// the thread's lane).
+int64_t lane_id(int64_t thread_id, const int64_t* task_id);
+
+// Progress of a long step: phase is "read", "reconstruct" or "write".
+using Progress = std::function<void(std::string_view phase, uint64_t done, uint64_t total)>;
+
+}  // namespace scope_speedscope

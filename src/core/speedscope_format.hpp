@@ -1,0 +1,38 @@
+// The speedscope document scope-profiler writes, in one place: constants,
+// key order and event kinds. The writer, the document builder and the tests
+// use these names; nothing else spells them.
+//
+// {"$schema": SCHEMA_URL, "exporter": EXPORTER, "name": <run label>,
+//  "activeProfileIndex": 0, "shared": {"frames": [{"name": <region>}, ...]},
+//  "profiles": [{"type": "evented", "name": "rank R[ - lane]", "unit": TIME_UNIT,
+//                "startValue": <first at>, "endValue": <last at>,
+//                "events": [{"type": "O"|"C", "frame": <i>, "at": <seconds>}, ...]},
+//               ...]}
+#pragma once
+
+#include <cstdint>
+
+namespace scope_speedscope {
+
+#ifndef SCOPE_SPEEDSCOPE_VERSION
+#error "SCOPE_SPEEDSCOPE_VERSION comes from package.json through CMakeLists.txt"
+#endif
+// The package version (package.json is the one source of it).
+inline constexpr const char* VERSION = SCOPE_SPEEDSCOPE_VERSION;
+inline constexpr int64_t NS_PER_SECOND = 1000000000;
+inline constexpr const char* SCHEMA_URL = "https://www.speedscope.app/file-format-schema.json";
+inline constexpr const char* TIME_UNIT = "seconds";
+inline constexpr const char* EXPORTER_PREFIX = "scope-speedscope@";
+inline constexpr const char* PROFILE_TYPE = "evented";
+inline constexpr const char* OPEN_EVENT = "O";
+inline constexpr const char* CLOSE_EVENT = "C";
+
+namespace keys {
+inline constexpr const char* document[] = {"$schema", "exporter", "name", "activeProfileIndex",
+                                           "shared", "profiles"};
+inline constexpr const char* profile[] = {"type", "name", "unit", "startValue", "endValue",
+                                          "events"};
+inline constexpr const char* event[] = {"type", "frame", "at"};
+}  // namespace keys
+
+}  // namespace scope_speedscope
