@@ -74,6 +74,84 @@ std::string describe(const Run& run, const Gathered& g, uint64_t k, int64_t star
          std::to_string(end) + "] ns";
 }
 
+
+// Orders (start ascending, end descending, then concatenation order).
+bool call_id_less(const Call& a, const Call& b) {
+  if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
+  if (a.end_ns != b.end_ns) return a.end_ns > b.end_ns;
+  return a.region < b.region;
+}
+
+// The calls of a rank in call_id order, then grouped by lane (a stable
+// counting sort, so each lane keeps call_id order). Regions usually record
+// their calls in start order; then a k-way merge of the rows replaces the
+// O(n log n) sort.
+void sort_calls(const Run& run, const Gathered& g, const std::vector<int64_t>& lane_values,
+                std::vector<Call>& calls) {
+  const std::size_t n = g.size;
+  auto record = [&](uint64_t e, uint64_t k) {
+    uint32_t lane_rank = 0;
+    if (g.any_lane) {
+      lane_rank = static_cast<uint32_t>(
+          std::lower_bound(lane_values.begin(), lane_values.end(), run.lane[e]) - lane_values.begin());
+    }
+    return Call{run.start_ns[e], run.end_ns[e], static_cast<uint32_t>(k), lane_rank};
+  };
+  bool rows_sorted = true;
+  for (const auto& row : g.rows) {
+    for (uint64_t e = row.offset + 1; e < row.offset + row.count && rows_sorted; ++e) {
+      const int64_t s0 = run.start_ns[e - 1], s1 = run.start_ns[e];
+      rows_sorted = s0 < s1 || (s0 == s1 && run.end_ns[e - 1] >= run.end_ns[e]);
+    }
+    if (!rows_sorted) break;
+  }
+  std::vector<Call> ordered;
+  ordered.reserve(n);
+  if (rows_sorted) {
+    // Heap of the rows' next calls; ties go to the earlier row (concatenation order).
+    struct Head {
+      Call call;
+      std::size_t row;
+      uint64_t next;
+    };
+    auto later = [](const Head& a, const Head& b) { return call_id_less(b.call, a.call); };
+    std::vector<Head> heap;
+    heap.reserve(g.rows.size());
+    for (std::size_t r = 0; r < g.rows.size(); ++r) {
+      const auto& row = g.rows[r];
+      heap.push_back(Head{record(row.offset, row.first_k), r, 1});
+    }
+    std::make_heap(heap.begin(), heap.end(), later);
+    while (!heap.empty()) {
+      std::pop_heap(heap.begin(), heap.end(), later);
+      Head& head = heap.back();
+      ordered.push_back(head.call);
+      const auto& row = g.rows[head.row];
+      if (head.next < row.count) {
+        head.call = record(row.offset + head.next, row.first_k + head.next);
+        ++head.next;
+        std::push_heap(heap.begin(), heap.end(), later);
+      } else {
+        heap.pop_back();
+      }
+    }
+  } else {
+    for (const auto& row : g.rows) {
+      for (uint64_t j = 0; j < row.count; ++j) ordered.push_back(record(row.offset + j, row.first_k + j));
+    }
+    std::sort(ordered.begin(), ordered.end(), call_id_less);
+  }
+  if (lane_values.size() <= 1) {
+    calls = std::move(ordered);
+    return;
+  }
+  std::vector<std::size_t> start(lane_values.size() + 1, 0);
+  for (const Call& c : ordered) ++start[c.depth + 1];
+  for (std::size_t l = 1; l < start.size(); ++l) start[l] += start[l - 1];
+  calls.resize(n);
+  for (const Call& c : ordered) calls[start[c.depth]++] = c;
+}
+
 }  // namespace
 
 namespace detail {
@@ -206,32 +284,13 @@ RankCalls build_call_arrays(const Run& run, const std::vector<uint32_t>& regions
     lane_values.push_back(-1);
   }
 
-  // Records: region holds the concatenation index, depth the lane's rank
-  // until the sort is done.
+  // Records in call_id order: region holds the concatenation index and depth
+  // the lane's rank until the stack pass.
   std::vector<Call>& calls = out.calls;
-  calls.resize(n);
-  for (const auto& row : g.rows) {
-    for (uint64_t j = 0; j < row.count; ++j) {
-      const uint64_t e = row.offset + j;
-      uint32_t lane_rank = 0;
-      if (g.any_lane) {
-        lane_rank = static_cast<uint32_t>(
-            std::lower_bound(lane_values.begin(), lane_values.end(), run.lane[e]) -
-            lane_values.begin());
-      }
-      calls[row.first_k + j] =
-          Call{run.start_ns[e], run.end_ns[e], static_cast<uint32_t>(row.first_k + j), lane_rank};
-    }
-  }
   if (n > UINT32_MAX) {
     throw Error(ErrorKind::value, "a rank with more than 4294967295 calls is not supported");
   }
-  std::sort(calls.begin(), calls.end(), [](const Call& a, const Call& b) {
-    if (a.depth != b.depth) return a.depth < b.depth;
-    if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
-    if (a.end_ns != b.end_ns) return a.end_ns > b.end_ns;
-    return a.region < b.region;
-  });
+  sort_calls(run, g, lane_values, calls);
 
   // Lane boundaries.
   for (std::size_t i = 0; i < n;) {

@@ -146,6 +146,12 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
     }
   }
   if (o.help || o.version) return o;
+  // Each file once, first occurrence kept (as scope-profiler's CLI does).
+  std::vector<std::string> unique;
+  for (const std::string& f : o.files) {
+    if (std::find(unique.begin(), unique.end(), f) == unique.end()) unique.push_back(f);
+  }
+  o.files = std::move(unique);
   if (o.files.empty()) usage_error("the following arguments are required: FILE");
   if (o.output_dir.empty() && o.filepath.empty()) {
     usage_error("the following arguments are required: -o/--output");

@@ -408,12 +408,13 @@ Run read_with_fapl(const std::string& open_name, const std::string& path, hid_t 
 
 }  // namespace
 
-Run read_run(const std::string& path, const Progress& progress) {
+Run read_run(const std::string& path, const Progress& progress, const std::string& display_name) {
+  const std::string& shown = display_name.empty() ? path : display_name;
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
-    throw Error(ErrorKind::file_not_found, messages::file_not_found(path));
+    throw Error(ErrorKind::file_not_found, messages::file_not_found(shown));
   }
-  return read_with_fapl(path, path, H5P_DEFAULT, progress);
+  return read_with_fapl(path, shown, H5P_DEFAULT, progress);
 }
 
 Run read_run_from_memory(const void* data, std::size_t size, const std::string& name,

@@ -12,6 +12,96 @@
 
 namespace scope_speedscope {
 
+namespace {
+
+// Writes decimal digits of v (v > 0 or the single digit 0) ending at `end`;
+// returns the first.
+char* digits_backwards(char* end, uint64_t v) {
+  static constexpr char kPairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  while (v >= 100) {
+    const auto pair = static_cast<std::size_t>(v % 100) * 2;
+    v /= 100;
+    end -= 2;
+    end[0] = kPairs[pair];
+    end[1] = kPairs[pair + 1];
+  }
+  if (v >= 10) {
+    const auto pair = static_cast<std::size_t>(v) * 2;
+    end -= 2;
+    end[0] = kPairs[pair];
+    end[1] = kPairs[pair + 1];
+  } else {
+    *--end = static_cast<char>('0' + v);
+  }
+  return end;
+}
+
+// Python's repr(float) of a finite double into out (at least 64 bytes).
+// Shortest round-trip digits come from {fmt}'s Dragonbox; the layout is
+// Python's: positional when -4 < decpt <= 16 (always with a '.'), else
+// d[.ddd]e[+-]XX.
+std::size_t write_float_repr(char* out, double value) {
+  char* p = out;
+  if (std::signbit(value)) {
+    *p++ = '-';
+    value = -value;
+  }
+  if (value == 0.0) {
+    std::memcpy(p, "0.0", 3);
+    return static_cast<std::size_t>(p + 3 - out);
+  }
+  const auto dec = fmt::detail::dragonbox::to_decimal(value);
+  // Fixed-size copies (inlined moves) from and to buffers with slack: the
+  // caller's buffer has room for 32 more bytes than any repr needs.
+  char digits_buf[48];
+  char* const digits_end = digits_buf + 24;
+  const char* digits = digits_backwards(digits_end, dec.significand);
+  const int n = static_cast<int>(digits_end - digits);
+  const int decpt = n + dec.exponent;
+  if (decpt > -4 && decpt <= 16) {
+    if (decpt <= 0) {
+      static constexpr char kZeros[] = "0.000000";
+      std::memcpy(p, kZeros, 8);
+      p += 2 - decpt;
+      std::memcpy(p, digits, 24);
+      p += n;
+    } else if (decpt >= n) {
+      std::memcpy(p, digits, 24);
+      p += n;
+      for (int i = n; i < decpt; ++i) *p++ = '0';
+      *p++ = '.';
+      *p++ = '0';
+    } else {
+      std::memcpy(p, digits, 24);  // then open a gap for the '.'
+      std::memmove(p + decpt + 1, p + decpt, 24);
+      p[decpt] = '.';
+      p += n + 1;
+    }
+  } else {
+    *p++ = digits[0];
+    if (n > 1) {
+      *p++ = '.';
+      std::memcpy(p, digits + 1, 24);
+      p += n - 1;
+    }
+    int e = decpt - 1;
+    *p++ = 'e';
+    *p++ = e < 0 ? '-' : '+';
+    if (e < 0) e = -e;
+    if (e < 10) *p++ = '0';
+    char exp_buf[8];
+    char* const exp_end = exp_buf + sizeof exp_buf;
+    const char* exp_digits = digits_backwards(exp_end, static_cast<uint64_t>(e));
+    while (exp_digits != exp_end) *p++ = *exp_digits++;
+  }
+  return static_cast<std::size_t>(p - out);
+}
+
+}  // namespace
+
 void append_python_float_repr(std::string& out, double value) {
   if (std::isnan(value)) {
     out += "nan";
@@ -21,13 +111,8 @@ void append_python_float_repr(std::string& out, double value) {
     out += value < 0 ? "-inf" : "inf";
     return;
   }
-  // {fmt}'s shortest round-trip digits use the same positional/scientific
-  // switch as Python's repr; Python adds ".0" to integral positional values.
-  char buf[40];
-  const auto end = fmt::format_to(buf, "{}", value);
-  const std::size_t n = static_cast<std::size_t>(end - buf);
-  out.append(buf, n);
-  if (std::memchr(buf, '.', n) == nullptr && std::memchr(buf, 'e', n) == nullptr) out += ".0";
+  char buf[64];
+  out.append(buf, write_float_repr(buf, value));
 }
 
 std::string python_float_repr(double value) {
@@ -162,16 +247,31 @@ void write_speedscope_document(Sink& sink, const Run& run, std::string_view name
     out.raw(", \"events\": [");
     bool first = true;
     detail::walk_events(p.begin, p.end, stack, [&](bool open, const Call& c) {
-      buf += first ? "{\"type\": \"" : ", {\"type\": \"";
-      first = false;
-      buf += open ? OPEN_EVENT : CLOSE_EVENT;
-      buf += "\", \"frame\": ";
+      // One event, composed in place: {"type": "O", "frame": 3, "at": 0.25}
+      static constexpr char kHead[] = ", {\"type\": \"O\", \"frame\": ";
+      static constexpr std::size_t kHeadLen = sizeof kHead - 1;
+      char event[160];
+      char* e = event;
+      std::memcpy(e, kHead, kHeadLen);
+      e[12] = open ? OPEN_EVENT[0] : CLOSE_EVENT[0];
+      if (first) {
+        std::memmove(e, e + 2, kHeadLen - 2);
+        e += kHeadLen - 2;
+        first = false;
+      } else {
+        e += kHeadLen;
+      }
       char num[24];
-      const auto e = fmt::format_to(num, "{}", frames.of_region[c.region]);
-      buf.append(num, static_cast<std::size_t>(e - num));
-      buf += ", \"at\": ";
-      append_python_float_repr(buf, detail::seconds(open ? c.start_ns : c.end_ns) - origin);
-      buf += '}';
+      char* const num_end = num + sizeof num;
+      const char* frame_digits =
+          digits_backwards(num_end, static_cast<uint64_t>(frames.of_region[c.region]));
+      std::memcpy(e, frame_digits, static_cast<std::size_t>(num_end - frame_digits));
+      e += num_end - frame_digits;
+      std::memcpy(e, ", \"at\": ", 8);
+      e += 8;
+      e += write_float_repr(e, detail::seconds(open ? c.start_ns : c.end_ns) - origin);
+      *e++ = '}';
+      buf.append(event, static_cast<std::size_t>(e - event));
       out.maybe_flush();
       if (progress && ++done >= next_report) {
         next_report += report_every;

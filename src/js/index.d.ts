@@ -1,0 +1,141 @@
+// Types of the scope-speedscope package: one file for Node, browsers and
+// Web Workers (they share src/js/index.js).
+
+export declare const NS_PER_SECOND: 1000000000;
+export declare const SCHEMA_URL: 'https://www.speedscope.app/file-format-schema.json';
+export declare const TIME_UNIT: 'seconds';
+
+export type ErrorKind =
+  | 'ValueError'
+  | 'NestingError'
+  | 'CorruptProfileError'
+  | 'HDF5SchemaError'
+  | 'FileNotFoundError'
+  | 'OSError'
+  | 'UsageError'
+  | 'MemoryError'
+  | 'Error';
+
+/** A failed conversion. `message` is exactly what the CLIs print after "error: ". */
+export declare class ScopeSpeedscopeError extends Error {
+  readonly name: 'ScopeSpeedscopeError';
+  readonly kind: ErrorKind;
+  constructor(kind: ErrorKind, message: string);
+}
+
+/** An HDF5 file: its name (used in messages and labels) and its bytes or, inside a Web Worker, a File read lazily. */
+export type Input =
+  | { name: string; bytes: Uint8Array }
+  | { name: string; file: Blob }
+  | { name: string; path: string };
+
+export interface Progress {
+  phase: 'read' | 'reconstruct' | 'write';
+  done: number;
+  total: number;
+}
+
+export interface Output {
+  /** As scope-profiler's export_speedscope names it, e.g. "profile.speedscope.json". */
+  fileName: string;
+  /** Concatenated, the document's bytes (ASCII JSON). */
+  chunks: Uint8Array[];
+}
+
+/** Receives outputs as they are written; see the README. Methods may throw: the export then fails. */
+export interface OutputSink {
+  open(fileName: string): void;
+  write(chunk: Uint8Array): void; // valid during the call only: copy it
+  close(): void;
+  commit(): void;
+  abort(): void;
+}
+
+export interface ExportOptions {
+  /** Base path as export_speedscope takes it. Default "profile.speedscope.json". */
+  filepath?: string;
+  /** Ranks, used as given. Default [0]. */
+  ranks?: number[] | null;
+  /** Regular expressions matched at the start of region names (Python re.match). */
+  include?: string | string[] | null;
+  exclude?: string | string[] | null;
+  /** Labels replacing each input's label, in order. */
+  labels?: string[];
+  onProgress?: (progress: Progress) => void;
+  /** Stream outputs here instead of returning their chunks. */
+  sink?: OutputSink;
+  /** Chunk size in bytes (default 65536). */
+  flushSize?: number;
+}
+
+export interface Inspection {
+  label: string;
+  displayLabel: string;
+  schemaVersion: number;
+  storageLayout: string;
+  /** Valid ranks are 0 .. numRanks - 1. */
+  numRanks: number;
+  calls: number;
+  ranks: Array<{
+    rank: number;
+    calls: number;
+    lanes: Array<{ lane: number; label: string; profileName: string; calls: number }>;
+  }>;
+  regions: Array<{ name: string; calls: number; ranks: number[] }>;
+}
+
+export interface SpeedscopeDocument {
+  $schema: typeof SCHEMA_URL;
+  exporter: string;
+  name: string;
+  activeProfileIndex: number;
+  shared: { frames: Array<{ name: string }> };
+  profiles: Array<{
+    type: 'evented';
+    name: string;
+    unit: typeof TIME_UNIT;
+    startValue: number;
+    endValue: number;
+    events: Array<{ type: 'O' | 'C'; frame: number; at: number }>;
+  }>;
+}
+
+export interface CliOptions {
+  files: string[];
+  filepath: string;
+  ranks: number[];
+  include: string[] | null;
+  exclude: string[] | null;
+  labels: string[];
+  quiet: boolean;
+  help: boolean;
+  version: boolean;
+}
+
+export interface ScopeSpeedscope {
+  readonly version: string;
+  inspect(input: Uint8Array | Input, name?: string): Inspection;
+  exportSpeedscope(inputs: Input | Input[], options?: ExportOptions & { sink?: undefined }): Output[];
+  exportSpeedscope(inputs: Input | Input[], options: ExportOptions & { sink: OutputSink }): string[];
+  buildSpeedscopeDocument(input: Input, options?: Omit<ExportOptions, 'sink'>): SpeedscopeDocument;
+  readonly cli: {
+    parse(args: string[]): CliOptions;
+    help(): string;
+    usage(): string;
+    summary(written: string[]): string;
+    fileNotFoundMessage(path: string): string;
+  };
+}
+
+export interface CreateOptions {
+  /** The .wasm bytes; read from next to index.js under Node when absent. */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** Where browsers fetch the .wasm from (Emscripten's locateFile). */
+  locateFile?: (file: string, prefix: string) => string;
+  print?: (text: string) => void;
+  printErr?: (text: string) => void;
+}
+
+export declare function createScopeSpeedscope(options?: CreateOptions): Promise<ScopeSpeedscope>;
+export declare function concatChunks(chunks: Uint8Array[]): Uint8Array;
+export default createScopeSpeedscope;
