@@ -133,10 +133,10 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
       for (auto& v : take_values(0, many)) rank_specs.push_back(v);
     } else if (arg == "--include") {
       if (!o.include) o.include.emplace();
-      for (auto& v : take_values(1, many)) o.include->push_back(v);
+      for (auto& v : take_values(0, many)) o.include->push_back(v);
     } else if (arg == "--exclude") {
       if (!o.exclude) o.exclude.emplace();
-      for (auto& v : take_values(1, many)) o.exclude->push_back(v);
+      for (auto& v : take_values(0, many)) o.exclude->push_back(v);
     } else if (arg == "--label") {
       for (auto& v : take_values(1, many)) o.labels.push_back(v);
     } else if (arg == "-q" || arg == "--quiet") {
@@ -189,9 +189,9 @@ std::string cli_help() {
          "                      its filepath argument); not with -o\n"
          "  --ranks SPEC ...    MPI ranks to export, e.g. 0,2-3 (sorted, de-duplicated;\n"
          "                      default 0; no value exports none)\n"
-         "  --include RE ...    keep only regions whose name matches one of these regular\n"
+         "  --include [RE ...]  keep only regions whose name matches one of these regular\n"
          "                      expressions at its start (Python re.match)\n"
-         "  --exclude RE ...    drop regions whose name matches one of these at its start\n"
+         "  --exclude [RE ...]  drop regions whose name matches one of these at its start\n"
          "  --label L ...       use these labels for the FILEs, in order, instead of the\n"
          "                      run's label or file name\n"
          "  -q, --quiet         print nothing on success\n"
@@ -206,8 +206,8 @@ std::string cli_summary(const std::vector<std::string>& written) {
   if (written.empty()) return "";
   std::string out = "Outputs saved to:\n";
   for (const std::string& path : written) out += "  " + path + "\n";
-  out += "\nView " + written.front() + " at https://www.speedscope.app (or: npx speedscope " +
-         written.front() + ")\n";
+  out += "\nView " + written.front() +
+         " at https://www.speedscope.app (or: npx speedscope <file>)\n";
   return out;
 }
 

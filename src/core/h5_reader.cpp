@@ -425,7 +425,12 @@ Run read_run_from_memory(const void* data, std::size_t size, const std::string& 
       H5Pset_file_image(fapl.get(), const_cast<void*>(data), size) < 0) {
     throw Error(ErrorKind::corrupt_profile, messages::not_hdf5(name, h5::error_stack_message()));
   }
-  return read_with_fapl(name, name, fapl.get(), progress);
+  // The core driver would look at a real file of the given name; open a name
+  // that is no file (the image is all there is), and show `name` in messages.
+  static unsigned counter = 0;
+  const std::string image_name = "scope-speedscope memory image " + std::to_string(++counter) +
+                                 " (no such file)";
+  return read_with_fapl(image_name, name, fapl.get(), progress);
 }
 
 }  // namespace scope_speedscope

@@ -1,0 +1,109 @@
+#!/usr/bin/python3
+"""Benchmark: throughput and peak memory of the native CLI, the Node CLI
+(WebAssembly) and a Python h5py + numpy baseline, measured in the same run on
+the same inputs, with ratios. Run through `npm run bench` (which builds first).
+
+usage: bench.py [--calls N] [--repeat R] [--skip-python] [--skip-wasm]
+
+Inputs: tests/fixtures/h5/large_s3.h5 (212,030 calls, ranks 0 and 1) and a
+generated schema-3 run of N calls (default 1,000,001; gzip + shuffle, chunked,
+as scope-profiler writes large runs). Each tool is run R times (default 3);
+the best wall time and the largest peak RSS are reported. Outputs of all tools
+must be identical (the "exporter" value aside), or the benchmark fails."""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NATIVE = os.path.join(ROOT, "build", "native", "scope-speedscope")
+NODE_CLI = os.path.join(ROOT, "dist", "cli.js")
+BASELINE = os.path.join(ROOT, "bench", "baseline_export.py")
+MAKE_RUN = os.path.join(ROOT, "bench", "make_run.py")
+EXPORTER = re.compile(rb'"exporter": "[^"]*"')
+
+
+def measure(cmd):
+    """Wall seconds and peak RSS (MiB) of one command. GNU time reports the
+    peak: a child of this (large) Python process would inherit its RSS."""
+    with tempfile.NamedTemporaryFile("r") as report:
+        start = time.perf_counter()
+        proc = subprocess.run(["/usr/bin/time", "-o", report.name, "-f", "%M"] + cmd,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        wall = time.perf_counter() - start
+        if proc.returncode != 0:
+            sys.exit(f"bench: {' '.join(cmd)} failed: {proc.stderr.decode()}")
+        return wall, int(report.read().strip().splitlines()[-1]) / 1024.0
+
+
+def normalised(path):
+    with open(path, "rb") as f:
+        return EXPORTER.sub(b'"exporter": ""', f.read(), count=1)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--calls", type=int, default=1_000_001)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--skip-python", action="store_true")
+    ap.add_argument("--skip-wasm", action="store_true")
+    args = ap.parse_args()
+    if not os.path.exists(NATIVE):
+        sys.exit("bench: build/native/scope-speedscope is missing: run npm run build first")
+    work = tempfile.mkdtemp(prefix="scope-speedscope-bench-")
+    generated = os.path.join(work, "generated.h5")
+    iterations = max(1, (args.calls - 1) // 4)
+    subprocess.run(["/usr/bin/python3", MAKE_RUN, generated, str(iterations)], check=True,
+                   stdout=subprocess.DEVNULL)
+    inputs = [
+        ("large_s3.h5", os.path.join(ROOT, "tests", "fixtures", "h5", "large_s3.h5"), "0,1", 212_030),
+        (f"generated ({4 * iterations + 1:,} calls)", generated, "0", 4 * iterations + 1),
+    ]
+    rows = []
+    for label, path, ranks, calls in inputs:
+        tools = [("native", [NATIVE, path, "--ranks", ranks, "--quiet", "--filepath"])]
+        if not args.skip_wasm:
+            tools.append(("wasm (node)", ["node", NODE_CLI, path, "--ranks", ranks, "--quiet", "--filepath"]))
+        if not args.skip_python:
+            tools.append(("python baseline", ["/usr/bin/python3", BASELINE, path]))
+        outputs = {}
+        results = {}
+        for name, cmd in tools:
+            out = os.path.join(work, f"{name.split()[0]}.json")
+            full = cmd + ([out, ranks] if name == "python baseline" else [out])
+            best, peak = float("inf"), 0.0
+            for _ in range(args.repeat if name != "python baseline" else 1):
+                wall, rss = measure(full)
+                best, peak = min(best, wall), max(peak, rss)
+            results[name] = (best, peak)
+            outputs[name] = normalised(out)
+            os.remove(out)
+        reference = outputs["native"]
+        for name, data in outputs.items():
+            if data != reference:
+                sys.exit(f"bench: {name} output differs from native on {label}")
+        # The input's event columns as they are decoded: start and end, int64 each.
+        columns_mib = calls * 16 / 2**20
+        for name, (wall, rss) in results.items():
+            rows.append((label, name, calls, wall, calls / wall, rss, columns_mib, len(reference)))
+        native_wall = results["native"][0]
+        if "python baseline" in results:
+            rows.append((label, "=> native speed-up over python", results["python baseline"][0] / native_wall))
+        if "wasm (node)" in results:
+            rows.append((label, "=> wasm time / native time", results["wasm (node)"][0] / native_wall))
+    print(f"{'input':28} {'tool':18} {'calls':>10} {'wall s':>8} {'calls/s':>12} {'peak MiB':>9} "
+          f"{'columns MiB':>11} {'JSON MiB':>9}")
+    for row in rows:
+        if len(row) == 3:
+            print(f"{row[0]:28} {row[1]}: {row[2]:.1f}x")
+        else:
+            label, name, calls, wall, rate, rss, cols, size = row
+            print(f"{label:28} {name:18} {calls:>10,} {wall:>8.3f} {rate:>12,.0f} {rss:>9.1f} "
+                  f"{cols:>11.1f} {size / 2**20:>9.1f}")
+    print("outputs identical across tools: yes")
+
+
+main()

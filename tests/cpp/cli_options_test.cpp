@@ -1,0 +1,133 @@
+// The command line of `scope-profiler export speedscope` (spec 5.1, CLI):
+// parse_rank_specs, parse_cli, help and summary texts.
+#include <gtest/gtest.h>
+
+#include "cli.hpp"
+#include "error.hpp"
+#include "test_support.hpp"
+
+namespace scope_speedscope::test {
+namespace {
+
+using Ranks = std::vector<int64_t>;
+using Strings = std::vector<std::string>;
+
+std::string usage_error(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::usage) return std::string("wrong kind ") + e.kind_name();
+    if (std::string(e.what()).empty()) return "empty message";
+    if (std::string(e.what()).find('\n') != std::string::npos) return "message of several lines";
+    return "usage";
+  }
+  return "no error";
+}
+
+TEST(cli_options, parse_rank_specs_expands_ranges_sorts_and_deduplicates) {
+  EXPECT_EQ(parse_rank_specs({"0,2-3"}), (Ranks{0, 2, 3}));
+  EXPECT_EQ(parse_rank_specs({"3,1,1"}), (Ranks{1, 3}));
+  EXPECT_EQ(parse_rank_specs({"1-3,5", "0"}), (Ranks{0, 1, 2, 3, 5}));
+  EXPECT_EQ(parse_rank_specs({"7"}), (Ranks{7}));
+  EXPECT_EQ(parse_rank_specs({"2-2"}), (Ranks{2}));
+  EXPECT_EQ(parse_rank_specs({" 1 , 2 "}), (Ranks{1, 2})) << "parts are stripped";
+  EXPECT_EQ(parse_rank_specs({"4", "4-5", "0"}), (Ranks{0, 4, 5}));
+  EXPECT_EQ(parse_rank_specs({}), Ranks{});
+}
+
+TEST(cli_options, bad_rank_specs_are_usage_errors) {
+  for (const std::string spec : {"a", "1-", "", "1,,2", "1-2-3", "1.5", "0x1", " ", "1-a", ","}) {
+    EXPECT_EQ(usage_error([&] { parse_rank_specs({spec}); }), "usage") << "'" << spec << "'";
+  }
+}
+
+TEST(cli_options, output_dir_gives_the_default_file_and_rank_zero) {
+  const CliOptions o = parse_cli({"a.h5", "-o", "out"});
+  EXPECT_EQ(o.files, Strings{"a.h5"});
+  EXPECT_EQ(o.output_dir, "out");
+  EXPECT_EQ(o.filepath, "out/profile.speedscope.json");
+  EXPECT_EQ(o.ranks, Ranks{0});
+  EXPECT_FALSE(o.include.has_value());
+  EXPECT_FALSE(o.exclude.has_value());
+  EXPECT_EQ(o.labels, Strings{});
+  EXPECT_FALSE(o.quiet);
+  EXPECT_FALSE(o.help);
+  EXPECT_FALSE(o.version);
+  // os.path.join, then str(Path).
+  EXPECT_EQ(parse_cli({"a.h5", "-o", "out/"}).filepath, "out/profile.speedscope.json");
+  EXPECT_EQ(parse_cli({"a.h5", "--output", "./x//y"}).filepath, "x/y/profile.speedscope.json");
+}
+
+TEST(cli_options, every_option) {
+  const CliOptions o =
+      parse_cli({"a.h5", "b.h5", "-o", "d", "--ranks", "1-2", "0", "--include", "x", "y",
+                 "--exclude", "z", "--quiet", "--label", "L1", "--label", "L2"});
+  EXPECT_EQ(o.files, (Strings{"a.h5", "b.h5"}));
+  EXPECT_EQ(o.ranks, (Ranks{0, 1, 2}));
+  EXPECT_EQ(o.include, (Strings{"x", "y"}));
+  EXPECT_EQ(o.exclude, Strings{"z"});
+  EXPECT_EQ(o.labels, (Strings{"L1", "L2"}));
+  EXPECT_TRUE(o.quiet);
+  EXPECT_EQ(o.filepath, "d/profile.speedscope.json");
+}
+
+TEST(cli_options, files_may_follow_options) {
+  const CliOptions o = parse_cli({"-o", "d", "--quiet", "a.h5", "b.h5"});
+  EXPECT_EQ(o.files, (Strings{"a.h5", "b.h5"}));
+}
+
+TEST(cli_options, filepath_replaces_the_output_dir) {
+  const CliOptions o = parse_cli({"a.h5", "--filepath", "x/my.run.json"});
+  EXPECT_EQ(o.filepath, "x/my.run.json");
+}
+
+TEST(cli_options, ranks_without_a_value_select_none) {
+  // argparse nargs="*": `--ranks` alone leaves [], and the export then
+  // reports "No calls recorded for the requested ranks.".
+  EXPECT_EQ(parse_cli({"a.h5", "-o", "d", "--ranks"}).ranks, Ranks{});
+  EXPECT_EQ(parse_cli({"a.h5", "--ranks", "-o", "d"}).ranks, Ranks{});
+}
+
+TEST(cli_options, help_and_version_need_nothing_else) {
+  EXPECT_TRUE(parse_cli({"--help"}).help);
+  EXPECT_TRUE(parse_cli({"-h"}).help);
+  EXPECT_TRUE(parse_cli({"--version"}).version);
+}
+
+TEST(cli_options, usage_errors) {
+  EXPECT_EQ(usage_error([] { parse_cli({"a.h5"}); }), "usage") << "missing -o";
+  EXPECT_EQ(usage_error([] { parse_cli({"-o", "d"}); }), "usage") << "no files";
+  EXPECT_EQ(usage_error([] { parse_cli({}); }), "usage");
+  EXPECT_EQ(usage_error([] { parse_cli({"a.h5", "-o", "d", "--frobnicate"}); }), "usage");
+  EXPECT_EQ(usage_error([] { parse_cli({"a.h5", "-o"}); }), "usage") << "-o without a value";
+  EXPECT_EQ(usage_error([] { parse_cli({"a.h5", "-o", "d", "--ranks", "x"}); }), "usage");
+  EXPECT_EQ(usage_error([] { parse_cli({"a.h5", "-o", "d", "--filepath", "f.json"}); }), "usage")
+      << "-o and --filepath together";
+}
+
+TEST(cli_options, help_mentions_every_flag_and_starts_with_the_usage) {
+  const std::string help = cli_help();
+  EXPECT_EQ(help.rfind(cli_usage(), 0), 0u);
+  for (const char* flag : {"-o", "--output", "--filepath", "--ranks", "--include", "--exclude",
+                           "--label", "--quiet", "--help", "--version"}) {
+    EXPECT_NE(help.find(flag), std::string::npos) << flag;
+  }
+  const std::string usage = cli_usage();
+  EXPECT_EQ(usage.rfind("usage: scope-speedscope ", 0), 0u) << usage;
+  EXPECT_EQ(usage.back(), '\n');
+  EXPECT_EQ(std::count(usage.begin(), usage.end(), '\n'), 1) << "one line";
+}
+
+// post_processing.py export_main: print("Outputs saved to:\n  " + "\n  ".join(saved)),
+// then print(f"\nView {saved[0]} at https://www.speedscope.app (or: npx speedscope <file>)").
+TEST(cli_options, summary_is_what_scope_profiler_prints) {
+  EXPECT_EQ(cli_summary({"d/profile.speedscope.json"}),
+            "Outputs saved to:\n  d/profile.speedscope.json\n\nView d/profile.speedscope.json at "
+            "https://www.speedscope.app (or: npx speedscope <file>)\n");
+  EXPECT_EQ(cli_summary({"d/a.json", "d/b.json"}),
+            "Outputs saved to:\n  d/a.json\n  d/b.json\n\nView d/a.json at "
+            "https://www.speedscope.app (or: npx speedscope <file>)\n");
+}
+
+}  // namespace
+}  // namespace scope_speedscope::test

@@ -1,0 +1,339 @@
+// The native command-line tool, spawned as a process: every case of the
+// shared and generated case lists, and the flags themselves.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <set>
+
+#include "cli.hpp"
+#include "export.hpp"
+#include "h5_reader.hpp"
+#include "sha256.hpp"
+#include "test_support.hpp"
+
+namespace scope_speedscope::test {
+namespace {
+
+struct Process {
+  int status = -1;  // exit status, or 128 + signal
+  std::string out;
+  std::string err;
+};
+
+// Runs the CLI with `args` (no shell), capturing stdout and stderr.
+Process run_cli(const std::vector<std::string>& args) {
+  TempDir io;
+  const std::string out_path = io / "stdout";
+  const std::string err_path = io / "stderr";
+  std::vector<std::string> argv_store = {SCOPE_TEST_CLI};
+  argv_store.insert(argv_store.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : argv_store) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (out < 0 || err < 0) _exit(126);
+    ::dup2(out, 1);
+    ::dup2(err, 2);
+    ::execv(argv[0], argv.data());
+    _exit(127);
+  }
+  Process p;
+  int status = 0;
+  if (pid < 0 || ::waitpid(pid, &status, 0) != pid) return p;
+  p.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  p.out = read_bytes(out_path);
+  p.err = read_bytes(err_path);
+  return p;
+}
+
+std::string join(const std::vector<int64_t>& ranks) {
+  std::string s;
+  for (std::size_t i = 0; i < ranks.size(); ++i) s += (i ? "," : "") + std::to_string(ranks[i]);
+  return s;
+}
+
+// What the CLI should produce: file contents (our exporter value) or a hash of
+// them (scope-profiler's exporter value), or an error message.
+struct Expectation {
+  bool ok = false;
+  std::map<std::string, std::string> bytes;                       // file -> our bytes
+  std::map<std::string, std::pair<std::string, uint64_t>> sha;     // file -> (sha256, size)
+  std::string message;
+  bool prefix_only = false;
+};
+
+Expectation from_case(const Case& c) {
+  Expectation e;
+  e.ok = !c.is_error;
+  for (const CaseOutput& o : c.outputs) {
+    if (o.expected.empty()) {
+      e.sha[o.file] = {o.sha256, o.bytes};
+    } else {
+      e.bytes[o.file] = as_ours(read_bytes(o.expected));
+    }
+  }
+  if (c.is_error) {
+    e.message = replace_all(c.error_message, "{path}", c.inputs.front());
+    const std::string underlying = "the underlying error was: ";
+    const auto at = e.message.find(underlying);
+    if (c.error_kind == "CorruptProfileError" && at != std::string::npos) {
+      e.prefix_only = true;
+      e.message = e.message.substr(0, at + underlying.size());
+    }
+  }
+  return e;
+}
+
+// The library's own result for these arguments.
+Expectation from_library(const std::vector<std::string>& inputs, const std::string& filepath,
+                         const std::optional<std::vector<int64_t>>& ranks, const Case& c) {
+  Expectation e;
+  TempDir dir;
+  try {
+    std::vector<scope_speedscope::Run> runs;
+    for (const std::string& input : inputs) runs.push_back(read_run(input));
+    ExportOptions options;
+    options.ranks = ranks;
+    options.include = c.include;
+    options.exclude = c.exclude;
+    options.verbose = false;
+    export_speedscope(runs, dir / filepath, options);
+    e.ok = true;
+    for (const std::string& f : files_under(dir.path())) e.bytes[f] = read_bytes(dir / f);
+  } catch (const Error& err) {
+    e.message = err.what();
+  }
+  return e;
+}
+
+void check(const Process& p, const Expectation& e, const std::string& dir) {
+  if (e.ok) {
+    EXPECT_EQ(p.status, 0) << p.err;
+    EXPECT_EQ(p.err, "");
+    EXPECT_EQ(p.out, "") << "--quiet prints nothing";
+    std::vector<std::string> want;
+    for (const auto& [file, bytes] : e.bytes) want.push_back(file);
+    for (const auto& [file, sha] : e.sha) want.push_back(file);
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(files_under(dir), want);
+    for (const auto& [file, bytes] : e.bytes) {
+      if (fs::exists(dir + "/" + file)) {
+        EXPECT_EQ(first_difference(read_bytes(dir + "/" + file), bytes), "") << file;
+      }
+    }
+    for (const auto& [file, sha] : e.sha) {
+      if (fs::exists(dir + "/" + file)) {
+        const std::string normalised = as_python(read_bytes(dir + "/" + file));
+        EXPECT_EQ(normalised.size(), sha.second) << file;
+        EXPECT_EQ(sha256_hex(normalised), sha.first) << file;
+      }
+    }
+  } else {
+    EXPECT_EQ(p.status, 1) << p.err;
+    EXPECT_EQ(p.out, "");
+    if (e.prefix_only) {
+      const std::string head = "error: " + e.message;
+      EXPECT_EQ(p.err.substr(0, head.size()), head);
+      EXPECT_GT(p.err.size(), head.size() + 1);
+      EXPECT_EQ(p.err.back(), '\n');
+      EXPECT_EQ(std::count(p.err.begin(), p.err.end(), '\n'), 1) << p.err;
+    } else {
+      EXPECT_EQ(p.err, "error: " + e.message + "\n");
+    }
+    EXPECT_EQ(files_under(dir), std::vector<std::string>{}) << "a failed export left files";
+  }
+}
+
+class cli_cases : public ::testing::TestWithParam<Case> {};
+
+// `scope-speedscope FILES... --filepath DIR/<filepath> [--ranks R,...]
+// [--include RE...] [--exclude RE...] --quiet`.
+TEST_P(cli_cases, cli_output_matches_expected) {
+  const Case& c = GetParam();
+  TempDir dir;
+  std::vector<std::string> args = c.inputs;
+  args.push_back("--filepath");
+  args.push_back(dir / c.filepath);
+  if (c.ranks) {
+    args.push_back("--ranks");
+    if (!c.ranks->empty()) args.push_back(join(*c.ranks));
+  }
+  if (c.include) {
+    args.push_back("--include");
+    args.insert(args.end(), c.include->begin(), c.include->end());
+  }
+  if (c.exclude) {
+    args.push_back("--exclude");
+    args.insert(args.end(), c.exclude->begin(), c.exclude->end());
+  }
+  args.push_back("--quiet");
+  const Process p = run_cli(args);
+
+  // Like `scope-profiler export speedscope`, the CLI sorts and de-duplicates
+  // the ranks and reads each input file once (glob expansion keeps the first
+  // occurrence). Where that changes the case (ranks [1, 0] or [0, 0], an input
+  // named twice), the expectation is the library's output for the arguments
+  // as the CLI normalises them, not the case's. A negative rank (ranks [-1])
+  // is passed as `--ranks -1`: argparse takes a negative number as a value, and
+  // the CLI hands it to the export, which reports "Invalid rank requested: -1"
+  // like the library (scope-profiler's own parse_ranks would crash on "-1").
+  std::vector<std::string> inputs;
+  for (const std::string& in : c.inputs) {
+    if (std::find(inputs.begin(), inputs.end(), in) == inputs.end()) inputs.push_back(in);
+  }
+  std::optional<std::vector<int64_t>> ranks;
+  if (c.ranks) {
+    const std::set<int64_t> unique(c.ranks->begin(), c.ranks->end());
+    ranks.emplace(unique.begin(), unique.end());
+  }
+  const bool normalised = inputs != c.inputs || ranks != c.ranks;
+  const Expectation e = normalised ? from_library(inputs, c.filepath, ranks, c) : from_case(c);
+  check(p, e, dir.path());
+}
+
+INSTANTIATE_TEST_SUITE_P(all, cli_cases, ::testing::ValuesIn(all_cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           return case_test_name(info.param);
+                         });
+
+std::string shared_h5(const std::string& name) { return shared_dir() + "/h5/" + name; }
+
+TEST(cli, output_dir_writes_profile_speedscope_json_and_prints_a_summary) {
+  TempDir dir;
+  const std::string out_dir = dir / "new/out";  // created by the export
+  const Process p = run_cli({shared_h5("hdf5-schema-3.h5"), "-o", out_dir});
+  EXPECT_EQ(p.status, 0) << p.err;
+  EXPECT_EQ(p.err, "");
+  const std::string path = out_dir + "/profile.speedscope.json";
+  EXPECT_EQ(files_under(dir.path()), std::vector<std::string>{"new/out/profile.speedscope.json"});
+  // The document is the schema-3 fixture's (its name is the file's stem).
+  EXPECT_EQ(first_difference(read_bytes(path),
+                             as_ours(read_bytes(shared_dir() +
+                                                "/expected/schema3_fixture/out.speedscope.json"))),
+            "");
+  // post_processing.py export_main prints the paths, then the viewer hint
+  // with the literal text "<file>".
+  EXPECT_EQ(p.out, "Outputs saved to:\n  " + path + "\n\nView " + path +
+                       " at https://www.speedscope.app (or: npx speedscope <file>)\n");
+}
+
+TEST(cli, output_dir_with_several_files_names_them_after_their_labels) {
+  TempDir dir;
+  const Process p = run_cli({shared_h5("hdf5-schema-1.h5"), shared_h5("nested_s3.h5"), "-o",
+                             dir.path() + "/", "--quiet"});
+  EXPECT_EQ(p.status, 0) << p.err;
+  EXPECT_EQ(p.out, "");
+  EXPECT_EQ(files_under(dir.path()),
+            (std::vector<std::string>{"profile_hdf5-schema-1.speedscope.json",
+                                      "profile_my_run_128_ranks.speedscope.json"}));
+}
+
+TEST(cli, label_flags_rename_the_runs_in_order) {
+  TempDir dir;
+  const Process p = run_cli({shared_h5("hdf5-schema-1.h5"), shared_h5("nested_s3.h5"), "-o",
+                             dir.path(), "--label", "first run", "--label", "second", "--quiet"});
+  EXPECT_EQ(p.status, 0) << p.err;
+  // The library with the same labels set on the runs.
+  std::vector<scope_speedscope::Run> runs = {read_run(shared_h5("hdf5-schema-1.h5")),
+                           read_run(shared_h5("nested_s3.h5"))};
+  runs[0].label = "first run";
+  runs[1].label = "second";
+  TempDir lib;
+  ExportOptions options;
+  options.verbose = false;
+  export_speedscope(runs, lib / "profile.speedscope.json", options);
+  const std::vector<std::string> want = {"profile_first_run.speedscope.json",
+                                         "profile_second.speedscope.json"};
+  ASSERT_EQ(files_under(lib.path()), want);
+  ASSERT_EQ(files_under(dir.path()), want);
+  for (const std::string& f : want) {
+    EXPECT_EQ(first_difference(read_bytes(dir / f), read_bytes(lib / f)), "") << f;
+  }
+  EXPECT_NE(read_bytes(dir / want[0]).find("\"name\": \"first run\""), std::string::npos);
+}
+
+TEST(cli, rank_specs_are_joined_sorted_and_deduplicated) {
+  TempDir dir, lib;
+  const Process p = run_cli({shared_h5("nested_s3.h5"), "--filepath", dir / "p.json", "--ranks",
+                             "1", "0-1,1", "--quiet"});
+  EXPECT_EQ(p.status, 0) << p.err;
+  std::vector<scope_speedscope::Run> runs = {read_run(shared_h5("nested_s3.h5"))};
+  ExportOptions options;
+  options.verbose = false;
+  options.ranks = std::vector<int64_t>{0, 1};
+  export_speedscope(runs, lib / "p.json", options);
+  EXPECT_EQ(first_difference(read_bytes(dir / "p.json"), read_bytes(lib / "p.json")), "");
+}
+
+TEST(cli, missing_input_fails_with_the_library_message) {
+  TempDir dir;
+  const std::string missing = dir / "nope.h5";
+  const Process p = run_cli({missing, "-o", dir / "out"});
+  EXPECT_EQ(p.status, 1);
+  EXPECT_EQ(p.err, "error: HDF5 file not found: " + missing + "\n");
+  EXPECT_EQ(p.out, "");
+  EXPECT_EQ(files_under(dir.path()), std::vector<std::string>{});
+}
+
+TEST(cli, help_exits_0_and_mentions_every_flag) {
+  const Process p = run_cli({"--help"});
+  EXPECT_EQ(p.status, 0);
+  EXPECT_EQ(p.out, cli_help());
+  EXPECT_EQ(p.err, "");
+  for (const char* flag : {"-o", "--output", "--filepath", "--ranks", "--include", "--exclude",
+                           "--label", "--quiet", "--help", "--version"}) {
+    EXPECT_NE(p.out.find(flag), std::string::npos) << flag;
+  }
+  EXPECT_EQ(run_cli({"-h"}).out, cli_help());
+  EXPECT_EQ(run_cli({"a.h5", "--help"}).status, 0) << "--help wins over missing -o";
+}
+
+TEST(cli, version_prints_the_package_version) {
+  const Process p = run_cli({"--version"});
+  EXPECT_EQ(p.status, 0);
+  EXPECT_EQ(p.out, std::string("scope-speedscope ") + VERSION + "\n");
+  EXPECT_EQ(p.err, "");
+}
+
+TEST(cli, unknown_flag_exits_2_with_a_usage_line) {
+  TempDir dir;
+  const Process p = run_cli({shared_h5("hdf5-schema-3.h5"), "-o", dir.path(), "--frobnicate"});
+  EXPECT_EQ(p.status, 2);
+  EXPECT_EQ(p.out, "");
+  EXPECT_EQ(p.err.rfind(cli_usage(), 0), 0u) << p.err;
+  EXPECT_NE(p.err.find("error: "), std::string::npos) << p.err;
+  EXPECT_NE(p.err.find("--frobnicate"), std::string::npos) << p.err;
+  EXPECT_EQ(files_under(dir.path()), std::vector<std::string>{});
+}
+
+TEST(cli, missing_output_flag_is_a_usage_error) {
+  const Process p = run_cli({shared_h5("hdf5-schema-3.h5")});
+  EXPECT_EQ(p.status, 2);
+  EXPECT_EQ(p.out, "");
+  EXPECT_EQ(p.err.rfind(cli_usage(), 0), 0u) << p.err;
+  EXPECT_NE(p.err.find("-o"), std::string::npos) << p.err;
+}
+
+TEST(cli, no_input_files_is_a_usage_error) {
+  TempDir dir;
+  const Process p = run_cli({"-o", dir.path()});
+  EXPECT_EQ(p.status, 2);
+  EXPECT_EQ(p.err.rfind(cli_usage(), 0), 0u) << p.err;
+}
+
+TEST(cli, bad_rank_spec_is_a_usage_error) {
+  TempDir dir;
+  const Process p = run_cli({shared_h5("hdf5-schema-3.h5"), "-o", dir.path(), "--ranks", "x"});
+  EXPECT_EQ(p.status, 2);
+  EXPECT_EQ(p.err.rfind(cli_usage(), 0), 0u) << p.err;
+  EXPECT_EQ(files_under(dir.path()), std::vector<std::string>{});
+}
+
+}  // namespace
+}  // namespace scope_speedscope::test
