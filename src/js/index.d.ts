@@ -114,6 +114,8 @@ export interface CliOptions {
 
 export interface ScopeSpeedscope {
   readonly version: string;
+  /** Bytes of WebAssembly memory (grows on demand, never shrinks). */
+  readonly wasmMemoryBytes: number;
   inspect(input: Uint8Array | Input, name?: string): Inspection;
   exportSpeedscope(inputs: Input | Input[], options?: ExportOptions & { sink?: undefined }): Output[];
   exportSpeedscope(inputs: Input | Input[], options: ExportOptions & { sink: OutputSink }): string[];

@@ -77,6 +77,11 @@ class ScopeSpeedscope {
     return JSON.parse(new TextDecoder().decode(concatChunks(output.chunks)));
   }
 
+  /** Bytes of WebAssembly memory in use (it grows, never shrinks). */
+  get wasmMemoryBytes() {
+    return this.#module.HEAPU8.buffer.byteLength;
+  }
+
   /** The command line shared with the native tool (used by the Node CLI). */
   cli = {
     parse: (args) => unwrap(this.#module.parseCli(args)),

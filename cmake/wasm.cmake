@@ -1,0 +1,81 @@
+# cmake/wasm.cmake: every WebAssembly-only compile and link setting, in one place.
+#
+# Include it from the top-level CMakeLists.txt when EMSCRIPTEN is true, before
+# any target is created (cmake/wasm-deps.cmake includes it as well). It:
+#   - runs every emcc/em++ call (compile and link) with NODE_PATH set, since
+#     Debian's Emscripten needs the node-acorn module from /usr/share/nodejs
+#     ("Cannot find module 'acorn'" at link time otherwise);
+#   - sets the optimisation level of Release builds (SCOPE_SPEEDSCOPE_WASM_OPT,
+#     also used for HDF5 and zlib) and compiles all C++ with -fexceptions,
+#     without which a `throw` aborts the module instead of reaching `catch`;
+#   - provides scope_speedscope_configure_wasm_target(<target> web|node),
+#     which adds the link flags of the JavaScript module.
+include_guard(GLOBAL)
+
+if(NOT EMSCRIPTEN)
+  message(FATAL_ERROR "cmake/wasm.cmake is for Emscripten builds only")
+endif()
+
+set(SCOPE_SPEEDSCOPE_EM_NODE_PATH "/usr/share/nodejs" CACHE PATH
+  "NODE_PATH for emcc/em++ (Debian's Emscripten finds node-acorn there)")
+set(SCOPE_SPEEDSCOPE_WASM_OPT "-O2" CACHE STRING
+  "Optimisation flag of Release wasm builds, for our code, HDF5 and zlib (-O2 or -Os)")
+set_property(CACHE SCOPE_SPEEDSCOPE_WASM_OPT PROPERTY STRINGS -O2 -O3 -Os -Oz)
+find_program(SCOPE_SPEEDSCOPE_NODE node REQUIRED
+  DOC "Node.js: runs HDF5's configure-time checks and the wasm tests")
+
+# Prefix for commands that run emcc/em++ (also for add_custom_command).
+set(SCOPE_SPEEDSCOPE_EM_ENV
+  "${CMAKE_COMMAND}" -E env "NODE_PATH=${SCOPE_SPEEDSCOPE_EM_NODE_PATH}")
+foreach(lang IN ITEMS C CXX)
+  # Compile steps use the compiler launcher, link steps the linker launcher
+  # (CMake >= 3.21, Makefile and Ninja generators).
+  set(CMAKE_${lang}_COMPILER_LAUNCHER ${SCOPE_SPEEDSCOPE_EM_ENV})
+  set(CMAKE_${lang}_LINKER_LAUNCHER ${SCOPE_SPEEDSCOPE_EM_ENV})
+  # CMake also passes these flags to emcc when linking, where they choose the
+  # wasm-opt/JS-minifier level.
+  set(CMAKE_${lang}_FLAGS_RELEASE "${SCOPE_SPEEDSCOPE_WASM_OPT} -DNDEBUG")
+endforeach()
+
+add_compile_options("$<$<COMPILE_LANGUAGE:CXX>:-fexceptions>")
+
+# Emscripten 3.1.6 emits CommonJS-only Node code (require, __dirname) even for
+# an ES module; this prologue defines them when the module runs under Node.
+set(SCOPE_SPEEDSCOPE_WASM_ESM_SHIM "${CMAKE_CURRENT_LIST_DIR}/wasm-esm-node-shim.js")
+
+# scope_speedscope_configure_wasm_target(<target> <kind>)
+#   Makes the executable <target> an ES module exporting the factory
+#   `createScopeSpeedscopeModule` (embind API, Module.FS, growable memory up to
+#   4 GB, C++ exceptions). <kind> is
+#   web:  runs in a page, a worker or Node; files come through Module.FS
+#         (MEMFS) or a File/Blob mounted with Module.WORKERFS in a worker
+#         (FS.mount(Module.WORKERFS, { files: [file] }, '/in')).
+#   node: runs in Node only; NODERAWFS, so C++ opens host paths directly.
+#   Under Node, pass the wasm bytes: createScopeSpeedscopeModule({ wasmBinary }),
+#   since the default locator builds a file: URL that Node cannot read.
+function(scope_speedscope_configure_wasm_target target kind)
+  if(kind STREQUAL "web")
+    set(kind_flags -sENVIRONMENT=web,worker,node -lworkerfs.js
+                   -sEXPORTED_RUNTIME_METHODS=FS,WORKERFS,HEAPU8)
+  elseif(kind STREQUAL "node")
+    set(kind_flags -sENVIRONMENT=node -sNODERAWFS=1
+                   -sEXPORTED_RUNTIME_METHODS=FS,HEAPU8)
+  else()
+    message(FATAL_ERROR
+      "scope_speedscope_configure_wasm_target(${target} ${kind}): kind must be web or node")
+  endif()
+  target_link_options(${target} PRIVATE
+    -fexceptions
+    --bind
+    -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createScopeSpeedscopeModule
+    -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB
+    -sFORCE_FILESYSTEM=1
+    # The wrapper copies input bytes into the heap itself.
+    -sEXPORTED_FUNCTIONS=_malloc,_free
+    # A library must not install process-wide handlers in the embedding app.
+    -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0
+    ${kind_flags}
+    "SHELL:--extern-pre-js ${SCOPE_SPEEDSCOPE_WASM_ESM_SHIM}")
+  set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS
+    "${SCOPE_SPEEDSCOPE_WASM_ESM_SHIM}")
+endfunction()

@@ -1,0 +1,108 @@
+// The Node CLI (wasm) against the native CLI: same flags, same messages,
+// same bytes, nothing written on failure.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+
+import {
+  asScopeProfiler, cases, expectedMessage, inputPath, listFiles, nativeCli, nodeCli, sha256, tempDir, version,
+} from './helpers.mjs';
+
+const node = (args) => spawnSync(process.execPath, [nodeCli, ...args], { encoding: 'buffer' });
+const native = (args) => spawnSync(nativeCli, args, { encoding: 'buffer' });
+
+// The CLI sorts and de-duplicates ranks and de-duplicates files; cases whose
+// arguments change that way are compared with the native CLI only.
+function cliArgs(c, out) {
+  const args = [...c.inputs.map(inputPath), '--filepath', path.join(out, c.filepath), '--quiet'];
+  if (c.ranks !== null) args.push('--ranks', c.ranks.join(','));
+  if (c.include !== null) args.push('--include', ...c.include);
+  if (c.exclude !== null) args.push('--exclude', ...c.exclude);
+  return args;
+}
+const normalised = (c) => JSON.stringify(c.ranks) === JSON.stringify(c.ranks && [...new Set(c.ranks)].sort((a, b) => a - b))
+  && new Set(c.inputs).size === c.inputs.length;
+
+describe('Node CLI', () => {
+  for (const c of cases) {
+    it(`case ${c.name}`, () => {
+      const outNode = tempDir();
+      const outNative = tempDir();
+      const a = node(cliArgs(c, outNode));
+      const b = native(cliArgs(c, outNative));
+      assert.equal(a.stderr.toString(), b.stderr.toString());
+      assert.equal(a.status, b.status);
+      assert.deepEqual(listFiles(outNode), listFiles(outNative));
+      for (const f of listFiles(outNode)) {
+        assert.ok(fs.readFileSync(path.join(outNode, f)).equals(fs.readFileSync(path.join(outNative, f))), f);
+      }
+      if (c.error) {
+        assert.equal(a.status, 1);
+        if (!(c.ranks && c.ranks.some((r) => r < 0))) {
+          assert.equal(a.stderr.toString(), `error: ${expectedMessage(c)}\n`);
+        }
+        assert.deepEqual(listFiles(outNode), []);
+      } else if (normalised(c)) {
+        assert.equal(a.status, 0, a.stderr.toString());
+        assert.deepEqual(listFiles(outNode), c.outputs.map((o) => o.file).sort());
+        for (const o of c.outputs) {
+          assert.equal(sha256(asScopeProfiler(fs.readFileSync(path.join(outNode, o.file)))), o.sha256, o.file);
+        }
+      }
+      fs.rmSync(outNode, { recursive: true });
+      fs.rmSync(outNative, { recursive: true });
+    });
+  }
+
+  it('-o DIR writes DIR/profile.speedscope.json and prints the summary', () => {
+    const out = tempDir();
+    const r = node([inputPath('edge_s3.h5'), '-o', path.join(out, 'new', 'dir')]);
+    assert.equal(r.status, 0, r.stderr.toString());
+    const file = path.join(out, 'new', 'dir', 'profile.speedscope.json');
+    assert.equal(r.stdout.toString(), `Outputs saved to:\n  ${file}\n\nView ${file} at https://www.speedscope.app (or: npx speedscope <file>)\n`);
+    assert.equal(r.stdout.toString(), native([inputPath('edge_s3.h5'), '-o', path.join(out, 'new', 'dir')]).stdout.toString());
+  });
+
+  it('creates no directory when the export fails', () => {
+    const out = tempDir();
+    const r = node([inputPath('overlap_s3.h5'), '-o', path.join(out, 'a', 'b')]);
+    assert.equal(r.status, 1);
+    assert.deepEqual(fs.readdirSync(out), []);
+  });
+
+  it('says when a file does not exist', () => {
+    const r = node(['no/such.h5', '-o', tempDir()]);
+    assert.equal(r.status, 1);
+    assert.equal(r.stderr.toString(), 'error: HDF5 file not found: no/such.h5\n');
+  });
+
+  it('prints help, version and usage errors like the native CLI', () => {
+    for (const args of [['--help'], ['--version'], [], ['x.h5'], ['x.h5', '-o', 'd', '--bogus'], ['x.h5', '-o', 'd', '--ranks', '1-x']]) {
+      const a = node(args);
+      const b = native(args);
+      assert.equal(a.status, b.status, args.join(' '));
+      assert.equal(a.stdout.toString(), b.stdout.toString(), args.join(' '));
+      assert.equal(a.stderr.toString(), b.stderr.toString(), args.join(' '));
+    }
+    assert.equal(node(['--version']).stdout.toString(), `scope-speedscope ${version}\n`);
+    const help = node(['--help']).stdout.toString();
+    for (const flag of ['-o', '--ranks', '--include', '--exclude', '--label', '--quiet', '--filepath', '--version']) {
+      assert.ok(help.includes(flag), flag);
+    }
+    assert.equal(node([]).status, 2);
+  });
+
+  it('applies --label like the native CLI', () => {
+    const outA = tempDir();
+    const outB = tempDir();
+    const args = (o) => [inputPath('nested_s3.h5'), inputPath('edge_s3.h5'), '-o', o, '--label', 'first run', '--quiet'];
+    assert.equal(node(args(outA)).status, 0);
+    assert.equal(native(args(outB)).status, 0);
+    assert.deepEqual(listFiles(outA), ['profile_edge_s3.speedscope.json', 'profile_first_run.speedscope.json']);
+    for (const f of listFiles(outA)) {
+      assert.ok(fs.readFileSync(path.join(outA, f)).equals(fs.readFileSync(path.join(outB, f))));
+    }
+  });
+});

@@ -1,0 +1,43 @@
+// The published package: npm pack, install the tarball into an empty folder,
+// run its CLI with npx and import it.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+
+import { asScopeProfiler, inputPath, root, sha256, tempDir, cases, version } from './helpers.mjs';
+
+describe('npm package', () => {
+  it('declares an ESM package with types, a bin and only the files users need', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+    assert.equal(pkg.name, 'scope-speedscope');
+    assert.equal(pkg.type, 'module');
+    assert.equal(pkg.exports['.'].types, './dist/index.d.ts');
+    assert.equal(pkg.exports['.'].import, './dist/index.js');
+    assert.deepEqual(pkg.bin, { 'scope-speedscope': 'dist/cli.js' });
+    assert.equal(pkg.engines.node, '>=20');
+  });
+
+  it('packs, installs into an empty folder and runs with npx', () => {
+    const work = tempDir('scope-speedscope-pack-');
+    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' });
+    const [{ filename, files }] = JSON.parse(out);
+    const names = files.map((f) => f.path).sort();
+    assert.deepEqual(names, ['README.md', 'dist/cli.js', 'dist/index.d.ts', 'dist/index.js',
+      'dist/scope-speedscope.js', 'dist/scope-speedscope.wasm', 'package.json']);
+    const app = path.join(work, 'app');
+    fs.mkdirSync(app);
+    fs.writeFileSync(path.join(app, 'package.json'), '{"name": "app", "private": true, "type": "module"}\n');
+    execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', path.join(work, filename)],
+      { cwd: app, stdio: 'pipe' });
+    const r = spawnSync('npx', ['--offline', 'scope-speedscope', inputPath('hdf5-schema-3.h5'), '-o', 'out', '--quiet'],
+      { cwd: app, encoding: 'buffer' });
+    assert.equal(r.status, 0, r.stderr.toString());
+    const c = cases.find((x) => x.name === 'schema3_fixture');
+    assert.equal(sha256(asScopeProfiler(fs.readFileSync(path.join(app, 'out', 'profile.speedscope.json')))), c.outputs[0].sha256);
+    const script = "import { createScopeSpeedscope } from 'scope-speedscope'; const sp = await createScopeSpeedscope(); console.log(sp.version);";
+    assert.equal(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: app, encoding: 'utf8' }), `${version}\n`);
+    fs.rmSync(work, { recursive: true });
+  });
+});
