@@ -69,6 +69,10 @@ function(scope_speedscope_configure_wasm_target target kind)
     --bind
     -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createScopeSpeedscopeModule
     -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB
+    # Each growth copies the whole heap: start at 64 MiB and double (in steps
+    # of at most 256 MiB) instead of creeping up by 20 %.
+    -sINITIAL_MEMORY=64MB -sMEMORY_GROWTH_GEOMETRIC_STEP=1.0
+    -sMEMORY_GROWTH_GEOMETRIC_CAP=256MB
     -sFORCE_FILESYSTEM=1
     # The wrapper copies input bytes into the heap itself.
     -sEXPORTED_FUNCTIONS=_malloc,_free

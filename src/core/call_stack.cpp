@@ -105,8 +105,8 @@ void sort_calls(const Run& run, const Gathered& g, const std::vector<int64_t>& l
     }
     if (!rows_sorted) break;
   }
-  std::vector<Call> ordered;
-  ordered.reserve(n);
+  std::vector<Call> ordered(n);
+  std::size_t filled = 0;  // (no push_back in the loops: see event_walk.hpp)
   if (rows_sorted) {
     // Heap of the rows' next calls; ties go to the earlier row (concatenation order).
     struct Head {
@@ -125,7 +125,7 @@ void sort_calls(const Run& run, const Gathered& g, const std::vector<int64_t>& l
     while (!heap.empty()) {
       std::pop_heap(heap.begin(), heap.end(), later);
       Head& head = heap.back();
-      ordered.push_back(head.call);
+      ordered[filled++] = head.call;
       const auto& row = g.rows[head.row];
       if (head.next < row.count) {
         head.call = record(row.offset + head.next, row.first_k + head.next);
@@ -137,7 +137,7 @@ void sort_calls(const Run& run, const Gathered& g, const std::vector<int64_t>& l
     }
   } else {
     for (const auto& row : g.rows) {
-      for (uint64_t j = 0; j < row.count; ++j) ordered.push_back(record(row.offset + j, row.first_k + j));
+      for (uint64_t j = 0; j < row.count; ++j) ordered[filled++] = record(row.offset + j, row.first_k + j);
     }
     std::sort(ordered.begin(), ordered.end(), call_id_less);
   }
@@ -302,23 +302,21 @@ RankCalls build_call_arrays(const Run& run, const std::vector<uint32_t>& regions
 
   // Stack pass per lane: depth = calls still open; a call that outlives the
   // innermost open call breaks the nesting.
-  std::vector<std::size_t> open;
+  std::vector<int64_t> open_end;  // doubled ends of the open calls, innermost last
+  bool nested = true;
   for (const Lane& lane : out.lanes) {
-    open.clear();
-    for (std::size_t i = lane.begin; i < lane.end; ++i) {
+    std::size_t top = 0;
+    for (std::size_t i = lane.begin; i < lane.end && nested; ++i) {
       const int64_t s2 = 2 * calls[i].start_ns;
-      while (!open.empty() &&
-             doubled_end(calls[open.back()].start_ns, calls[open.back()].end_ns) <= s2) {
-        open.pop_back();
-      }
-      if (!open.empty() && doubled_end(calls[i].start_ns, calls[i].end_ns) >
-                               doubled_end(calls[open.back()].start_ns, calls[open.back()].end_ns)) {
-        return detail::build_call_arrays_literal(run, regions, rank);
-      }
-      calls[i].depth = static_cast<uint32_t>(open.size());
-      open.push_back(i);
+      while (top > 0 && open_end[top - 1] <= s2) --top;
+      const int64_t e2 = doubled_end(calls[i].start_ns, calls[i].end_ns);
+      if (top > 0 && e2 > open_end[top - 1]) nested = false;
+      calls[i].depth = static_cast<uint32_t>(top);
+      if (top == open_end.size()) open_end.resize(2 * top + 64);
+      open_end[top++] = e2;
     }
   }
+  if (!nested) return detail::build_call_arrays_literal(run, regions, rank);
   // Concatenation index -> region.
   for (Call& call : calls) call.region = g.row_of(call.region).region;
   return out;

@@ -173,32 +173,55 @@ void append_json_string(std::string& out, std::string_view utf8) {
 }
 
 JsonOut::JsonOut(Sink& sink, std::size_t flush_size)
-    : sink_(sink), flush_size_(flush_size == 0 ? 1 : flush_size) {
-  buffer_.reserve(flush_size_ + 256);
-}
+    : sink_(sink),
+      flush_size_(flush_size == 0 ? 1 : flush_size),
+      data_(new char[flush_size_ + kSlack]) {}
 
 JsonOut::~JsonOut() = default;
 
+void JsonOut::append(const char* text, std::size_t size) {
+  while (size > 0) {
+    const std::size_t room = flush_size_ + kSlack - size_;
+    const std::size_t n = std::min(room, size);
+    std::memcpy(data_.get() + size_, text, n);
+    size_ += n;
+    text += n;
+    size -= n;
+    if (size_ >= flush_size_) flush_pieces();
+  }
+}
+
+void JsonOut::string(std::string_view utf8) {
+  std::string quoted;
+  append_json_string(quoted, utf8);
+  append(quoted.data(), quoted.size());
+}
+
+void JsonOut::number(double value) {
+  std::string text;
+  append_python_float_repr(text, value);
+  append(text.data(), text.size());
+}
+
 void JsonOut::integer(long long value) {
-  char buf[24];
-  const auto end = fmt::format_to(buf, "{}", value);
-  buffer_.append(buf, static_cast<std::size_t>(end - buf));
-  maybe_flush();
+  const std::string text = std::to_string(value);
+  append(text.data(), text.size());
 }
 
 void JsonOut::flush_pieces() {
   std::size_t pos = 0;
-  while (buffer_.size() - pos >= flush_size_) {
-    sink_.write(buffer_.data() + pos, flush_size_);
+  while (size_ - pos >= flush_size_) {
+    sink_.write(data_.get() + pos, flush_size_);
     pos += flush_size_;
   }
-  buffer_.erase(0, pos);
+  std::memmove(data_.get(), data_.get() + pos, size_ - pos);
+  size_ -= pos;
 }
 
 void JsonOut::flush() {
   flush_pieces();
-  if (!buffer_.empty()) sink_.write(buffer_.data(), buffer_.size());
-  buffer_.clear();
+  if (size_ > 0) sink_.write(data_.get(), size_);
+  size_ = 0;
 }
 
 void write_speedscope_document(Sink& sink, const Run& run, std::string_view name,
@@ -228,7 +251,6 @@ void write_speedscope_document(Sink& sink, const Run& run, std::string_view name
   uint64_t done = 0;
   const uint64_t report_every = 1 << 20;
   uint64_t next_report = report_every;
-  std::string& buf = out.buffer();
   for (std::size_t pi = 0; pi < profiles.size(); ++pi) {
     const NamedCalls& p = profiles[pi];
     const double start_value = p.begin == p.end ? 0.0 : detail::seconds(p.begin->start_ns) - origin;
@@ -250,7 +272,7 @@ void write_speedscope_document(Sink& sink, const Run& run, std::string_view name
       // One event, composed in place: {"type": "O", "frame": 3, "at": 0.25}
       static constexpr char kHead[] = ", {\"type\": \"O\", \"frame\": ";
       static constexpr std::size_t kHeadLen = sizeof kHead - 1;
-      char event[160];
+      char* const event = out.cursor();
       char* e = event;
       std::memcpy(e, kHead, kHeadLen);
       e[12] = open ? OPEN_EVENT[0] : CLOSE_EVENT[0];
@@ -261,18 +283,17 @@ void write_speedscope_document(Sink& sink, const Run& run, std::string_view name
       } else {
         e += kHeadLen;
       }
-      char num[24];
-      char* const num_end = num + sizeof num;
+      char num[48];
+      char* const num_end = num + 24;
       const char* frame_digits =
           digits_backwards(num_end, static_cast<uint64_t>(frames.of_region[c.region]));
-      std::memcpy(e, frame_digits, static_cast<std::size_t>(num_end - frame_digits));
+      std::memcpy(e, frame_digits, 24);
       e += num_end - frame_digits;
       std::memcpy(e, ", \"at\": ", 8);
       e += 8;
       e += write_float_repr(e, detail::seconds(open ? c.start_ns : c.end_ns) - origin);
       *e++ = '}';
-      buf.append(event, static_cast<std::size_t>(e - event));
-      out.maybe_flush();
+      out.advance(e);
       if (progress && ++done >= next_report) {
         next_report += report_every;
         progress("write", done, total_events);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,31 +35,38 @@ void append_python_float_repr(std::string& out, double value);
 // is UTF-8 (invalid bytes have been replaced by the reader already).
 void append_json_string(std::string& out, std::string_view utf8);
 
-// A buffer in front of a Sink.
+// A buffer in front of a Sink. Hot paths write straight into it: cursor()
+// points at room for at least kSlack bytes, advance() takes what was written.
 class JsonOut {
  public:
+  static constexpr std::size_t kSlack = 512;
+
   explicit JsonOut(Sink& sink, std::size_t flush_size = 1 << 16);
   ~JsonOut();  // does not flush: call flush() when the document is complete
   JsonOut(const JsonOut&) = delete;
   JsonOut& operator=(const JsonOut&) = delete;
 
-  void raw(std::string_view text) { buffer_.append(text); maybe_flush(); }
-  void string(std::string_view utf8) { append_json_string(buffer_, utf8); maybe_flush(); }
-  void number(double value) { append_python_float_repr(buffer_, value); maybe_flush(); }
+  void raw(std::string_view text) { append(text.data(), text.size()); }
+  void string(std::string_view utf8);
+  void number(double value);
   void integer(long long value);
   void flush();  // everything, including a last short piece
-  std::string& buffer() { return buffer_; }
-  // Hands whole flush_size pieces to the sink, keeping the rest buffered,
-  // so every chunk but the last has exactly flush_size bytes.
-  void maybe_flush() {
-    if (buffer_.size() >= flush_size_) flush_pieces();
+
+  char* cursor() noexcept { return data_.get() + size_; }
+  void advance(char* end) {
+    size_ = static_cast<std::size_t>(end - data_.get());
+    if (size_ >= flush_size_) flush_pieces();
   }
 
  private:
+  void append(const char* text, std::size_t size);
+  // Hands whole flush_size pieces to the sink, keeping the rest buffered,
+  // so every chunk but the last has exactly flush_size bytes.
   void flush_pieces();
   Sink& sink_;
   std::size_t flush_size_;
-  std::string buffer_;
+  std::unique_ptr<char[]> data_;  // flush_size_ + kSlack bytes
+  std::size_t size_ = 0;
 };
 
 // One profile of the document: the calls [begin, end) of one lane.
