@@ -11,6 +11,7 @@ as scope-profiler writes large runs). Each tool is run R times (default 3);
 the best wall time and the largest peak RSS are reported. Outputs of all tools
 must be identical (the "exporter" value aside), or the benchmark fails."""
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -21,6 +22,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NATIVE = os.path.join(ROOT, "build", "native", "scope-speedscope")
 NODE_CLI = os.path.join(ROOT, "dist", "cli.js")
+WASM_IN_PROCESS = os.path.join(ROOT, "bench", "wasm_convert.mjs")
 BASELINE = os.path.join(ROOT, "bench", "baseline_export.py")
 MAKE_RUN = os.path.join(ROOT, "bench", "make_run.py")
 EXPORTER = re.compile(rb'"exporter": "[^"]*"')
@@ -37,6 +39,13 @@ def measure(cmd):
         if proc.returncode != 0:
             sys.exit(f"bench: {' '.join(cmd)} failed: {proc.stderr.decode()}")
         return wall, int(report.read().strip().splitlines()[-1]) / 1024.0
+
+
+def in_process(path, out, ranks):
+    """Seconds of the wasm conversion alone (after Node start-up and init)."""
+    proc = subprocess.run(["node", WASM_IN_PROCESS, path, out, ranks], check=True,
+                          capture_output=True, text=True)
+    return json.loads(proc.stdout)["convert_s"]
 
 
 def normalised(path):
@@ -81,6 +90,12 @@ def main():
             results[name] = (best, peak)
             outputs[name] = normalised(out)
             os.remove(out)
+        if not args.skip_wasm:
+            out = os.path.join(work, "in-process.json")
+            best = min(in_process(path, out, ranks) for _ in range(args.repeat))
+            outputs["wasm (in-process)"] = normalised(out)
+            os.remove(out)
+            results["wasm in-process"] = (best, float("nan"))
         reference = outputs["native"]
         for name, data in outputs.items():
             if data != reference:
@@ -93,7 +108,9 @@ def main():
         if "python baseline" in results:
             rows.append((label, "=> native speed-up over python", results["python baseline"][0] / native_wall))
         if "wasm (node)" in results:
-            rows.append((label, "=> wasm time / native time", results["wasm (node)"][0] / native_wall))
+            rows.append((label, "=> wasm CLI time / native CLI time", results["wasm (node)"][0] / native_wall))
+            rows.append((label, "=> wasm conversion in Node / native CLI time",
+                         results["wasm in-process"][0] / native_wall))
     print(f"{'input':28} {'tool':18} {'calls':>10} {'wall s':>8} {'calls/s':>12} {'peak MiB':>9} "
           f"{'columns MiB':>11} {'JSON MiB':>9}")
     for row in rows:
@@ -101,7 +118,8 @@ def main():
             print(f"{row[0]:28} {row[1]}: {row[2]:.1f}x")
         else:
             label, name, calls, wall, rate, rss, cols, size = row
-            print(f"{label:28} {name:18} {calls:>10,} {wall:>8.3f} {rate:>12,.0f} {rss:>9.1f} "
+            rss_text = "-" if rss != rss else f"{rss:.1f}"
+            print(f"{label:28} {name:18} {calls:>10,} {wall:>8.3f} {rate:>12,.0f} {rss_text:>9} "
                   f"{cols:>11.1f} {size / 2**20:>9.1f}")
     print("outputs identical across tools: yes")
 

@@ -82,12 +82,27 @@ bool call_id_less(const Call& a, const Call& b) {
   return a.region < b.region;
 }
 
+bool row_in_order(const Run& run, const Gathered::Row& row) {
+  for (uint64_t e = row.offset + 1; e < row.offset + row.count; ++e) {
+    const int64_t s0 = run.start_ns[e - 1], s1 = run.start_ns[e];
+    if (!(s0 < s1 || (s0 == s1 && run.end_ns[e - 1] >= run.end_ns[e]))) return false;
+  }
+  return true;
+}
+
+bool rows_in_order(const Run& run, const Gathered& g) {
+  for (const auto& row : g.rows) {
+    if (!row_in_order(run, row)) return false;
+  }
+  return true;
+}
+
 // The calls of a rank in call_id order, then grouped by lane (a stable
-// counting sort, so each lane keeps call_id order). Regions usually record
-// their calls in start order; then a k-way merge of the rows replaces the
-// O(n log n) sort.
+// counting sort, so each lane keeps call_id order): a k-way merge of the
+// rows. Regions usually record their calls in start order; a row that does
+// not is sorted on its own first (O(m log m) for that row only).
 void sort_calls(const Run& run, const Gathered& g, const std::vector<int64_t>& lane_values,
-                std::vector<Call>& calls) {
+                CallVector& calls) {
   const std::size_t n = g.size;
   auto record = [&](uint64_t e, uint64_t k) {
     uint32_t lane_rank = 0;
@@ -97,50 +112,59 @@ void sort_calls(const Run& run, const Gathered& g, const std::vector<int64_t>& l
     }
     return Call{run.start_ns[e], run.end_ns[e], static_cast<uint32_t>(k), lane_rank};
   };
-  bool rows_sorted = true;
-  for (const auto& row : g.rows) {
-    for (uint64_t e = row.offset + 1; e < row.offset + row.count && rows_sorted; ++e) {
-      const int64_t s0 = run.start_ns[e - 1], s1 = run.start_ns[e];
-      rows_sorted = s0 < s1 || (s0 == s1 && run.end_ns[e - 1] >= run.end_ns[e]);
-    }
-    if (!rows_sorted) break;
+  // Rows out of order, sorted aside; the others are read from the columns.
+  std::vector<CallVector> sorted_rows(g.rows.size());
+  for (std::size_t r = 0; r < g.rows.size(); ++r) {
+    const auto& row = g.rows[r];
+    if (row_in_order(run, row)) continue;
+    CallVector& buffer = sorted_rows[r];
+    buffer.resize(row.count);
+    for (uint64_t j = 0; j < row.count; ++j) buffer[j] = record(row.offset + j, row.first_k + j);
+    std::sort(buffer.begin(), buffer.end(), call_id_less);
   }
-  std::vector<Call> ordered(n);
+  auto row_call = [&](std::size_t r, uint64_t j) {
+    const auto& row = g.rows[r];
+    return sorted_rows[r].empty() ? record(row.offset + j, row.first_k + j) : sorted_rows[r][j];
+  };
+
+  CallVector ordered(n);
   std::size_t filled = 0;  // (no push_back in the loops: see event_walk.hpp)
-  if (rows_sorted) {
-    // Heap of the rows' next calls; ties go to the earlier row (concatenation order).
-    struct Head {
-      Call call;
-      std::size_t row;
-      uint64_t next;
-    };
-    auto later = [](const Head& a, const Head& b) { return call_id_less(b.call, a.call); };
-    std::vector<Head> heap;
-    heap.reserve(g.rows.size());
-    for (std::size_t r = 0; r < g.rows.size(); ++r) {
-      const auto& row = g.rows[r];
-      heap.push_back(Head{record(row.offset, row.first_k), r, 1});
+  // A binary heap of the rows' next calls (concatenation order breaks ties,
+  // through the index in Call::region). Take the smallest head, put that
+  // row's next call in its place and sift it down.
+  struct Head {
+    Call call;
+    std::size_t row;
+    uint64_t next;
+  };
+  std::vector<Head> heap;
+  heap.reserve(g.rows.size());
+  for (std::size_t r = 0; r < g.rows.size(); ++r) heap.push_back(Head{row_call(r, 0), r, 1});
+  std::make_heap(heap.begin(), heap.end(),
+                 [](const Head& a, const Head& b) { return call_id_less(b.call, a.call); });
+  std::size_t size = heap.size();
+  while (size > 0) {
+    Head& top = heap.front();
+    ordered[filled++] = top.call;
+    if (top.next < g.rows[top.row].count) {
+      top.call = row_call(top.row, top.next);
+      ++top.next;
+    } else {
+      top = heap[--size];
     }
-    std::make_heap(heap.begin(), heap.end(), later);
-    while (!heap.empty()) {
-      std::pop_heap(heap.begin(), heap.end(), later);
-      Head& head = heap.back();
-      ordered[filled++] = head.call;
-      const auto& row = g.rows[head.row];
-      if (head.next < row.count) {
-        head.call = record(row.offset + head.next, row.first_k + head.next);
-        ++head.next;
-        std::push_heap(heap.begin(), heap.end(), later);
-      } else {
-        heap.pop_back();
-      }
+    std::size_t i = 0;
+    const Head moving = heap[0];
+    while (true) {
+      std::size_t child = 2 * i + 1;
+      if (child >= size) break;
+      if (child + 1 < size && call_id_less(heap[child + 1].call, heap[child].call)) ++child;
+      if (!call_id_less(heap[child].call, moving.call)) break;
+      heap[i] = heap[child];
+      i = child;
     }
-  } else {
-    for (const auto& row : g.rows) {
-      for (uint64_t j = 0; j < row.count; ++j) ordered[filled++] = record(row.offset + j, row.first_k + j);
-    }
-    std::sort(ordered.begin(), ordered.end(), call_id_less);
+    heap[i] = moving;
   }
+  sorted_rows.clear();
   if (lane_values.size() <= 1) {
     calls = std::move(ordered);
     return;
@@ -152,7 +176,82 @@ void sort_calls(const Run& run, const Gathered& g, const std::vector<int64_t>& l
   for (const Call& c : ordered) calls[start[c.depth]++] = c;
 }
 
+
 }  // namespace
+
+MergedCalls::MergedCalls(const Run& run, std::vector<Row> rows) : run_(&run), rows_(std::move(rows)) {
+  for (const Row& row : rows_) size_ += row.count;
+  rewind();
+}
+
+void MergedCalls::load(Head& head, std::size_t row, uint64_t j) const {
+  const Row& r = rows_[row];
+  head.start = run_->start_ns[r.offset + j];
+  head.end = run_->end_ns[r.offset + j];
+  head.k = r.first_k + j;
+  head.row = row;
+  head.next = j + 1;
+}
+
+namespace {
+bool head_less(int64_t s1, int64_t e1, uint64_t k1, int64_t s2, int64_t e2, uint64_t k2) {
+  if (s1 != s2) return s1 < s2;
+  if (e1 != e2) return e1 > e2;
+  return k1 < k2;
+}
+}  // namespace
+
+void MergedCalls::rewind() {
+  heap_.resize(rows_.size());
+  for (std::size_t r = 0; r < rows_.size(); ++r) load(heap_[r], r, 0);
+  std::make_heap(heap_.begin(), heap_.end(), [](const Head& a, const Head& b) {
+    return head_less(b.start, b.end, b.k, a.start, a.end, a.k);
+  });
+  heap_size_ = heap_.size();
+  top_ = 0;
+  nested_ = true;
+}
+
+std::size_t MergedCalls::next(Call* out, std::size_t max) {
+  std::size_t n = 0;
+  while (n < max && heap_size_ > 0) {
+    Head& head = heap_.front();
+    // Depth by the stack pass (see build_call_arrays).
+    const int64_t s2 = 2 * head.start;
+    while (top_ > 0 && open_end_[top_ - 1] <= s2) --top_;
+    const int64_t e2 = doubled_end(head.start, head.end);
+    if (top_ > 0 && e2 > open_end_[top_ - 1]) nested_ = false;
+    out[n++] = Call{head.start, head.end, rows_[head.row].region, static_cast<uint32_t>(top_)};
+    if (top_ == open_end_.size()) open_end_.resize(2 * top_ + 64);
+    open_end_[top_++] = e2;
+
+    if (head.next < rows_[head.row].count) {
+      load(head, head.row, head.next);
+    } else {
+      head = heap_[--heap_size_];
+    }
+    std::size_t i = 0;
+    const Head moving = heap_[0];
+    const std::size_t size = heap_size_;
+    while (true) {
+      std::size_t child = 2 * i + 1;
+      if (child >= size) break;
+      if (child + 1 < size &&
+          head_less(heap_[child + 1].start, heap_[child + 1].end, heap_[child + 1].k,
+                    heap_[child].start, heap_[child].end, heap_[child].k)) {
+        ++child;
+      }
+      if (!head_less(heap_[child].start, heap_[child].end, heap_[child].k, moving.start,
+                     moving.end, moving.k)) {
+        break;
+      }
+      heap_[i] = heap_[child];
+      i = child;
+    }
+    heap_[i] = moving;
+  }
+  return n;
+}
 
 namespace detail {
 
@@ -262,7 +361,8 @@ RankCalls build_call_arrays_literal(const Run& run, const std::vector<uint32_t>&
 
 }  // namespace detail
 
-RankCalls build_call_arrays(const Run& run, const std::vector<uint32_t>& regions, int64_t rank) {
+RankCalls build_call_arrays(const Run& run, const std::vector<uint32_t>& regions, int64_t rank,
+                            CallStorage storage) {
   RankCalls out;
   out.rank = rank;
   const Gathered g = gather(run, regions, rank);
@@ -284,9 +384,26 @@ RankCalls build_call_arrays(const Run& run, const std::vector<uint32_t>& regions
     lane_values.push_back(-1);
   }
 
+  // One lane and every row in start order: merge from the columns when
+  // writing, after a first merge here proves the nesting.
+  if (storage == CallStorage::merged && lane_values.size() == 1 && rows_in_order(run, g)) {
+    std::vector<MergedCalls::Row> rows;
+    rows.reserve(g.rows.size());
+    for (const auto& row : g.rows) rows.push_back({row.region, row.first_k, row.offset, row.count});
+    auto merged = std::make_shared<MergedCalls>(run, std::move(rows));
+    Call block[1024];
+    while (merged->next(block, 1024) > 0 && merged->nested()) {
+    }
+    if (!merged->nested()) return detail::build_call_arrays_literal(run, regions, rank);
+    merged->rewind();
+    out.merged = std::move(merged);
+    out.lanes.push_back(Lane{lane_values[0], 0, static_cast<std::size_t>(n)});
+    return out;
+  }
+
   // Records in call_id order: region holds the concatenation index and depth
   // the lane's rank until the stack pass.
-  std::vector<Call>& calls = out.calls;
+  CallVector& calls = out.calls;
   if (n > UINT32_MAX) {
     throw Error(ErrorKind::value, "a rank with more than 4294967295 calls is not supported");
   }

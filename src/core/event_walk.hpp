@@ -12,65 +12,98 @@ namespace scope_speedscope::detail {
 
 inline double seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
 
-// Frames are region names numbered in order of first appearance, profile
-// after profile, in event order (which is call order).
-struct FrameTable {
-  std::vector<int64_t> of_region;  // region -> frame, -1 when unseen
-  std::vector<uint32_t> regions;   // frame -> region
+// Calls fn(begin, end) over a profile's calls, in order, block by block.
+template <class F>
+void for_each_block(const NamedCalls& p, F&& fn) {
+  if (p.merged == nullptr) {
+    if (p.begin != p.end) fn(p.begin, p.end);
+    return;
+  }
+  std::vector<Call> block(4096);
+  p.merged->rewind();
+  for (std::size_t n; (n = p.merged->next(block.data(), block.size())) > 0;) {
+    fn(block.data(), block.data() + n);
+  }
+}
+
+// What the document needs before its first event: frames (region names
+// numbered in order of first appearance, profile after profile, in call
+// order), the origin (the earliest first call, in seconds; 0.0 when none)
+// and each profile's first start and last root end.
+struct DocumentPlan {
+  std::vector<int64_t> frame_of_region;  // region -> frame, -1 when unseen
+  std::vector<uint32_t> frame_regions;   // frame -> region
+  double origin = 0.0;
+  struct Bounds {
+    bool any = false;
+    int64_t first_start_ns = 0;
+    int64_t last_root_end_ns = 0;
+  };
+  std::vector<Bounds> bounds;  // per profile
 };
 
-inline FrameTable assign_frames(std::size_t region_count, const std::vector<NamedCalls>& profiles) {
-  FrameTable t;
-  t.of_region.assign(region_count, -1);
+inline DocumentPlan plan_document(std::size_t region_count, const std::vector<NamedCalls>& profiles) {
+  DocumentPlan plan;
+  plan.frame_of_region.assign(region_count, -1);
+  bool any = false;
   for (const NamedCalls& p : profiles) {
-    for (const Call* c = p.begin; c != p.end; ++c) {
-      if (t.of_region[c->region] < 0) {
-        t.of_region[c->region] = static_cast<int64_t>(t.regions.size());
-        t.regions.push_back(c->region);
+    DocumentPlan::Bounds b;
+    for_each_block(p, [&](const Call* begin, const Call* end) {
+      if (!b.any) {
+        b.any = true;
+        b.first_start_ns = begin->start_ns;
       }
+      for (const Call* c = begin; c != end; ++c) {
+        if (plan.frame_of_region[c->region] < 0) {
+          plan.frame_of_region[c->region] = static_cast<int64_t>(plan.frame_regions.size());
+          plan.frame_regions.push_back(c->region);
+        }
+        if (c->depth == 0) b.last_root_end_ns = c->end_ns;
+      }
+    });
+    if (b.any) {
+      const double first = seconds(b.first_start_ns);
+      if (!any || first < plan.origin) plan.origin = first;
+      any = true;
+    }
+    plan.bounds.push_back(b);
+  }
+  return plan;
+}
+
+// Turns calls in pre-order into open and close events: visit(true, call)
+// when a call opens, visit(false, call) when it closes. Depth-first without
+// recursion: a call closes when one at its depth or above comes, or at the
+// end. Calls may come in blocks; the open ones are kept by value. (The stack
+// grows by hand: in WebAssembly every call that may throw inside the loop
+// costs a trip through JavaScript.)
+class EventWalker {
+ public:
+  template <class Visit>
+  void feed(const Call* begin, const Call* end, Visit&& visit) {
+    for (const Call* c = begin; c != end; ++c) {
+      while (top_ > c->depth) visit(false, stack_[--top_]);
+      visit(true, *c);
+      if (top_ == stack_.size()) stack_.resize(2 * top_ + 64);
+      stack_[top_++] = *c;
     }
   }
-  return t;
-}
-
-// The earliest first call over all profiles, in seconds; 0.0 when none.
-inline double document_origin(const std::vector<NamedCalls>& profiles) {
-  bool any = false;
-  double origin = 0.0;
-  for (const NamedCalls& p : profiles) {
-    if (p.begin == p.end) continue;
-    const double first = seconds(p.begin->start_ns);
-    if (!any || first < origin) origin = first;
-    any = true;
+  template <class Visit>
+  void finish(Visit&& visit) {
+    while (top_ > 0) visit(false, stack_[--top_]);
   }
-  return origin;
-}
 
-// Calls one lane's events in order: visit(true, call) when it opens,
-// visit(false, call) when it closes. Depth-first without recursion: the
-// calls are in pre-order, so a call closes when one at its depth or above
-// comes, or at the end.
-// (The stack grows by hand: in WebAssembly every call that may throw inside
-// the loop costs a trip through JavaScript.)
+ private:
+  std::vector<Call> stack_;
+  std::size_t top_ = 0;
+};
+
+// All events of one profile.
 template <class Visit>
-void walk_events(const Call* begin, const Call* end, std::vector<const Call*>& stack, Visit&& visit) {
-  std::size_t top = 0;
-  for (const Call* c = begin; c != end; ++c) {
-    while (top > c->depth) visit(false, *stack[--top]);
-    visit(true, *c);
-    if (top == stack.size()) stack.resize(2 * top + 64);
-    stack[top++] = c;
-  }
-  while (top > 0) visit(false, *stack[--top]);
-}
-
-// The last event's call: the last root.
-inline const Call* last_root(const Call* begin, const Call* end) {
-  for (const Call* c = end; c != begin;) {
-    --c;
-    if (c->depth == 0) return c;
-  }
-  return nullptr;
+void walk_events(const NamedCalls& p, Visit&& visit) {
+  EventWalker walker;
+  for_each_block(p, [&](const Call* begin, const Call* end) { walker.feed(begin, end, visit); });
+  walker.finish(visit);
 }
 
 }  // namespace scope_speedscope::detail

@@ -357,14 +357,19 @@ std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::st
       }
       auto it = by_rank.find(rank);
       if (it == by_rank.end()) {
-        it = by_rank.emplace(rank, build_call_arrays(run, regions, rank)).first;
+        it = by_rank.emplace(rank, build_call_arrays(run, regions, rank, CallStorage::merged)).first;
       }
       if (options.progress) options.progress("reconstruct", ++step, steps);
       const RankCalls& calls = it->second;
       for (const Lane& lane : calls.lanes) {
-        profiles.push_back(NamedCalls{profile_name(run, rank, lane.lane),
-                                      calls.calls.data() + lane.begin,
-                                      calls.calls.data() + lane.end});
+        if (calls.merged) {
+          profiles.push_back(NamedCalls{profile_name(run, rank, lane.lane), nullptr, nullptr,
+                                        calls.merged.get()});
+        } else {
+          profiles.push_back(NamedCalls{profile_name(run, rank, lane.lane),
+                                        calls.calls.data() + lane.begin,
+                                        calls.calls.data() + lane.end, nullptr});
+        }
       }
     }
     if (profiles.empty()) continue;  // a run without calls is skipped

@@ -14,8 +14,7 @@ Document build_speedscope_profile(const Run& run, const NamedCalls& calls,
                                   double origin) {
   if (frame_indices.size() < run.regions.size()) frame_indices.resize(run.regions.size(), -1);
   Document events = Document::array();
-  std::vector<const Call*> stack;
-  detail::walk_events(calls.begin, calls.end, stack, [&](bool open, const Call& c) {
+  detail::walk_events(calls, [&](bool open, const Call& c) {
     if (frame_indices[c.region] < 0) {
       frame_indices[c.region] = static_cast<int64_t>(frames.size());
       frames.push_back(Document{{"name", run.regions[c.region].name}});
@@ -38,7 +37,7 @@ Document build_speedscope_profile(const Run& run, const NamedCalls& calls,
 
 Document build_speedscope_document(const Run& run, const std::vector<NamedCalls>& named_calls,
                                    const std::string& name) {
-  const double origin = detail::document_origin(named_calls);
+  const double origin = detail::plan_document(run.regions.size(), named_calls).origin;
   std::vector<int64_t> frame_indices(run.regions.size(), -1);
   Document frames = Document::array();
   Document profiles = Document::array();

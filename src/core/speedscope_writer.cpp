@@ -227,10 +227,12 @@ void JsonOut::flush() {
 void write_speedscope_document(Sink& sink, const Run& run, std::string_view name,
                                const std::vector<NamedCalls>& profiles, std::size_t flush_size,
                                const Progress& progress) {
-  const detail::FrameTable frames = detail::assign_frames(run.regions.size(), profiles);
-  const double origin = detail::document_origin(profiles);
+  const detail::DocumentPlan plan = detail::plan_document(run.regions.size(), profiles);
+  const double origin = plan.origin;
   uint64_t total_events = 0;
-  for (const NamedCalls& p : profiles) total_events += 2 * static_cast<uint64_t>(p.end - p.begin);
+  for (const NamedCalls& p : profiles) {
+    total_events += 2 * (p.merged ? p.merged->size() : static_cast<uint64_t>(p.end - p.begin));
+  }
 
   JsonOut out(sink, flush_size);
   out.raw("{\"$schema\": ");
@@ -240,22 +242,21 @@ void write_speedscope_document(Sink& sink, const Run& run, std::string_view name
   out.raw(", \"name\": ");
   out.string(name);
   out.raw(", \"activeProfileIndex\": 0, \"shared\": {\"frames\": [");
-  for (std::size_t f = 0; f < frames.regions.size(); ++f) {
+  for (std::size_t f = 0; f < plan.frame_regions.size(); ++f) {
     out.raw(f == 0 ? "{\"name\": " : ", {\"name\": ");
-    out.string(run.regions[frames.regions[f]].name);
+    out.string(run.regions[plan.frame_regions[f]].name);
     out.raw("}");
   }
   out.raw("]}, \"profiles\": [");
 
-  std::vector<const Call*> stack;
   uint64_t done = 0;
   const uint64_t report_every = 1 << 20;
   uint64_t next_report = report_every;
   for (std::size_t pi = 0; pi < profiles.size(); ++pi) {
     const NamedCalls& p = profiles[pi];
-    const double start_value = p.begin == p.end ? 0.0 : detail::seconds(p.begin->start_ns) - origin;
-    const Call* last = detail::last_root(p.begin, p.end);
-    const double end_value = last == nullptr ? 0.0 : detail::seconds(last->end_ns) - origin;
+    const auto& bounds = plan.bounds[pi];
+    const double start_value = bounds.any ? detail::seconds(bounds.first_start_ns) - origin : 0.0;
+    const double end_value = bounds.any ? detail::seconds(bounds.last_root_end_ns) - origin : 0.0;
     out.raw(pi == 0 ? "{\"type\": " : ", {\"type\": ");
     out.string(PROFILE_TYPE);
     out.raw(", \"name\": ");
@@ -268,7 +269,7 @@ void write_speedscope_document(Sink& sink, const Run& run, std::string_view name
     out.number(end_value);
     out.raw(", \"events\": [");
     bool first = true;
-    detail::walk_events(p.begin, p.end, stack, [&](bool open, const Call& c) {
+    detail::walk_events(p, [&](bool open, const Call& c) {
       // One event, composed in place: {"type": "O", "frame": 3, "at": 0.25}
       static constexpr char kHead[] = ", {\"type\": \"O\", \"frame\": ";
       static constexpr std::size_t kHeadLen = sizeof kHead - 1;
@@ -286,7 +287,7 @@ void write_speedscope_document(Sink& sink, const Run& run, std::string_view name
       char num[48];
       char* const num_end = num + 24;
       const char* frame_digits =
-          digits_backwards(num_end, static_cast<uint64_t>(frames.of_region[c.region]));
+          digits_backwards(num_end, static_cast<uint64_t>(plan.frame_of_region[c.region]));
       std::memcpy(e, frame_digits, 24);
       e += num_end - frame_digits;
       std::memcpy(e, ", \"at\": ", 8);

@@ -69,11 +69,13 @@ class JsonOut {
   std::size_t size_ = 0;
 };
 
-// One profile of the document: the calls [begin, end) of one lane.
+// One profile of the document: the calls [begin, end) of one lane, or the
+// calls `merged` produces.
 struct NamedCalls {
   std::string name;  // "rank 0", "rank 0 - MainThread", ...
-  const Call* begin;
-  const Call* end;
+  const Call* begin = nullptr;
+  const Call* end = nullptr;
+  MergedCalls* merged = nullptr;
 };
 
 // Writes the whole document for one run (frames numbered in order of first

@@ -18,10 +18,29 @@ std::string build(const scope_speedscope::Run& run, const std::vector<uint32_t>&
 std::string build_literal(const scope_speedscope::Run& run, const std::vector<uint32_t>& order, int64_t rank = 0) {
   return outcome(run, [&] { return detail::build_call_arrays_literal(run, order, rank); });
 }
-// Both implementations, which must agree; returns the fast one's outcome.
+// The merged form (calls produced on demand from the columns), read out.
+RankCalls materialize(RankCalls rc) {
+  if (rc.merged) {
+    rc.merged->rewind();
+    std::vector<scope_speedscope::Call> block(3);  // small blocks: boundaries matter
+    for (std::size_t n; (n = rc.merged->next(block.data(), block.size())) > 0;) {
+      rc.calls.insert(rc.calls.end(), block.begin(), block.begin() + static_cast<std::ptrdiff_t>(n));
+    }
+    rc.lanes.at(0).end = rc.calls.size();
+    rc.merged.reset();
+  }
+  return rc;
+}
+std::string build_merged(const scope_speedscope::Run& run, const std::vector<uint32_t>& order, int64_t rank = 0) {
+  return outcome(run, [&] {
+    return materialize(build_call_arrays(run, order, rank, scope_speedscope::CallStorage::merged));
+  });
+}
+// All implementations, which must agree; returns the fast one's outcome.
 std::string build_both(const scope_speedscope::Run& run, const std::vector<uint32_t>& order, int64_t rank = 0) {
   const std::string fast = build(run, order, rank);
   EXPECT_EQ(fast, build_literal(run, order, rank)) << "fast and literal differ";
+  EXPECT_EQ(fast, build_merged(run, order, rank)) << "materialized and merged differ";
   return fast;
 }
 std::string build_all(const scope_speedscope::Run& run, int64_t rank = 0) {
@@ -376,8 +395,10 @@ TEST(call_stack, fast_path_equals_literal_algorithm_on_random_runs) {
     const RandomRun r = random_run(rng);
     const std::string fast = build(r.run, r.order, r.rank);
     const std::string literal = build_literal(r.run, r.order, r.rank);
-    if (fast != literal && ++mismatches <= 5) {
-      ADD_FAILURE() << "case " << i << "\n  fast:    " << fast << "\n  literal: " << literal;
+    const std::string merged = build_merged(r.run, r.order, r.rank);
+    if ((fast != literal || merged != literal) && ++mismatches <= 5) {
+      ADD_FAILURE() << "case " << i << "\n  fast:    " << fast << "\n  merged:  " << merged
+                    << "\n  literal: " << literal;
     }
     (fast.rfind("error", 0) == 0 ? errors : ok)++;
   }
