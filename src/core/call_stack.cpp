@@ -212,6 +212,30 @@ void MergedCalls::rewind() {
   nested_ = true;
 }
 
+bool MergedCalls::summarize(std::size_t region_count) {
+  rewind();
+  summary_ = Summary{};
+  std::vector<bool> seen(region_count, false);
+  std::vector<Call> block(4096);
+  bool first = true;
+  for (std::size_t n; nested_ && (n = next(block.data(), block.size())) > 0;) {
+    if (first) summary_.first_start_ns = block[0].start_ns;
+    first = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      const Call& c = block[i];
+      if (!seen[c.region]) {
+        seen[c.region] = true;
+        summary_.regions.push_back(c.region);
+      }
+      if (c.depth == 0) summary_.last_root_end_ns = c.end_ns;
+    }
+  }
+  const bool ok = nested_;
+  summary_.valid = ok;
+  rewind();
+  return ok;
+}
+
 std::size_t MergedCalls::next(Call* out, std::size_t max) {
   std::size_t n = 0;
   while (n < max && heap_size_ > 0) {
@@ -391,11 +415,9 @@ RankCalls build_call_arrays(const Run& run, const std::vector<uint32_t>& regions
     rows.reserve(g.rows.size());
     for (const auto& row : g.rows) rows.push_back({row.region, row.first_k, row.offset, row.count});
     auto merged = std::make_shared<MergedCalls>(run, std::move(rows));
-    Call block[1024];
-    while (merged->next(block, 1024) > 0 && merged->nested()) {
+    if (!merged->summarize(run.regions.size())) {
+      return detail::build_call_arrays_literal(run, regions, rank);
     }
-    if (!merged->nested()) return detail::build_call_arrays_literal(run, regions, rank);
-    merged->rewind();
     out.merged = std::move(merged);
     out.lanes.push_back(Lane{lane_values[0], 0, static_cast<std::size_t>(n)});
     return out;

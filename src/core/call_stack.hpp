@@ -74,6 +74,19 @@ class MergedCalls {
   bool nested() const { return nested_; }
   uint64_t size() const { return size_; }
 
+  // Read through once (validating the nesting) and remembered, for the
+  // writer's plan: regions in order of first appearance, the first start and
+  // the end of the last root call.
+  struct Summary {
+    bool valid = false;  // summarize() ran and the calls nest
+    std::vector<uint32_t> regions;
+    int64_t first_start_ns = 0;
+    int64_t last_root_end_ns = 0;
+  };
+  // Reads all calls; false (and no summary) when they do not nest.
+  bool summarize(std::size_t region_count);
+  const Summary& summary() const { return summary_; }
+
  private:
   struct Head {
     int64_t start, end;
@@ -90,6 +103,7 @@ class MergedCalls {
   std::vector<int64_t> open_end_;  // doubled ends of the open calls
   std::size_t top_ = 0;
   bool nested_ = true;
+  Summary summary_;
 };
 
 struct RankCalls {

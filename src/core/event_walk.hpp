@@ -46,18 +46,29 @@ inline DocumentPlan plan_document(std::size_t region_count, const std::vector<Na
   DocumentPlan plan;
   plan.frame_of_region.assign(region_count, -1);
   bool any = false;
+  auto see_region = [&](uint32_t region) {
+    if (plan.frame_of_region[region] < 0) {
+      plan.frame_of_region[region] = static_cast<int64_t>(plan.frame_regions.size());
+      plan.frame_regions.push_back(region);
+    }
+  };
   for (const NamedCalls& p : profiles) {
     DocumentPlan::Bounds b;
-    for_each_block(p, [&](const Call* begin, const Call* end) {
+    const bool summarized = p.merged != nullptr && p.merged->summary().valid;
+    if (summarized && p.merged->size() > 0) {  // read through once already
+      const MergedCalls::Summary& s = p.merged->summary();
+      b.any = true;
+      b.first_start_ns = s.first_start_ns;
+      b.last_root_end_ns = s.last_root_end_ns;
+      for (uint32_t region : s.regions) see_region(region);
+    }
+    if (!summarized) for_each_block(p, [&](const Call* begin, const Call* end) {
       if (!b.any) {
         b.any = true;
         b.first_start_ns = begin->start_ns;
       }
       for (const Call* c = begin; c != end; ++c) {
-        if (plan.frame_of_region[c->region] < 0) {
-          plan.frame_of_region[c->region] = static_cast<int64_t>(plan.frame_regions.size());
-          plan.frame_regions.push_back(c->region);
-        }
+        see_region(c->region);
         if (c->depth == 0) b.last_root_end_ns = c->end_ns;
       }
     });
