@@ -13,8 +13,9 @@ const REGION_ROWS_SHOWN = 500;
 const EXAMPLE_URL = 'example/real_run_s1.h5';
 const DEFAULT_OUTPUT = 'profile.speedscope.json';
 // Outputs larger than this reach speedscope gzip-compressed (?gzip-above=<bytes>
-// changes it, for tests).
-const GZIP_ABOVE = Number(new URLSearchParams(window.location.search).get('gzip-above') ?? 50 * 1024 * 1024);
+// changes it, for tests): Chromium cannot read a plain Blob over about 500 MiB,
+// and compressing costs seconds, so only large outputs pay for it.
+const GZIP_ABOVE = Number(new URLSearchParams(window.location.search).get('gzip-above') ?? 256 * 1024 * 1024);
 
 const PHASES = {
   load: 'Loading the converter',

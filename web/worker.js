@@ -34,7 +34,7 @@ async function gzip(blob) {
 }
 
 // speedscope inflates gzip input on every route: outputs over gzipAbove bytes
-// (the page's choice, 50 MB) reach it compressed (in Chromium a plain Blob
+// (the page's choice, 256 MiB) reach it compressed (in Chromium a plain Blob
 // over ~500 MiB cannot be read at all). Downloads stay plain JSON.
 async function convert(id, files, options, gzipAbove) {
   const sp = await lib();
@@ -128,7 +128,7 @@ self.onmessage = async ({ data }) => {
     } else if (type === 'inspect') {
       await inspect(id, data.file);
     } else if (type === 'convert') {
-      await convert(id, data.files, data.options, data.gzipAbove ?? 50 * 1024 * 1024);
+      await convert(id, data.files, data.options, data.gzipAbove ?? 256 * 1024 * 1024);
     }
   } catch (err) {
     // The module failed to load or something unexpected broke.
