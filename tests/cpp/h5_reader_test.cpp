@@ -3,6 +3,7 @@
 // (generated/layouts.json), plus messages and reading from memory.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 
 #include "h5_reader.hpp"
@@ -419,6 +420,19 @@ TEST(h5_reader, memory_name_stands_for_the_path) {
   const scope_speedscope::Run run = read_run_from_memory(bytes.data(), bytes.size(), "some/dir/my.run.h5");
   EXPECT_EQ(run.path, "some/dir/my.run.h5");
   EXPECT_EQ(run.display_label(), "my.run");
+}
+
+// CONTRACT.md: a filter this build lacks (LZF here) is named with its dataset.
+TEST(h5_reader, an_lzf_column_names_the_filter_and_the_dataset) {
+  TempDir dir;
+  const std::string file = dir / "lzf_s3.h5";
+  const std::string command = std::string(SCOPE_TEST_PYTHON) + " " + SCOPE_TEST_GEN_DIR +
+                              "/make_lzf.py " + file;
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  EXPECT_EQ(error_of([&] { read_run(file); }),
+            "CorruptProfileError: " + file +
+                ": dataset 'events/start_deltas' is compressed with HDF5 filter 32000 (lzf), "
+                "which this build of scope-speedscope cannot decode");
 }
 
 }  // namespace
