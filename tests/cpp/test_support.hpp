@@ -3,6 +3,8 @@
 // cases.json, the generated tables, and in-memory runs.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -231,6 +233,21 @@ inline std::vector<std::pair<std::string, std::string>> load_table(const std::st
   }
   if (rows.size() != count) throw std::runtime_error("truncated table " + name);
   return rows;
+}
+
+// Checks every row of a Python table: `differs(key, value)` returns what
+// differs from Python's answer, or "" when ours is the same. Reports the
+// first ten differences and fails on any.
+template <class Differs>
+void expect_python_table(const std::string& name, std::size_t min_rows, Differs&& differs) {
+  const auto table = load_table(name);
+  ASSERT_GT(table.size(), min_rows) << name;
+  int failures = 0;
+  for (const auto& [key, value] : table) {
+    const std::string difference = differs(key, value);
+    if (!difference.empty() && ++failures <= 10) ADD_FAILURE() << name << ": " << difference;
+  }
+  EXPECT_EQ(failures, 0) << name;
 }
 
 // ---- in-memory runs ------------------------------------------------------------------
