@@ -42,11 +42,18 @@ export interface Progress {
   total: number;
 }
 
+/**
+ * Bytes in an ArrayBuffer of their own: Uint8Array<ArrayBuffer> in
+ * TypeScript 5.7 and later (what `new Blob(chunks)` and `fs.writeFile` take),
+ * Uint8Array before.
+ */
+export type Bytes = ReturnType<Uint8Array['slice']>;
+
 export interface Output {
   /** As scope-profiler's export_speedscope names it, e.g. "profile.speedscope.json". */
   fileName: string;
   /** Concatenated, the document's bytes (ASCII JSON). */
-  chunks: Uint8Array[];
+  chunks: Bytes[];
 }
 
 /** Receives outputs as they are written; see the README. Methods may throw: the export then fails. */
@@ -167,5 +174,5 @@ export interface CreateOptions {
 }
 
 export declare function createScopeSpeedscope(options?: CreateOptions): Promise<ScopeSpeedscope>;
-export declare function concatChunks(chunks: Uint8Array[]): Uint8Array;
+export declare function concatChunks(chunks: Uint8Array[]): Bytes;
 export default createScopeSpeedscope;

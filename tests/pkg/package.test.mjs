@@ -6,15 +6,17 @@
 //   browser/   convert.js + worker.js (README snippets) with a test glue,
 //              bundled by esbuild (esbuild/: "type": "commonjs", the
 //              README's command line) and by Vite (vite/: `vite build`, no
-//              config), served on 127.0.0.1 and run in headless Chromium:
-//              bytes and a File on the main thread, a File in a Web Worker
+//              config), served on 127.0.0.1, and through Vite's dev server,
+//              run in headless Chromium: bytes and a File on the main
+//              thread, a File in a Web Worker
 //   ts/        tsc --noEmit of an ES module, a CommonJS (compiled and run)
 //              and a bundler consumer, with TypeScript 7 and 5.9
 // Outputs are compared byte for byte with tests/fixtures/expected (our
 // exporter value in place of scope-profiler's). Everything runs offline.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium } from 'playwright-core';
@@ -47,6 +49,15 @@ function asOurs(bytes) {
     bytes.subarray(at + theirs.length)]);
 }
 
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    }).on('error', reject);
+  });
+}
+
 function run(command, args, cwd, options = {}) {
   const r = spawnSync(command, args, { cwd, encoding: 'utf8', ...options });
   if (r.status !== 0 && !options.mayFail) {
@@ -69,7 +80,8 @@ function app(name, { extra = [], as = name } = {}) {
 }
 
 // The file's text appears in the README as it is (the snippets are the tested code).
-function assertInReadme(file) {
+function assertInReadme(app) {
+  const file = path.join(apps, app);
   const text = fs.readFileSync(file, 'utf8').trimEnd();
   assert.ok(readme.includes(text), `README.md does not show ${path.relative(root, file)} as it is`);
 }
@@ -91,26 +103,31 @@ after(() => {
 describe('Node', () => {
   it('an ES module script converts a file (the README snippet)', () => {
     const dir = app('node');
-    assertInReadme(path.join(dir, 'convert.mjs'));
-    fs.copyFileSync(inputPath('real_run_s1.h5'), path.join(dir, 'run.h5'));
+    assertInReadme('node/convert.mjs');
+    fs.copyFileSync(inputPath('real_run_s1.h5'), path.join(dir, 'real_run_s1.h5'));
     fs.mkdirSync(path.join(dir, 'out'));
-    const r = run(process.execPath, ['convert.mjs'], dir);
-    assert.match(r.stdout, /^real_run: \d+ calls on 1 rank\(s\)\n$/);
+    let r = run(process.execPath, ['convert.mjs', 'real_run_s1.h5'], dir);
+    assert.equal(r.stdout, 'real_run_s1: 42 calls on 1 rank(s)\n');
     assert.equal(r.stderr, '');
-    assert.ok(fs.readFileSync(path.join(dir, 'out', 'run.speedscope.json')).equals(expectedOf('real_run_s1')));
+    assert.ok(fs.readFileSync(path.join(dir, 'out', 'profile.speedscope.json')).equals(expectedOf('real_run_s1')));
+    fs.copyFileSync(inputPath('not_hdf5.h5'), path.join(dir, 'notes.h5'));
+    r = run(process.execPath, ['convert.mjs', 'notes.h5'], dir, { mayFail: true });
+    assert.equal(r.status, 1);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, `CorruptProfileError: ${notHdf5Message('notes.h5')}\n`);
   });
 
   it('a CommonJS script require()s the package (the README snippet), errors included', () => {
     const dir = app('cjs');
-    assertInReadme(path.join(dir, 'convert.js'));
-    fs.copyFileSync(inputPath('real_run_s1.h5'), path.join(dir, 'run.h5'));
-    let r = run(process.execPath, ['convert.js'], dir);
+    assertInReadme('cjs/convert.js');
+    fs.copyFileSync(inputPath('real_run_s1.h5'), path.join(dir, 'real_run_s1.h5'));
+    let r = run(process.execPath, ['convert.js', 'real_run_s1.h5'], dir);
     assert.equal(r.stderr, '');
     assert.ok(fs.readFileSync(path.join(dir, 'profile.speedscope.json')).equals(expectedOf('real_run_s1')));
-    fs.copyFileSync(inputPath('not_hdf5.h5'), path.join(dir, 'run.h5'));
-    r = run(process.execPath, ['convert.js'], dir, { mayFail: true });
+    fs.copyFileSync(inputPath('not_hdf5.h5'), path.join(dir, 'notes.h5'));
+    r = run(process.execPath, ['convert.js', 'notes.h5'], dir, { mayFail: true });
     assert.equal(r.status, 1);
-    assert.equal(r.stderr, `CorruptProfileError: ${notHdf5Message('run.h5')}\n`);
+    assert.equal(r.stderr, `CorruptProfileError: ${notHdf5Message('notes.h5')}\n`);
   });
 
   it('CommonJS and ES module exports are the same names and values', () => {
@@ -184,16 +201,18 @@ describe('bundlers and browsers', () => {
     if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
   });
 
-  // Serves dist/ of an app, converts gzip_s3.h5 the three ways and checks the
-  // results; returns the URLs the page asked for.
+  // Serves dist/ of an app (or opens the URL of a server), converts
+  // gzip_s3.h5 the three ways and checks the results; returns the paths the
+  // page asked for.
   async function convertInChromium(dist) {
-    const server = await startServer({ root: dist, port: 0 });
+    const server = typeof dist === 'string' ? await startServer({ root: dist, port: 0 }) : dist;
     const page = await browser.newPage();
     const problems = [];
     const requests = [];
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
     page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+    page.on('response', (r) => { if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`); });
     try {
       await page.goto(server.url);
       await page.waitForFunction(() => document.title === 'ready', null, { timeout: 20_000 });
@@ -211,7 +230,7 @@ describe('bundlers and browsers', () => {
       });
       assert.deepEqual(got.badRanks, {
         name: 'TypeError', message: 'scope-speedscope: ranks must be an array of integers; ranks[0] is a string ("0")',
-        ours: false,
+        kind: null, ours: false,
       });
       assert.deepEqual(got.notHdf5, {
         name: 'ScopeSpeedscopeError', kind: 'CorruptProfileError', message: notHdf5Message('notes.h5'), ours: true,
@@ -224,16 +243,22 @@ describe('bundlers and browsers', () => {
     }
   }
 
+  it('the README shows the browser app\'s convert.js and worker.js', () => {
+    assertInReadme('browser/src/convert.js');
+    assertInReadme('browser/src/worker.js');
+  });
+
   it('esbuild (an app with "type": "commonjs", the README\'s command and copy line) in Chromium', async () => {
     const dir = app('esbuild', { extra: ['browser'] });
     assert.ok(readme.includes(`npx esbuild ${ESBUILD_ARGS.join(' ')}`), 'README shows the esbuild command');
     assert.ok(readme.includes(ESBUILD_COPY), 'README shows the copy line');
-    const r = run(process.execPath, [bin('esbuild', 'bin', 'esbuild'), ...ESBUILD_ARGS], dir);
+    const r = run(bin('.bin', 'esbuild'), ESBUILD_ARGS, dir);
     assert.doesNotMatch(r.stderr, /warning/i, r.stderr);
     run('sh', ['-c', ESBUILD_COPY], dir);
     fs.copyFileSync(path.join(dir, 'index.html'), path.join(dir, 'dist', 'index.html'));
     for (const file of ['main.js', 'worker.js']) {
-      assert.doesNotMatch(fs.readFileSync(path.join(dir, 'dist', file), 'utf8'), /node:|require\(/, `${file} has Node code`);
+      const node = fs.readFileSync(path.join(dir, 'dist', file), 'utf8').match(/.{0,60}(?:["']node:|\brequire\(["']).{0,60}/);
+      assert.equal(node, null, `${file} has Node code: ${node}`);
     }
     const requests = await convertInChromium(path.join(dir, 'dist'));
     assert.ok(requests.includes('/scope-speedscope.wasm'), requests.join(' '));
@@ -248,5 +273,25 @@ describe('bundlers and browsers', () => {
     assert.equal(wasm.length, 1, `one .wasm asset: ${assets.join(' ')}`);
     const requests = await convertInChromium(path.join(dir, 'dist'));
     assert.ok(requests.includes(`/assets/${wasm[0]}`), requests.join(' '));
+  });
+
+  it('Vite\'s dev server (vite, no configuration) in Chromium', async () => {
+    const dir = app('vite', { extra: ['browser'], as: 'vite-dev' });
+    const port = await freePort();
+    const vite = spawn(process.execPath, [bin('vite', 'bin', 'vite.js'), '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
+      { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    vite.stdout.on('data', (d) => { output += d; });
+    vite.stderr.on('data', (d) => { output += d; });
+    try {
+      const url = `http://127.0.0.1:${port}/`;
+      for (let i = 0; i < 300 && !output.includes(url); i++) await new Promise((ok) => setTimeout(ok, 100));
+      assert.ok(output.includes(url), `vite did not start:\n${output}`);
+      const requests = await convertInChromium({ url, close: async () => {} });
+      assert.ok(requests.some((r) => r.endsWith('/scope-speedscope/dist/scope-speedscope.wasm')), requests.join(' '));
+      assert.doesNotMatch(output, /error|warn/i, output);
+    } finally {
+      vite.kill();
+    }
   });
 });

@@ -1,11 +1,11 @@
 const { readFile, writeFile } = require('node:fs/promises');
 const { createScopeSpeedscope, ScopeSpeedscopeError } = require('scope-speedscope');
 
-async function main() {
+async function main(file) {
   const sp = await createScopeSpeedscope();
-  const bytes = await readFile('run.h5');
+  const bytes = await readFile(file);
   try {
-    const [output] = sp.exportSpeedscope([{ name: 'run.h5', bytes }]);
+    const [output] = sp.exportSpeedscope([{ name: file, bytes }]);
     await writeFile(output.fileName, output.chunks);
   } catch (error) {
     if (!(error instanceof ScopeSpeedscopeError)) throw error;
@@ -13,4 +13,4 @@ async function main() {
     process.exitCode = 1;
   }
 }
-main();
+main(process.argv[2]);

@@ -1,13 +1,14 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { createScopeSpeedscope, ScopeSpeedscopeError } from 'scope-speedscope';
 
+const file = process.argv[2]; // e.g. run.h5
 const sp = await createScopeSpeedscope(); // loads the wasm once
-const bytes = await readFile('run.h5');
-const info = sp.inspect({ name: 'run.h5', bytes }); // label, schema, ranks, lanes, regions
-console.log(`${info.label}: ${info.calls} calls on ${info.numRanks} rank(s)`);
 try {
-  const [output] = sp.exportSpeedscope([{ name: 'run.h5', bytes }], {
-    filepath: 'out/run.speedscope.json', // several inputs: out/run_<label>.speedscope.json
+  const bytes = await readFile(file);
+  const info = sp.inspect({ name: file, bytes }); // label, schema, ranks, lanes, regions
+  console.log(`${info.displayLabel}: ${info.calls} calls on ${info.numRanks} rank(s)`);
+  const [output] = sp.exportSpeedscope([{ name: file, bytes }], {
+    filepath: 'out/profile.speedscope.json', // several inputs: out/profile_<label>.speedscope.json
     ranks: [0],
     exclude: ['setup'],
   });

@@ -29,7 +29,7 @@ async function errorOf(promise) {
     await promise;
     return null;
   } catch (error) {
-    return { name: error.name, message: error.message, kind: error.kind, ours: error instanceof ScopeSpeedscopeError };
+    return { name: error.name, message: error.message, kind: error.kind ?? null, ours: error instanceof ScopeSpeedscopeError };
   }
 }
 
