@@ -14,22 +14,29 @@ function wasmUrl() {
   try {
     return new URL('./scope-speedscope.wasm', import.meta.url).href;
   } catch {
-    // A bundle without import.meta.url (e.g. an IIFE): let Emscripten look
-    // next to the page or worker script.
-    return undefined;
+    return undefined;  // a bundle without import.meta.url (an IIFE or CommonJS bundle)
   }
 }
 
 /** Loads the wasm module once; call again for an independent instance. */
 export async function createScopeSpeedscope(options) {
   const moduleArgs = createOptionsOf(options);
-  let from = 'the URL given by locateFile';
+  let from;
   if (moduleArgs.wasmBinary) {
-    from = undefined;
-  } else if (!moduleArgs.locateFile) {
-    const url = wasmUrl();
-    from = url ?? 'next to the page';
-    if (url) moduleArgs.locateFile = (file, prefix) => (file.endsWith('.wasm') ? url : prefix + file);
+    // Keeps the glue from resolving its own default URL (it needs import.meta.url).
+    moduleArgs.locateFile ??= (file, prefix) => prefix + file;
+  } else if (moduleArgs.locateFile) {
+    from = moduleArgs.locateFile('scope-speedscope.wasm', '');
+  } else {
+    from = wasmUrl();
+    if (from === undefined) {
+      throw new Error('scope-speedscope: this bundle has no import.meta.url (an IIFE or CommonJS bundle), ' +
+        'so the .wasm cannot be found next to the package\'s JavaScript: pass ' +
+        'createScopeSpeedscope({ locateFile: (file) => `/where/it/is/${file}` }) or ({ wasmBinary }), ' +
+        'or bundle as an ES module');
+    }
+    const url = from;
+    moduleArgs.locateFile = (file, prefix) => (file.endsWith('.wasm') ? url : prefix + file);
   }
   return instantiate(createScopeSpeedscopeModule, moduleArgs, from);
 }

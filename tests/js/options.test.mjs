@@ -145,3 +145,31 @@ describe('createScopeSpeedscope', () => {
     }
   });
 });
+
+describe('the browser build', () => {
+  const wasm = fs.readFileSync(new URL('../../dist/scope-speedscope.wasm', import.meta.url));
+
+  it('converts when handed the wasm bytes (e.g. under a test runner that picks the browser condition)', async () => {
+    const browser = await import('../../dist/browser.js');
+    const sp = await browser.createScopeSpeedscope({ wasmBinary: wasm });
+    assert.equal(digest(sp.exportSpeedscope([input])), expected);
+    assert.throws(() => sp.exportSpeedscope([{ name: 'x.h5', file: new Blob([]) }]), TypeError);
+  });
+
+  it('says how to find the wasm in a bundle without import.meta.url (IIFE)', async () => {
+    const { default: esbuild } = await import('esbuild');
+    const { outputFiles: [bundle] } = esbuild.buildSync({
+      entryPoints: [new URL('../../dist/browser.js', import.meta.url).pathname], bundle: true, format: 'iife',
+      globalName: 'scopeSpeedscopeIife', write: false, logLevel: 'silent',
+    });
+    const lib = new Function(`${bundle.text}; return scopeSpeedscopeIife;`)();
+    await assert.rejects(lib.createScopeSpeedscope(), (e) => {
+      assert.equal(e.message, 'scope-speedscope: this bundle has no import.meta.url (an IIFE or CommonJS bundle), ' +
+        'so the .wasm cannot be found next to the package\'s JavaScript: pass ' +
+        'createScopeSpeedscope({ locateFile: (file) => `/where/it/is/${file}` }) or ({ wasmBinary }), or bundle as an ES module');
+      return true;
+    });
+    const sp = await lib.createScopeSpeedscope({ wasmBinary: wasm });
+    assert.equal(digest(sp.exportSpeedscope([input])), expected);
+  });
+});
