@@ -48,7 +48,7 @@ class ScopeSpeedscope {
   /** What a file holds: label, schema, ranks with lanes, regions with call counts. */
   inspect(input, name) {
     const one = input instanceof Uint8Array ? { name: name ?? 'profile.h5', bytes: input } : input;
-    const [checked] = inputsOf([one]);
+    const checked = inputOf(one, 'input');
     return this.#withInputs([checked], ([prepared]) => unwrap(this.#module.inspect(prepared)));
   }
 
@@ -73,7 +73,7 @@ class ScopeSpeedscope {
    * Web Worker it is returned as it is (read lazily while converting).
    */
   async readInput(input) {
-    const checked = inputOf(input, 'the input');
+    const checked = inputOf(input, 'input');
     if (!checked.file || canReadBlobsSynchronously) return checked;
     return { name: checked.name, bytes: new Uint8Array(await checked.file.arrayBuffer()) };
   }

@@ -170,7 +170,7 @@ export function inputOf(input, where) {
 }
 
 export function inputsOf(inputs) {
-  if (!Array.isArray(inputs)) return [inputOf(inputs, 'the input')];
+  if (!Array.isArray(inputs)) return [inputOf(inputs, 'input')];
   return inputs.map((input, i) => inputOf(input, `inputs[${i}]`));
 }
 

@@ -76,7 +76,7 @@ describe('inputs', () => {
   const bad = [
     [[{ bytes: new Uint8Array(1) }], 'inputs[0].name must be a string (the file\'s name, used in messages and labels), not undefined'],
     [[null], 'inputs[0] must be an object: { name, bytes } (a Uint8Array), { name, file } (a File or Blob) or { name, path }, not null'],
-    ['run.h5', 'the input must be an object: { name, bytes } (a Uint8Array), { name, file } (a File or Blob) or { name, path }, not a string ("run.h5")'],
+    ['run.h5', 'input must be an object: { name, bytes } (a Uint8Array), { name, file } (a File or Blob) or { name, path }, not a string ("run.h5")'],
     [[{ name: 'a.h5', bytes: [1, 2] }], 'input a.h5: bytes must be a Uint8Array or an ArrayBuffer, not an array'],
     [[{ name: 'a.h5', file: 'a.h5' }], 'input a.h5: file must be a File or a Blob, not a string ("a.h5")'],
     [[{ name: 'a.h5', path: 1 }], 'input a.h5: path must be a string, not a number (1)'],
@@ -86,6 +86,11 @@ describe('inputs', () => {
       assert.throws(() => sp.exportSpeedscope(inputs), typeError(message));
     });
   }
+
+  it('names the input of inspect', () => {
+    assert.throws(() => sp.inspect({ bytes: new Uint8Array(1) }),
+      typeError('input.name must be a string (the file\'s name, used in messages and labels), not undefined'));
+  });
 
   it('takes an ArrayBuffer and a Node Buffer as bytes', () => {
     const buffer = fs.readFileSync(inputPath('edge_s3.h5'));
