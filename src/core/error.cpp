@@ -68,5 +68,15 @@ std::string invalid_rank(long long rank) {
 const char* const ends_before_starts = "a recorded call ends before it starts";
 const char* const not_properly_nested = "recorded calls are not properly nested";
 
+std::string nothing_left(const std::string& min_duration, const std::string& window) {
+  std::string why;
+  if (!min_duration.empty()) why = "none lasts at least " + min_duration + " (min-duration)";
+  if (!window.empty()) {
+    why += why.empty() ? "none overlaps " : " and overlaps ";
+    why += "the time window " + window + " (time-window, seconds from the run's first call)";
+  }
+  return "No calls left for the requested ranks: " + why + ".";
+}
+
 }  // namespace messages
 }  // namespace scope_speedscope

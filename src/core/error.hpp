@@ -26,8 +26,30 @@ class Error : public std::runtime_error {
   // "ValueError", "NestingError", ... as scope-profiler names them.
   const char* kind_name() const noexcept;
 
+  // What caused it, for callers that show an error next to a file or a field.
+  // The input file as the user named it ("" when no input file is to blame).
+  const std::string& file() const noexcept { return file_; }
+  // The option: "include", "exclude", "ranks", "minDuration", "timeWindow",
+  // "filepath", "labels" ("" when none).
+  const std::string& field() const noexcept { return field_; }
+  // The position within that option's list (a filter pattern, a rank), or -1.
+  long long index() const noexcept { return index_; }
+  // Sets the file when none is set yet.
+  Error& in_file(const std::string& file) {
+    if (file_.empty()) file_ = file;
+    return *this;
+  }
+  Error& on_field(const std::string& field, long long index = -1) {
+    field_ = field;
+    index_ = index;
+    return *this;
+  }
+
  private:
   ErrorKind kind_;
+  std::string file_;
+  std::string field_;
+  long long index_ = -1;
 };
 
 // The message texts, in one place (shared by the reader, the export and the
@@ -47,6 +69,9 @@ extern const char* const no_calls_recorded;
 std::string invalid_rank(long long rank);
 extern const char* const ends_before_starts;
 extern const char* const not_properly_nested;
+// Narrowing (ours) left no call: min_duration / window as given, "" when not
+// to blame.
+std::string nothing_left(const std::string& min_duration, const std::string& window);
 }  // namespace messages
 
 }  // namespace scope_speedscope

@@ -408,17 +408,38 @@ Run read_with_fapl(const std::string& open_name, const std::string& path, hid_t 
 
 }  // namespace
 
+namespace {
+Run read_memory_image(const void* data, std::size_t size, const std::string& name,
+                      const Progress& progress);
+}  // namespace
+
 Run read_run(const std::string& path, const Progress& progress, const std::string& display_name) {
   const std::string& shown = display_name.empty() ? path : display_name;
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0) {
-    throw Error(ErrorKind::file_not_found, messages::file_not_found(shown));
+  try {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0) {
+      throw Error(ErrorKind::file_not_found, messages::file_not_found(shown));
+    }
+    return read_with_fapl(path, shown, H5P_DEFAULT, progress);
+  } catch (Error& e) {
+    e.in_file(shown);  // every reading error blames this file
+    throw;
   }
-  return read_with_fapl(path, shown, H5P_DEFAULT, progress);
 }
 
 Run read_run_from_memory(const void* data, std::size_t size, const std::string& name,
                          const Progress& progress) {
+  try {
+    return read_memory_image(data, size, name, progress);
+  } catch (Error& e) {
+    e.in_file(name);  // every reading error blames this file
+    throw;
+  }
+}
+
+namespace {
+Run read_memory_image(const void* data, std::size_t size, const std::string& name,
+                      const Progress& progress) {
   h5::silence_hdf5_errors();
   h5::Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   if (!fapl.valid() || H5Pset_fapl_core(fapl.get(), 1 << 16, 0) < 0 ||
@@ -432,5 +453,6 @@ Run read_run_from_memory(const void* data, std::size_t size, const std::string& 
                                  " (no such file)";
   return read_with_fapl(image_name, name, fapl.get(), progress);
 }
+}  // namespace
 
 }  // namespace scope_speedscope

@@ -16,17 +16,23 @@ export const TIME_UNIT = 'seconds';
 
 /** A conversion failed; `message` is the same text the CLIs print. */
 export class ScopeSpeedscopeError extends Error {
-  constructor(kind, message) {
+  constructor(kind, message, details = {}) {
     super(message);
     this.name = 'ScopeSpeedscopeError';
     /** 'ValueError', 'NestingError', 'CorruptProfileError', 'HDF5SchemaError', ... */
     this.kind = kind;
+    /** The input file to blame, as named in the input, or null. */
+    this.file = details.file ?? null;
+    /** The option to blame ('include', 'exclude', 'ranks', 'minDuration', 'timeWindow', ...), or null. */
+    this.field = details.field ?? null;
+    /** The position in that option's list (a filter pattern, a rank), or null. */
+    this.index = details.index ?? null;
   }
 }
 
 function unwrap(result) {
   if (result.ok) return result.value;
-  throw new ScopeSpeedscopeError(result.kind, result.message);
+  throw new ScopeSpeedscopeError(result.kind, result.message, result);
 }
 
 let mountCounter = 0;
@@ -64,11 +70,34 @@ class ScopeSpeedscope {
       include: normalizePatterns(options.include),
       exclude: normalizePatterns(options.exclude),
       labels: options.labels ?? [],
+      minDuration: options.minDuration ?? null,
+      timeWindow: options.timeWindow ?? null,
     };
     if (options.flushSize !== undefined) coreOptions.flushSize = options.flushSize;
     const written = this.#withInputs(inputs, (prepared) =>
       unwrap(this.#module.exportSpeedscope(prepared, coreOptions, guardedSink)));
     return options.sink ? written : outputs;
+  }
+
+  /**
+   * What a selection (ranks x filtered regions) of one input holds: calls,
+   * time range, a call-density histogram over time and one of durations
+   * (see index.d.ts); with options.maxEvents, the suggested narrowing too.
+   */
+  overview(input, options = {}) {
+    const coreOptions = {
+      ranks: options.ranks ?? null,
+      include: normalizePatterns(options.include),
+      exclude: normalizePatterns(options.exclude),
+      bins: options.bins ?? 200,
+      maxEvents: options.maxEvents ?? null,
+    };
+    return this.#withInputs([input], ([prepared]) => unwrap(this.#module.overview(prepared, coreOptions)));
+  }
+
+  /** The min-duration and time window that bring an overview's selection within maxEvents. */
+  suggestNarrowing(overview, { maxEvents }) {
+    return unwrap(this.#module.suggestNarrowing(overview, maxEvents));
   }
 
   /** The speedscope document of one (small) input as an object. */
