@@ -435,14 +435,15 @@ std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::st
         }
         auto it = by_rank.find(rank);
         if (it == by_rank.end()) {
-          it = by_rank.emplace(rank, build_call_arrays(run, regions, rank, CallStorage::merged)).first;
+          it = by_rank.emplace(rank, build_call_arrays(run, regions, rank, CallStorage::streamed)).first;
         }
         if (options.progress) options.progress("reconstruct", ++step, steps);
         const RankCalls& calls = it->second;
-        for (const Lane& lane : calls.lanes) {
-          if (calls.merged) {
+        for (std::size_t l = 0; l < calls.lanes.size(); ++l) {
+          const Lane& lane = calls.lanes[l];
+          if (!calls.streams.empty()) {
             profiles.push_back(NamedCalls{profile_name(run, rank, lane.lane), nullptr, nullptr,
-                                          calls.merged.get()});
+                                          calls.streams[l].get()});
           } else {
             profiles.push_back(NamedCalls{profile_name(run, rank, lane.lane),
                                           calls.calls.data() + lane.begin,
