@@ -63,7 +63,7 @@ void check_ends_after_starts(const Run& run, const Gathered& g) {
   for (const auto& row : g.rows) {
     for (uint64_t e = row.offset; e < row.offset + row.count; ++e) {
       if (run.end_ns[e] < run.start_ns[e]) {
-        throw Error(ErrorKind::nesting, messages::ends_before_starts);
+        throw Error(Msg::ends_before_starts);
       }
     }
   }
@@ -551,7 +551,7 @@ RankCalls build_call_arrays_literal(const Run& run, const std::vector<uint32_t>&
       depth[ids[j]] = static_cast<int64_t>(j) - closed;
       min_depth = std::min(min_depth, depth[ids[j]]);
     }
-    if (m > 0 && min_depth < 0) throw Error(ErrorKind::nesting, messages::not_properly_nested);
+    if (m > 0 && min_depth < 0) throw Error(Msg::not_properly_nested);
   }
   // Parent (spec 3.5): the latest earlier call of the lane at depth - 1.
   for (const auto& ids : members) {
@@ -571,12 +571,8 @@ RankCalls build_call_arrays_literal(const Run& run, const std::vector<uint32_t>&
     const uint64_t k = order[id];
     const uint64_t pk = order[static_cast<uint64_t>(parent[id])];
     if (end[pk] < end[k]) {
-      throw Error(ErrorKind::nesting,
-                  std::string(messages::not_properly_nested) + ": " +
-                      describe(run, g, k, start[k], end[k]) + " starts inside " +
-                      describe(run, g, pk, start[pk], end[pk]) +
-                      " but ends after it. Regions must nest completely or not overlap at all "
-                      "- check for a missing or misordered sp_end / __exit__.");
+      throw Error(Msg::calls_overlap, {{"child", describe(run, g, k, start[k], end[k])},
+                                       {"parent", describe(run, g, pk, start[pk], end[pk])}});
     }
   }
 
@@ -665,7 +661,7 @@ RankCalls build_call_arrays(const Run& run, const std::vector<uint32_t>& regions
   // the lane's rank until the stack pass.
   CallVector& calls = out.calls;
   if (n > UINT32_MAX) {
-    throw Error(ErrorKind::value, "a rank with more than 4294967295 calls is not supported");
+    throw Error(Msg::too_many_calls);
   }
   sort_calls(run, g, lane_values, calls);
 

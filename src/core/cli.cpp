@@ -11,7 +11,7 @@
 namespace scope_speedscope {
 namespace {
 
-[[noreturn]] void usage_error(const std::string& message) { throw Error(ErrorKind::usage, message); }
+[[noreturn]] void usage_error(const std::string& message) { throw Error(Msg::usage, {{"detail", message}}); }
 
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t");

@@ -64,7 +64,7 @@ class Matcher {
       try {
         regexes_.emplace_back(to_ecmascript(p), std::regex::ECMAScript);
       } catch (const std::regex_error& e) {
-        Error error(ErrorKind::value, "Invalid regular expression '" + p + "': " + e.what());
+        Error error(Msg::invalid_regex, {{"pattern", p}, {"detail", e.what()}});
         error.on_field(field, static_cast<long long>(i));
         throw error;
       }
@@ -209,7 +209,7 @@ std::vector<std::string> output_paths(const std::string& filepath,
   const std::string parent = slash == std::string::npos ? "" : base.substr(0, slash + 1);
   const std::string name = slash == std::string::npos ? base : base.substr(slash + 1);
   if (name.empty() || name == ".") {
-    throw Error(ErrorKind::value, "PosixPath('" + base + "') has an empty name").on_field("filepath");
+    throw Error(Msg::empty_output_name, {{"path", base}}).on_field("filepath");
   }
   const auto dot = name.find('.');
   const std::string stem = dot == std::string::npos ? name : name.substr(0, dot);
@@ -239,7 +239,7 @@ class FileSink final : public Sink {
   FileSink(std::FILE* file, std::string path) : file_(file), path_(std::move(path)) {}
   void write(const char* data, std::size_t size) override {
     if (std::fwrite(data, 1, size, file_) != size) {
-      throw Error(ErrorKind::io, "cannot write " + path_ + ": " + std::strerror(errno));
+      throw Error(Msg::cannot_write, {{"path", path_}, {"reason", std::strerror(errno)}});
     }
   }
 
@@ -275,7 +275,7 @@ struct FileOutputTarget::Impl {
     }
     for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
       if (::mkdir(it->c_str(), 0777) != 0 && errno != EEXIST) {
-        throw Error(ErrorKind::io, "cannot create directory " + *it + ": " + std::strerror(errno));
+        throw Error(Msg::cannot_create_directory, {{"path", *it}, {"reason", std::strerror(errno)}});
       }
       created_dirs.push_back(*it);
     }
@@ -297,7 +297,7 @@ Sink& FileOutputTarget::open(const std::string& path) {
                         std::to_string(impl_->counter++);
   impl_->file = std::fopen(impl_->current.temp.c_str(), "wb");
   if (impl_->file == nullptr) {
-    throw Error(ErrorKind::io, "cannot write " + path + ": " + std::strerror(errno));
+    throw Error(Msg::cannot_write, {{"path", path}, {"reason", std::strerror(errno)}});
   }
   std::setvbuf(impl_->file, nullptr, _IOFBF, 1 << 16);
   impl_->sink = std::make_unique<FileSink>(impl_->file, path);
@@ -314,14 +314,14 @@ void FileOutputTarget::close() {
   impl_->done.push_back(impl_->current);
   impl_->current = {};
   if (failed) {
-    throw Error(ErrorKind::io, "cannot write " + impl_->current.target + ": " + std::strerror(saved));
+    throw Error(Msg::cannot_write, {{"path", impl_->current.target}, {"reason", std::strerror(saved)}});
   }
 }
 
 void FileOutputTarget::commit() {
   for (const auto& out : impl_->done) {
     if (std::rename(out.temp.c_str(), out.target.c_str()) != 0) {
-      throw Error(ErrorKind::io, "cannot write " + out.target + ": " + std::strerror(errno));
+      throw Error(Msg::cannot_write, {{"path", out.target}, {"reason", std::strerror(errno)}});
     }
   }
   impl_->done.clear();
@@ -378,8 +378,8 @@ namespace {
       by_min = false;
     }
   }
-  Error e(ErrorKind::value, messages::nothing_left(by_min ? n.min_duration_text : "",
-                                                   by_window ? n.window_text : ""));
+  Error e(by_min && by_window ? Msg::nothing_left_both : by_min ? Msg::nothing_left_min : Msg::nothing_left_window,
+          {{"min", n.min_duration_text}, {"window", n.window_text}});
   e.on_field(by_min ? "minDuration" : "timeWindow");
   if (runs.size() == 1) e.in_file(runs.front().path);
   throw e;
@@ -387,7 +387,7 @@ namespace {
 
 std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::string& filepath,
                                      const ExportOptions& options, OutputTarget& target) {
-  if (runs.empty()) throw Error(ErrorKind::value, messages::no_profiling_data);
+  if (runs.empty()) throw Error(Msg::no_profiling_data);
   const std::vector<int64_t> ranks = options.ranks ? *options.ranks : std::vector<int64_t>{0};
   const Narrowing& narrowing = options.narrowing;
 
@@ -417,7 +417,7 @@ std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::st
       std::vector<uint32_t> regions =
           filter_regions(original, options.include, options.exclude, &emptied_by);
       if (regions.empty()) {
-        throw Error(ErrorKind::value, messages::no_regions_matched).on_field(emptied_by);
+        throw Error(Msg::no_regions_matched).on_field(emptied_by);
       }
       // Narrowing: from here on, the run is the file holding only the kept calls.
       std::optional<Run> narrowed;
@@ -430,7 +430,8 @@ std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::st
       for (std::size_t k = 0; k < ranks.size(); ++k) {
         const int64_t rank = ranks[k];
         if (rank < 0 || rank >= run.num_ranks) {
-          throw Error(ErrorKind::value, messages::invalid_rank(rank))
+          throw Error(Msg::invalid_rank, {{"rank", std::to_string(rank)},
+                                          {"valid", messages::valid_ranks(run.num_ranks)}})
               .on_field("ranks", static_cast<long long>(k));
         }
         auto it = by_rank.find(rank);
@@ -471,7 +472,7 @@ std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::st
   }
   if (written.empty()) {
     if (narrowed_away) nothing_left(runs, ranks, options);
-    Error e(ErrorKind::value, messages::no_calls_recorded);
+    Error e(Msg::no_calls_recorded);
     e.on_field("ranks");
     if (runs.size() == 1) e.in_file(runs.front().path);
     throw e;

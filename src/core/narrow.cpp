@@ -123,14 +123,11 @@ std::string duration_text(const std::string& digits) {
   return digits + "ns";
 }
 
-[[noreturn]] void bad_value(const std::string& message, const char* field, bool usage) {
-  Error e(usage ? ErrorKind::usage : ErrorKind::value, message);
-  e.on_field(field);
-  throw e;
+[[noreturn]] void bad_value(Msg id, const std::string& option, const std::string& text,
+                            const char* field, bool usage) {
+  throw Error(id, usage ? ErrorKind::usage : ErrorKind::value, {{"option", option}, {"text", text}})
+      .on_field(field);
 }
-
-const char* const kDurationGrammar =
-    "expected seconds such as 1e-4 or 0.5, or a number with a unit: 500ns, 100us, 2ms, 1s";
 
 }  // namespace
 
@@ -157,10 +154,7 @@ std::string format_seconds_ns(int64_t ns) {
 
 void set_min_duration(Narrowing& n, std::string_view text, const std::string& option, bool usage) {
   const auto ns = parse_time_ns(text, true);
-  if (!ns) {
-    bad_value(option + ": invalid duration '" + std::string(text) + "' (" + kDurationGrammar + ")",
-              "minDuration", usage);
-  }
+  if (!ns) bad_value(Msg::invalid_duration, option, std::string(text), "minDuration", usage);
   n.min_duration_ns = *ns;
   n.min_duration_text = std::string(text);
 }
@@ -168,22 +162,14 @@ void set_min_duration(Narrowing& n, std::string_view text, const std::string& op
 void set_time_window(Narrowing& n, std::string_view start, std::string_view end,
                      const std::string& option, bool usage) {
   const std::string text = std::string(start) + ":" + std::string(end);
-  auto fail = [&](const std::string& why) {
-    bad_value(option + ": invalid time window '" + text + "' (" + why + ")", "timeWindow", usage);
-  };
-  const char* grammar =
-      "expected START:END in seconds from the run's first call, e.g. 2:5, 0.5:, :10, or with "
-      "units: 100ms:250ms";
   std::optional<int64_t> lo, hi;
-  if (!start.empty()) {
-    lo = parse_time_ns(start, false);
-    if (!lo) fail(grammar);
+  if (!start.empty() && !(lo = parse_time_ns(start, false))) {
+    bad_value(Msg::invalid_time_window, option, text, "timeWindow", usage);
   }
-  if (!end.empty()) {
-    hi = parse_time_ns(end, true);
-    if (!hi) fail(grammar);
+  if (!end.empty() && !(hi = parse_time_ns(end, true))) {
+    bad_value(Msg::invalid_time_window, option, text, "timeWindow", usage);
   }
-  if (lo && hi && *hi <= *lo) fail("END must be after START");
+  if (lo && hi && *hi <= *lo) bad_value(Msg::time_window_backwards, option, text, "timeWindow", usage);
   n.window = lo.has_value() || hi.has_value();
   n.window_start_ns = lo;
   n.window_end_ns = hi;
@@ -193,10 +179,7 @@ void set_time_window(Narrowing& n, std::string_view start, std::string_view end,
 void set_time_window(Narrowing& n, std::string_view text, const std::string& option, bool usage) {
   const auto colon = text.find(':');
   if (colon == std::string_view::npos || text.find(':', colon + 1) != std::string_view::npos) {
-    bad_value(option + ": invalid time window '" + std::string(text) +
-                  "' (expected START:END in seconds from the run's first call, e.g. 2:5, 0.5:, "
-                  ":10, or with units: 100ms:250ms)",
-              "timeWindow", usage);
+    bad_value(Msg::invalid_time_window, option, std::string(text), "timeWindow", usage);
   }
   set_time_window(n, text.substr(0, colon), text.substr(colon + 1), option, usage);
 }
@@ -387,7 +370,8 @@ Overview overview_run(const Run& run, const std::vector<int64_t>& ranks,
   try {
     for (std::size_t i = 0; i < ranks.size(); ++i) {
       if (ranks[i] < 0 || ranks[i] >= run.num_ranks) {
-        throw Error(ErrorKind::value, messages::invalid_rank(ranks[i]))
+        throw Error(Msg::invalid_rank, {{"rank", std::to_string(ranks[i])},
+                                        {"valid", messages::valid_ranks(run.num_ranks)}})
             .on_field("ranks", static_cast<long long>(i));
       }
     }

@@ -26,10 +26,31 @@ export type ErrorField =
   | 'filepath'
   | 'overview';
 
-/** A failed conversion. `message` is exactly what the CLIs print after "error: ". */
+/**
+ * A failed conversion. `message` is exactly what the CLIs print after "error: ";
+ * `peopleMessage` says the same for people (for a page that shows the file's
+ * name beside it): it never repeats the file name and never names a Python
+ * class. Both come from one table in the core (src/core/error.cpp).
+ */
 export declare class ScopeSpeedscopeError extends Error {
   readonly name: 'ScopeSpeedscopeError';
   readonly kind: ErrorKind;
+  /**
+   * Which message: 'file_not_found', 'not_hdf5' (damaged or cut short),
+   * 'not_hdf5_no_signature' (not HDF5 at all), 'not_hdf5_empty', 'corrupt_file',
+   * 'truncated_index', 'overlapping_index', 'schema_not_integer',
+   * 'schema_not_positive', 'schema_too_new', 'no_profiling_data',
+   * 'no_regions_matched', 'no_calls_recorded', 'invalid_rank',
+   * 'ends_before_starts', 'not_properly_nested', 'calls_overlap', 'too_many_calls',
+   * 'invalid_regex', 'empty_output_name', 'cannot_write', 'cannot_create_directory',
+   * 'output_failed', 'invalid_duration', 'invalid_time_window',
+   * 'time_window_backwards', 'nothing_left_min', 'nothing_left_window',
+   * 'nothing_left_both', 'usage', 'bad_argument', 'out_of_memory', 'internal'
+   * (null for errors made outside the core).
+   */
+  readonly code: string | null;
+  /** The message for people. */
+  readonly peopleMessage: string;
   /** The input to blame, as named in the input (`Input.name`); null when no input file is to blame. */
   readonly file: string | null;
   /** The option to blame; null when none is. */
@@ -37,7 +58,8 @@ export declare class ScopeSpeedscopeError extends Error {
   /** The position in that option's list (`include` / `exclude` pattern, `ranks` entry); null otherwise. */
   readonly index: number | null;
   constructor(kind: ErrorKind, message: string,
-    details?: { file?: string | null; field?: ErrorField | null; index?: number | null });
+    details?: { code?: string | null; peopleMessage?: string; file?: string | null;
+      field?: ErrorField | null; index?: number | null });
 }
 
 /** An HDF5 file: its name (used in messages and labels) and its bytes or, inside a Web Worker, a File read lazily. */

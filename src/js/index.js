@@ -14,13 +14,20 @@ export const NS_PER_SECOND = 1_000_000_000;
 export const SCHEMA_URL = 'https://www.speedscope.app/file-format-schema.json';
 export const TIME_UNIT = 'seconds';
 
-/** A conversion failed; `message` is the same text the CLIs print. */
+/**
+ * A conversion failed; `message` is the same text the CLIs print,
+ * `peopleMessage` the words for people (both from the core's one table).
+ */
 export class ScopeSpeedscopeError extends Error {
   constructor(kind, message, details = {}) {
     super(message);
     this.name = 'ScopeSpeedscopeError';
     /** 'ValueError', 'NestingError', 'CorruptProfileError', 'HDF5SchemaError', ... */
     this.kind = kind;
+    /** Which message of the table: 'not_hdf5_no_signature', 'invalid_rank', ... */
+    this.code = details.code ?? null;
+    /** For people: without the file name (shown beside it) and without Python class names. */
+    this.peopleMessage = details.peopleMessage ?? message;
     /** The input file to blame, as named in the input, or null. */
     this.file = details.file ?? null;
     /** The option to blame ('include', 'exclude', 'ranks', 'minDuration', 'timeWindow', ...), or null. */
@@ -134,7 +141,7 @@ class ScopeSpeedscope {
         if (input.bytes instanceof Uint8Array) {
           const size = input.bytes.byteLength;
           const ptr = m._malloc(Math.max(size, 1));
-          if (!ptr) throw new ScopeSpeedscopeError('MemoryError', 'out of memory');
+          if (!ptr) unwrap(m.errorFor('out_of_memory', { file: input.name }));
           pointers.push(ptr);
           m.HEAPU8.set(input.bytes, ptr);
           return { name: input.name, ptr, size };

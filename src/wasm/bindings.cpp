@@ -40,22 +40,18 @@ val ok(val value) {
   return result;
 }
 
-val failure(const std::string& kind, const std::string& message) {
+// An error as a value: the CLIs' text, the words for people (one table,
+// src/core/error.cpp), and what it blames.
+val failure(const ss::Error& e) {
   val result = val::object();
   result.set("ok", false);
-  result.set("kind", kind);
-  result.set("message", message);
-  result.set("file", val::null());
-  result.set("field", val::null());
-  result.set("index", val::null());
-  return result;
-}
-
-val failure(const ss::Error& e) {
-  val result = failure(e.kind_name(), e.what());
-  if (!e.file().empty()) result.set("file", e.file());
-  if (!e.field().empty()) result.set("field", e.field());
-  if (e.index() >= 0) result.set("index", static_cast<double>(e.index()));
+  result.set("kind", std::string(e.kind_name()));
+  result.set("message", std::string(e.what()));
+  result.set("code", std::string(e.code()));
+  result.set("peopleMessage", e.people_message());
+  result.set("file", e.file().empty() ? val::null() : val(e.file()));
+  result.set("field", e.field().empty() ? val::null() : val(e.field()));
+  result.set("index", e.index() >= 0 ? val(static_cast<double>(e.index())) : val::null());
   return result;
 }
 
@@ -67,9 +63,9 @@ val guarded(Fn&& fn) {
   } catch (const ss::Error& e) {
     return failure(e);
   } catch (const std::bad_alloc&) {
-    return failure("MemoryError", "out of memory");
+    return failure(ss::Error(ss::Msg::out_of_memory));
   } catch (const std::exception& e) {
-    return failure("Error", e.what());
+    return failure(ss::Error(ss::Msg::internal, {{"detail", e.what()}}));
   }
 }
 
@@ -115,7 +111,7 @@ ss::Run read_input(const val& input, const ss::Progress& progress) {
 template <class... Args>
 void call_sink(const val& sink, const char* method, Args&&... args) {
   const val result = sink.call<val>(method, std::forward<Args>(args)...);
-  if (result.isString()) throw ss::Error(ss::ErrorKind::io, result.as<std::string>());
+  if (result.isString()) throw ss::Error(ss::Msg::output_failed, {{"detail", result.as<std::string>()}});
 }
 
 class JsSink final : public ss::Sink {
@@ -346,7 +342,8 @@ val suggest_narrowing(val overview, double max_events) {
     o.ends = counts_of(time["ends"]);
     o.duration_counts = counts_of(overview["durations"]["counts"]);
     if (o.ends.size() != o.starts.size()) {
-      throw ss::Error(ss::ErrorKind::value, "suggestNarrowing: not an overview").on_field("overview");
+      throw ss::Error(ss::Msg::bad_argument, {{"detail", "suggestNarrowing: not an overview"}})
+          .on_field("overview");
     }
     return suggestion_value(ss::suggest_narrowing(o, static_cast<uint64_t>(std::max(0.0, max_events))));
   });
@@ -409,7 +406,28 @@ val parse_cli(val args) {
 }
 
 std::string cli_summary(val written) { return ss::cli_summary(strings_of(written)); }
-std::string file_not_found_message(std::string path) { return ss::messages::file_not_found(path); }
+// A message of the table by its code, as a failure value (for errors the
+// wrapper itself finds, e.g. no memory for an input's bytes).
+val error_for(std::string code, val args) {
+  ss::Msg id;
+  if (!ss::message_of_code(code, id)) id = ss::Msg::internal;
+  ss::MessageArgs list;
+  if (!absent(args)) {
+    const val entries = val::global("Object").call<val>("entries", args);
+    const unsigned n = entries["length"].as<unsigned>();
+    for (unsigned i = 0; i < n; ++i) {
+      list.emplace_back(entries[i][0].as<std::string>(), entries[i][1].call<std::string>("toString"));
+    }
+  }
+  if (id == ss::Msg::internal && list.empty()) list.emplace_back("detail", code);
+  ss::Error e(id, list);
+  if (!absent(args) && !args["file"].isUndefined()) e.in_file(args["file"].call<std::string>("toString"));
+  return failure(e);
+}
+
+std::string file_not_found_message(std::string path) {
+  return ss::message_text(ss::Msg::file_not_found, {{"path", path}});
+}
 std::string version() { return ss::VERSION; }
 std::string schema_url() { return ss::SCHEMA_URL; }
 std::string time_unit() { return ss::TIME_UNIT; }
@@ -427,6 +445,7 @@ EMSCRIPTEN_BINDINGS(scope_speedscope) {
   emscripten::function("cliUsage", &ss::cli_usage);
   emscripten::function("cliSummary", &cli_summary);
   emscripten::function("fileNotFoundMessage", &file_not_found_message);
+  emscripten::function("errorFor", &error_for);
   emscripten::function("version", &version);
   emscripten::function("schemaUrl", &schema_url);
   emscripten::function("timeUnit", &time_unit);

@@ -19,6 +19,8 @@ struct LibraryResult {
   bool ok = false;
   std::string kind;
   std::string message;
+  std::string code;
+  std::string people;
   std::string field;
   long long index = -1;
   std::string file;
@@ -42,6 +44,8 @@ LibraryResult run_library(const Case& c, const std::string& filepath, std::size_
   } catch (const Error& e) {
     r.kind = e.kind_name();
     r.message = e.what();
+    r.code = e.code();
+    r.people = e.people_message();
     r.field = e.field();
     r.index = e.index();
     r.file = e.file();
@@ -78,7 +82,17 @@ void check_error(const Case& c, const LibraryResult& r, const std::string& dir) 
     EXPECT_EQ(r.message, want);
   }
   EXPECT_EQ(r.kind, c.error_kind);
-  if (c.has_error_context) {  // what the error blames
+  // The words for people never repeat the file's name (the page shows it
+  // beside them) nor name a Python exception class.
+  for (const std::string& input : c.inputs) {
+    EXPECT_EQ(r.people.find(fs::path(input).filename().string()), std::string::npos) << r.people;
+  }
+  for (const char* word : {"Error", "KeyError", "PosixPath", "{", "}"}) {
+    EXPECT_EQ(r.people.find(word), std::string::npos) << word << " in: " << r.people;
+  }
+  EXPECT_FALSE(r.people.empty());
+  if (c.has_error_context) {  // which message, and what the error blames
+    EXPECT_EQ(r.code, c.error_code);
     EXPECT_EQ(r.field, c.error_field);
     EXPECT_EQ(r.index, c.error_index);
     EXPECT_EQ(fs::path(r.file).filename().string(), c.error_file);

@@ -162,6 +162,7 @@ struct Case {
   // Generated cases: what the error blames (Error::field/index/file; file is
   // the input's file name). Absent from the shared cases.
   bool has_error_context = false;
+  std::string error_code;  // Error::code()
   std::string error_field;
   long long error_index = -1;
   std::string error_file;
@@ -201,6 +202,7 @@ inline std::vector<Case> load_cases(const std::string& set, const std::string& r
       c.error_message = err.at("message").get<std::string>();
       if (err.contains("field")) {
         c.has_error_context = true;
+        c.error_code = err.at("code").get<std::string>();
         c.error_field = optional_string(err, "field").value_or("");
         c.error_index = err.at("index").is_null() ? -1 : err.at("index").get<long long>();
         c.error_file = optional_string(err, "file").value_or("");
