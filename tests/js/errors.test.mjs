@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, it, before } from 'node:test';
 
 import { cases, expectedMessage, generatedCases, generatedInput, inputPath } from './helpers.mjs';
-import { createScopeSpeedscope, ScopeSpeedscopeError } from '../../dist/index.js';
+import { createScopeSpeedscope, ScopeSpeedscopeError } from '../../dist/node.js';
 
 const read = (file) => ({ name: file, bytes: new Uint8Array(fs.readFileSync(file)) });
 const pythonClasses = ['ValueError', 'NestingError', 'CorruptProfileError', 'HDF5SchemaError', 'FileNotFoundError',
