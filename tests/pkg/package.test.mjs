@@ -281,10 +281,13 @@ describe('bundlers and browsers', () => {
     const dir = app('vite', { extra: ['browser'], as: 'vite-dev' });
     const port = await freePort();
     const vite = spawn(process.execPath, [bin('vite', 'bin', 'vite.js'), '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
-      { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+      { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+    // Colours are off, and any that remain are stripped: a coloured port number
+    // (as under a CI that sets FORCE_COLOR) must not hide the URL.
     let output = '';
-    vite.stdout.on('data', (d) => { output += d; });
-    vite.stderr.on('data', (d) => { output += d; });
+    const add = (d) => { output += String(d).replace(/\x1b\[[0-9;]*m/g, ''); };
+    vite.stdout.on('data', add);
+    vite.stderr.on('data', add);
     try {
       const url = `http://127.0.0.1:${port}/`;
       for (let i = 0; i < 300 && !output.includes(url); i++) await new Promise((ok) => setTimeout(ok, 100));
