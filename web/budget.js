@@ -1,0 +1,35 @@
+// The viewer's budget: what showing a number of calls in speedscope costs, and
+// what this machine can give it. Measured here (Chromium, 2 cores; README,
+// "Large runs"): speedscope holds about 550–800 bytes per event and imports
+// about 200,000 events a second; a call is two events (open and close).
+//
+// ?viewer-budget-mb=N sets the memory budget (tests use a tiny one).
+
+export const EVENTS_PER_CALL = 2;
+export const BYTES_PER_EVENT = 700;
+export const SECONDS_PER_EVENT = 5e-6;
+const DEFAULT_DEVICE_GB = 4;     // when the browser does not say (navigator.deviceMemory is Chromium's)
+const MEMORY_SHARE = 0.75;       // of the device's memory, for the viewer's process
+const TIME_BUDGET_S = 90;
+
+export function budget(params = new URLSearchParams(window.location.search)) {
+  const override = Number(params.get('viewer-budget-mb'));
+  const deviceGb = navigator.deviceMemory || DEFAULT_DEVICE_GB;
+  const bytes = override > 0 ? override * 1e6 : deviceGb * 2 ** 30 * MEMORY_SHARE;
+  return { bytes, seconds: TIME_BUDGET_S, deviceGb: navigator.deviceMemory || null };
+}
+
+// What speedscope would need to show `calls` calls.
+export function cost(calls) {
+  const events = calls * EVENTS_PER_CALL;
+  return { calls, events, bytes: events * BYTES_PER_EVENT, seconds: events * SECONDS_PER_EVENT };
+}
+
+export function fits(need, have) {
+  return need.bytes <= have.bytes && need.seconds <= have.seconds;
+}
+
+// The most calls that fit (what a suggestion aims for).
+export function maxCalls(have) {
+  return Math.floor(Math.min(have.bytes / BYTES_PER_EVENT, have.seconds / SECONDS_PER_EVENT) / EVENTS_PER_CALL);
+}
