@@ -116,7 +116,8 @@ function describeEstimate(e) {
 
 // automatic: a new selection or changed options (waits when it surely is over
 // the budget); otherwise the person asked: convert, and show what fits.
-async function convertIfItFits({ automatic }) {
+// reveal: scroll to the chart and move focus to it (not while someone edits an option).
+async function convertIfItFits({ automatic, reveal = true }) {
   const mine = ++run;
   update({ phase: 'preparing', attempts: state.attempts + 1 });
   if (!options.hasRank()) {
@@ -147,7 +148,7 @@ async function convertIfItFits({ automatic }) {
     await showBudget(e, opts, mine);
     return;
   }
-  await convert(opts, mine);
+  await convert(opts, mine, { reveal });
 }
 
 async function showBudget(e, opts, mine) {
@@ -201,7 +202,7 @@ async function suggest(e, opts, mine) {
   };
 }
 
-async function convert(opts, mine) {
+async function convert(opts, mine, { reveal }) {
   const files = goodFiles().map((f) => f.file);
   downloads.release(state.outputs);
   update({ phase: 'converting', outputs: [], current: 0, viewer: 'none' });
@@ -233,15 +234,15 @@ async function convert(opts, mine) {
   downloads.render(outputs, 0, config.viewerPage);
   const took = ((performance.now() - started) / 1000).toFixed(1);
   status.setStatus(`Converted in ${took} s: ${outputs.map((o) => `${o.fileName} (${bytes(o.size)})`).join(', ')}.`);
-  showOutput(0);
+  showOutput(0, { reveal });
   loadOverview();
 }
 
 // Opens the viewer on an output that fits the budget; holds it otherwise.
-function showOutput(index) {
+function showOutput(index, { reveal = true } = {}) {
   const output = state.outputs[index];
   if (!output) return;
-  if (budget.fits(budget.cost(output.calls), budget.budget())) openViewer(index);
+  if (budget.fits(budget.cost(output.calls), budget.budget())) openViewer(index, { reveal });
   else holdViewer(index);
 }
 
@@ -286,15 +287,19 @@ function placeholder(text, ...more) {
     text ? el('p', { text }) : null, ...more);
 }
 
-async function openViewer(index) {
+async function openViewer(index, { reveal = true } = {}) {
   const output = state.outputs[index];
   if (!output) return;
   update({ current: index, viewer: 'starting', viewerMessage: '' });
   downloads.render(state.outputs, index, config.viewerPage);
   viewer.show(output);
   $('fullscreen').hidden = false;
+  if (!reveal) return;
   await nextFrame();
-  $('work').scrollIntoView({ block: 'start' });
+  // The bar and the chart fill the window; on a narrow screen with the
+  // options open above the chart, the chart alone does.
+  const besideOptions = $('options-panel').hidden || getComputedStyle($('options-panel')).gridColumnStart === '2';
+  (besideOptions ? $('work') : $('viewer-box')).scrollIntoView({ block: 'start' });
   viewer.frame?.focus();
 }
 
@@ -346,6 +351,7 @@ function viewerStatus(status_, { fileName, reason, message, ms }) {
 
 function openOptions(open) {
   $('options-panel').hidden = !open;
+  $('stage').classList.toggle('with-options', open);
   $('options-toggle').setAttribute('aria-expanded', String(open));
   if (open) loadOverview();
 }
@@ -410,13 +416,13 @@ async function boot() {
   });
   options.setUp({ changed: ({ explicit = false } = {}) => {
     if (!goodFiles().length) return;
-    convertIfItFits({ automatic: !explicit });
+    convertIfItFits({ automatic: !explicit, reveal: explicit });
   } });
   wireBar();
   overviewView.setUp({ picked: (range) => {
     options.setWindow(range);
     overviewView.mark(range);
-    convertIfItFits({ automatic: true });
+    convertIfItFits({ automatic: true, reveal: false });
   } });
   const init = await converter.start();
   if (init.type === 'result') {

@@ -5,7 +5,7 @@
 //
 // New selections start from export_speedscope's defaults: rank 0 (or the
 // lowest rank a file recorded, when it has no rank 0), every region, no
-// narrowing. The output name is kept.
+// narrowing, profile.speedscope.json.
 
 import { $, count, el } from './dom.js';
 
@@ -97,6 +97,7 @@ export function reset(infos) {
   $('ranks-tools').hidden = knownRanks.length < 2;
   $('include').value = '';
   $('exclude').value = '';
+  $('output-name').value = DEFAULT_OUTPUT;
   $('min-duration').value = '';
   setWindow(null);
   clearFieldErrors();
