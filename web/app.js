@@ -23,7 +23,9 @@ import { ConverterClient } from './worker-client.js';
 
 const params = new URLSearchParams(window.location.search);
 // How long the converter may go without a sign of progress before it is
-// stopped and restarted (?stall-limit-ms= for tests). Large files get longer.
+// stopped and restarted (?stall-limit-ms= for tests). Conversions report
+// progress as they go; reading what a file holds does not, so it gets twice
+// as long; large files get longer.
 const STALL_MS = Number(params.get('stall-limit-ms')) || 30_000;
 const STALL_BYTES_PER_MS = 10_000;  // 10 MB/s
 
@@ -33,7 +35,8 @@ const viewer = new Viewer({
 });
 let run = 0;  // bumps with every selection and every conversion started; late replies are dropped
 
-const limitFor = (files) => Math.max(STALL_MS, files.reduce((n, f) => n + f.size, 0) / STALL_BYTES_PER_MS);
+const limitFor = (files, { silent = false } = {}) =>
+  Math.max(STALL_MS * (silent ? 2 : 1), files.reduce((n, f) => n + f.size, 0) / STALL_BYTES_PER_MS);
 const fileList = (files) => files.map((f) => f.name).join(', ');
 
 // ---- choosing files -----------------------------------------------------------
@@ -53,7 +56,8 @@ async function choose(files) {
   filesView.render(state.files);
   for (const entry of state.files) {
     status.showProgress({ phase: 'inspect', total: 0 }, { file: entry.file.name });
-    const reply = await converter.request('inspect', { file: entry.file }, { limitMs: limitFor([entry.file]) });
+    const reply = await converter.request('inspect', { file: entry.file },
+                                          { limitMs: limitFor([entry.file], { silent: true }) });
     if (mine !== run) return;
     if (reply.type === 'result') {
       entry.info = reply.info;
@@ -170,13 +174,14 @@ async function showBudget(e, opts, mine) {
 // The core's suggestion for the largest file: the shortest minimum duration
 // (or else the longest time window) that fits the budget.
 async function suggest(e, opts, mine) {
-  status.setStatus(`Waiting: the run is too big to show at once. Looking for a narrowing that fits…`);
+  status.showProgress({ phase: 'suggest', total: 0 });
   const reply = await converter.request('overview', {
     file: e.largest.file,
     options: { ranks: opts.ranks, include: opts.include, exclude: opts.exclude,
                maxEvents: budget.maxCalls(e.have) * budget.EVENTS_PER_CALL },
-  }, { limitMs: limitFor([e.largest.file]) });
+  }, { limitMs: limitFor([e.largest.file], { silent: true }) });
   if (mine !== run) return;
+  status.hideProgress();
   status.setStatus('Waiting: the run is too big to show at once.');
   if (reply.type !== 'result') {
     if (reply.type !== 'cancelled') reportFailure(reply, [e.largest.file]);
@@ -369,7 +374,7 @@ async function loadOverview() {
   const mine = run;
   const reply = await converter.request('overview', {
     file: largest.file, options: { ranks: opts.ranks, include: opts.include, exclude: opts.exclude },
-  }, { limitMs: limitFor([largest.file]) });
+  }, { limitMs: limitFor([largest.file], { silent: true }) });
   if (mine !== run || reply.type !== 'result') {
     overviewKey = null;
     return;

@@ -28,6 +28,8 @@ export function showProgress({ phase, done, total, unit, output }, { file } = {}
   let text;
   if (phase === 'inspect') {
     text = `Reading what ${file} holds…`;
+  } else if (phase === 'suggest') {
+    text = 'Too big to show at once: looking for a narrowing that fits…';
   } else if (phase === 'write') {
     text = `Writing ${output ?? 'the JSON'}: ${count(done)} of ${count(total)} calls`;
   } else if (phase === 'reconstruct') {
