@@ -114,7 +114,7 @@ function estimate(opts) {
 
 function describeEstimate(e) {
   const what = `${e.exact ? '' : 'at most '}${plural(e.calls, 'call')}${e.files.length > 1 ? ' in the largest file' : ''}`;
-  return `Selected: ${what}; speedscope needs about ${seconds(e.need.seconds)} and ${bytes(e.need.bytes)} ` +
+  return `Selected: ${what}; speedscope needs ${seconds(e.need.seconds)} and ${bytes(e.need.bytes)} ` +
     'of memory to show them.';
 }
 
@@ -161,7 +161,7 @@ async function showBudget(e, opts, mine) {
   const device = e.have.deviceGb ? `this browser reports ${e.have.deviceGb} GB of memory, so the viewer gets about`
     : 'the viewer gets about';
   $('budget-text').textContent = `${e.largest.file.name}: the selection holds ${plural(e.calls, 'call')}. ` +
-    `Showing them would take speedscope about ${seconds(e.need.seconds)} and ${bytes(e.need.bytes)} of memory; ` +
+    `Showing them would take speedscope ${seconds(e.need.seconds)} and ${bytes(e.need.bytes)} of memory; ` +
     `${device} ${bytes(e.have.bytes)}. Show less of the run, or convert it all to download.`;
   $('budget-suggestion').hidden = true;
   $('budget-apply').hidden = true;
@@ -315,7 +315,7 @@ function holdViewer(index) {
   downloads.render(state.outputs, index, config.viewerPage);
   $('fullscreen').hidden = true;
   viewer.clear(placeholder(`${output.fileName} holds ${plural(output.calls, 'call')}: more than the viewer's ` +
-    `budget. Showing it would take speedscope about ${seconds(need.seconds)} and ${bytes(need.bytes)} of memory. ` +
+    `budget. Showing it would take speedscope ${seconds(need.seconds)} and ${bytes(need.bytes)} of memory. ` +
     'The download has the complete file.',
   el('button', { type: 'button', className: 'button', 'data-testid': 'show-anyway', text: 'Show anyway',
                  onclick: () => openViewer(index) })));

@@ -41,10 +41,11 @@ export function bytes(n) {
   return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[u]}`;
 }
 
+// A time estimate as people say it: "under a second", "about 12 s", "about 3 min".
 export function seconds(s) {
   if (s < 1) return 'under a second';
-  if (s < 90) return `${Math.round(s)} s`;
-  return `${Math.round(s / 60)} min`;
+  if (s < 90) return `about ${Math.round(s)} s`;
+  return `about ${Math.round(s / 60)} min`;
 }
 
 // A duration in seconds as people read it: 1.5 s, 20 ms, 300 µs.
