@@ -275,7 +275,8 @@ function reportFailure(reply, files, origin = 'convert') {
     status.setStatus('The converter was restarted.');
     return;
   }
-  if (reply.field && options.showFieldError(reply.field, reply.wording ?? reply.message)) {
+  const line = reply.index != null && ['include', 'exclude'].includes(reply.field) ? `Line ${reply.index + 1}: ` : '';
+  if (reply.field && options.showFieldError(reply.field, `${line}${reply.wording ?? reply.message}`)) {
     openOptions(true);
     options.focusField(reply.field);
     status.setStatus('Check the option marked below.');

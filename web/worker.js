@@ -51,6 +51,7 @@ function errorOf(err, files = []) {
     wording: err?.wording ?? null,
     file: err?.file ?? (files.length === 1 ? files[0] : null),
     field: err?.field ?? null,
+    index: err?.index ?? null,
     trap: isTrap(err),
   };
 }
