@@ -6,16 +6,16 @@
 //   options.js (the options panel), files-view.js (what files hold),
 //   worker-client.js + worker.js (the converter), budget.js (the viewer's budget),
 //   viewer.js (speedscope in a sandboxed frame), downloads.js (the bar's links),
-//   status.js (status line, progress, the error box), config.js (where the parts are).
+//   status.js (status line, progress, the error box), site.js (where the parts come from).
 
 import * as budget from './budget.js';
-import { config } from './config.js';
 import { $, bytes, count, el, nextFrame, plural, seconds } from './dom.js';
 import * as downloads from './downloads.js';
 import * as filesView from './files-view.js';
 import * as options from './options.js';
 import * as overviewView from './overview.js';
 import * as picker from './picker.js';
+import * as site from './site.js';
 import { goodFiles, state, update } from './state.js';
 import * as status from './status.js';
 import { Viewer, toggleFullscreen } from './viewer.js';
@@ -29,10 +29,8 @@ const params = new URLSearchParams(window.location.search);
 const STALL_MS = Number(params.get('stall-limit-ms')) || 30_000;
 const STALL_BYTES_PER_MS = 10_000;  // 10 MB/s
 
-const converter = new ConverterClient(config.workerUrl, { type: config.workerType });
-const viewer = new Viewer({
-  box: $('viewer-box'), src: config.viewerPage, srcdoc: config.viewerSrcdoc, onStatus: viewerStatus,
-});
+const converter = new ConverterClient(site.createWorker);
+const viewer = new Viewer({ box: $('viewer-box'), load: site.loadViewer, onStatus: viewerStatus });
 let run = 0;  // bumps with every selection and every conversion started; late replies are dropped
 
 const limitFor = (files, { silent = false } = {}) =>
@@ -83,7 +81,7 @@ async function choose(files) {
 function clearResults() {
   downloads.release(state.outputs);
   update({ outputs: [], current: 0, viewer: 'none', viewerMessage: '' });
-  downloads.render([], 0, config.viewerPage);
+  downloads.render([], 0, site.viewerPage);
   viewer.clear(placeholder(''));
   status.clearError();
   status.hideProgress();
@@ -211,7 +209,7 @@ async function convert(opts, mine, { reveal }) {
   const files = goodFiles().map((f) => f.file);
   downloads.release(state.outputs);
   update({ phase: 'converting', outputs: [], current: 0, viewer: 'none' });
-  downloads.render([], 0, config.viewerPage);
+  downloads.render([], 0, site.viewerPage);
   $('fullscreen').hidden = true;
   viewer.clear(placeholder('Converting…'));
   status.showProgress({ phase: 'read', done: 0, total: 0 }, { file: fileList(files) });
@@ -234,13 +232,23 @@ async function convert(opts, mine, { reveal }) {
     return;
   }
   performance.mark('scope-speedscope:converted');
-  const outputs = downloads.makeOutputs(reply.outputs);
-  update({ outputs, current: 0, phase: 'done' });
-  downloads.render(outputs, 0, config.viewerPage);
   const took = ((performance.now() - started) / 1000).toFixed(1);
-  status.setStatus(`Converted in ${took} s: ${outputs.map((o) => `${o.fileName} (${bytes(o.size)})`).join(', ')}.`);
-  showOutput(0, { reveal });
+  showReadyOutputs(reply.outputs, `Converted in ${took} s`, { reveal });
   loadOverview();
+}
+
+// Shows outputs that exist: [{ fileName, blob, size, calls }] (the worker's,
+// or ones converted elsewhere and handed to the page): the bar's links, and
+// the first one in the viewer when it fits the budget. `what` starts the
+// status line.
+export function showReadyOutputs(results, what, { reveal = true } = {}) {
+  downloads.release(state.outputs);
+  const outputs = downloads.makeOutputs(results);
+  update({ outputs, current: 0, phase: 'done' });
+  $('work').hidden = false;
+  downloads.render(outputs, 0, site.viewerPage);
+  status.setStatus(`${what}: ${outputs.map((o) => `${o.fileName} (${bytes(o.size)})`).join(', ')}.`);
+  showOutput(0, { reveal });
 }
 
 // Opens the viewer on an output that fits the budget; holds it otherwise.
@@ -297,7 +305,7 @@ async function openViewer(index, { reveal = true } = {}) {
   const output = state.outputs[index];
   if (!output) return;
   update({ current: index, viewer: 'starting', viewerMessage: '' });
-  downloads.render(state.outputs, index, config.viewerPage);
+  downloads.render(state.outputs, index, site.viewerPage);
   viewer.show(output);
   $('fullscreen').hidden = false;
   if (!reveal) return;
@@ -313,7 +321,7 @@ function holdViewer(index) {
   const output = state.outputs[index];
   const need = budget.cost(output.calls);
   update({ current: index, viewer: 'held' });
-  downloads.render(state.outputs, index, config.viewerPage);
+  downloads.render(state.outputs, index, site.viewerPage);
   $('fullscreen').hidden = true;
   viewer.clear(placeholder(`${output.fileName} holds ${plural(output.calls, 'call')}: more than the viewer's ` +
     `budget. Showing it would take speedscope ${seconds(need.seconds)} and ${bytes(need.bytes)} of memory. ` +
@@ -413,7 +421,7 @@ function wireBar() {
 async function boot() {
   picker.setUp({
     chosen: (files) => choose(files),
-    exampleUrl: config.exampleUrl,
+    example: site.exampleFile,
     failed: (message) => {
       $('work').hidden = false;
       status.clearError();

@@ -24,7 +24,7 @@ export function render(outputs, current, viewerPage) {
   const download = $('download');
   const tab = $('open-tab');
   download.hidden = !output;
-  tab.hidden = !output;
+  tab.hidden = !output || !viewerPage;
   if (!output) {
     download.removeAttribute('href');
     tab.removeAttribute('href');
@@ -35,6 +35,6 @@ export function render(outputs, current, viewerPage) {
   download.replaceChildren('Download', el('span', { className: 'visually-hidden', text: ` ${output.fileName}` }),
     el('span', { className: 'size', text: ` (${bytes(output.size)})` }));
   download.title = `Download ${output.fileName}`;
-  tab.href = `${viewerPage}#profileURL=${encodeURIComponent(output.url)}`;
+  if (viewerPage) tab.href = `${viewerPage}#profileURL=${encodeURIComponent(output.url)}`;
   tab.title = `Open ${output.fileName} in speedscope in a new tab`;
 }

@@ -4,7 +4,8 @@
 
 import { $ } from './dom.js';
 
-export function setUp({ chosen, exampleUrl, failed }) {
+// example: resolves with the example run as a File (site.js's exampleFile).
+export function setUp({ chosen, example, failed }) {
   $('file-input').addEventListener('change', (e) => {
     const files = [...e.target.files];
     e.target.value = '';  // choosing the same file again is a new selection
@@ -13,10 +14,7 @@ export function setUp({ chosen, exampleUrl, failed }) {
 
   $('example').addEventListener('click', async () => {
     try {
-      const response = await fetch(exampleUrl);
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const blob = await response.blob();
-      chosen([new File([blob], exampleUrl.split('/').pop())]);
+      chosen([await example()]);
     } catch (err) {
       failed(`The example could not be loaded: ${err.message}`);
     }

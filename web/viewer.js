@@ -9,12 +9,12 @@
 //
 // Each output gets a fresh frame: speedscope's memory goes with it.
 //
-//   const viewer = new Viewer({ box, src: 'speedscope/index.html', onStatus });
+//   const viewer = new Viewer({ box, load: site.loadViewer, onStatus });
 //   viewer.show({ fileName, blob });     // status: starting -> importing -> painted | failed
-//   viewer.clear(text);                  // placeholder text instead of a frame
+//   viewer.clear(node);                  // a placeholder instead of a frame
 //
-// `srcdoc` instead of `src` serves a viewer page inlined into the page (a
-// single-file build); the bridge works the same in both.
+// `load(frame)` points a new frame at speedscope's page with the bridge (by
+// src, or srcdoc in a single-file build); the hand-off is the same for both.
 
 const SOURCE = 'scope-speedscope-viewer';
 const READY_LIMIT_MS = 30_000;
@@ -22,16 +22,14 @@ const HEARTBEAT_LIMIT_MS = 5_000;
 
 export class Viewer {
   #box;
-  #src;
-  #srcdoc;
+  #load;
   #onStatus;
   #frame = null;
   #job = null;  // { output, port, lastBeat, watch, readyTimer, done }
 
-  constructor({ box, src = null, srcdoc = null, onStatus }) {
+  constructor({ box, load, onStatus }) {
     this.#box = box;
-    this.#src = src;
-    this.#srcdoc = srcdoc;
+    this.#load = load;
     this.#onStatus = onStatus;
     window.addEventListener('message', (event) => this.#receive(event));
   }
@@ -46,8 +44,7 @@ export class Viewer {
     frame.setAttribute('sandbox', 'allow-scripts');
     frame.setAttribute('title', `speedscope flame chart of ${output.fileName}`);
     frame.dataset.testid = 'viewer';
-    if (this.#srcdoc != null) frame.srcdoc = this.#srcdoc;
-    else frame.src = this.#src;
+    this.#load(frame);
     const job = { output, port: null, lastBeat: 0, watch: null, readyTimer: null, done: false };
     job.readyTimer = setTimeout(() => this.#fail(job, 'dead', 'The viewer did not start.'), READY_LIMIT_MS);
     this.#job = job;

@@ -9,8 +9,7 @@
 // a fresh one, so the next request starts clean.
 
 export class ConverterClient {
-  #url;
-  #type;
+  #create;
   #worker = null;
   #nextId = 1;
   #job = null;        // { id, resolve, onProgress, limitMs, timer }
@@ -18,14 +17,14 @@ export class ConverterClient {
   #initSettle = null;
   onRestart = null;   // called with the reason after a worker was replaced
 
-  constructor(url, { type = 'module' } = {}) {
-    this.#url = url;
-    this.#type = type;
+  // create: makes a new Worker running worker.js (site.js's createWorker).
+  constructor(create) {
+    this.#create = create;
   }
 
   // Starts the worker and resolves with its 'init' reply ({ version, features } or an error).
   start() {
-    const worker = new Worker(this.#url, { type: this.#type, name: 'scope-speedscope' });
+    const worker = this.#create();
     this.#worker = worker;
     let settle;
     this.#ready = new Promise((resolve) => { settle = resolve; });
