@@ -32,15 +32,20 @@ const ORIGINAL_EXPORTER = '"exporter": "scope-profiler@0.7.3"';
 const OUR_EXPORTER = `"exporter": "scope-speedscope@${version}"`;
 const TERMINAL = ['done', 'failed', 'waiting', 'cancelled'];
 
-export function expectedBytes(output) {
-  const text = readFileSync(join(fixtures, output.expected), 'utf8');
+// The core's generated cases (tests/fixtures/gen/make_fixtures.py, written by
+// the native build): more layouts, and narrowing, with an independent model's
+// expected outputs.
+export const generated = join(repo, 'build', 'native', 'tests', 'cpp', 'generated');
+
+export function expectedBytes(output, base = fixtures) {
+  const text = readFileSync(join(base, output.expected), 'utf8');
   assert.ok(text.includes(ORIGINAL_EXPORTER), `${output.expected} has no scope-profiler exporter`);
   return Buffer.from(text.replace(ORIGINAL_EXPORTER, OUR_EXPORTER), 'utf8');
 }
 
-export function checkOutput(c, o, bytes) {
+export function checkOutput(c, o, bytes, base = fixtures) {
   if (o.expected) {
-    assert.ok(bytes.equals(expectedBytes(o)), `${c.name}: ${o.file} differs from ${o.expected}`);
+    assert.ok(bytes.equals(expectedBytes(o, base)), `${c.name}: ${o.file} differs from ${o.expected}`);
   } else {
     // Large cases keep only a hash of scope-profiler's bytes.
     const theirs = Buffer.from(bytes.toString('utf8').replace(OUR_EXPORTER, ORIGINAL_EXPORTER), 'utf8');
@@ -107,8 +112,9 @@ export async function settle(page, key, action, { timeout = 120_000 } = {}) {
   return page.evaluate(() => document.body.dataset.phase);
 }
 
+// dir: a folder of tests/fixtures, or an absolute path.
 export function h5(name, dir = 'h5') {
-  return { name, mimeType: 'application/x-hdf5', buffer: readFileSync(join(fixtures, dir, name)) };
+  return { name, mimeType: 'application/x-hdf5', buffer: readFileSync(join(resolve(fixtures, dir), name)) };
 }
 
 // Chooses files through the file input; resolves with the phase it settles in.
@@ -152,6 +158,12 @@ export async function convertWith(page, c) {
   }
   await page.getByTestId('include').fill((c.include ?? []).join('\n'));
   await page.getByTestId('exclude').fill((c.exclude ?? []).join('\n'));
+  if (c.min_duration != null) await page.getByTestId('min-duration').fill(c.min_duration);
+  if (c.time_window != null) {
+    const [start, end] = c.time_window.split(':');
+    await page.getByTestId('window-start').fill(start);
+    await page.getByTestId('window-end').fill(end);
+  }
   await page.getByTestId('output-name').fill(c.filepath);
   await settle(page, 'attempts', () => page.getByTestId('convert').click());
   return true;
@@ -175,10 +187,10 @@ export async function downloads(page) {
   return result;
 }
 
-export async function assertOutputs(page, c) {
+export async function assertOutputs(page, c, base = fixtures) {
   const got = await downloads(page);
   assert.deepEqual([...got.keys()].sort(), c.outputs.map((o) => o.file).sort(), 'output file names');
-  for (const o of c.outputs) checkOutput(c, o, got.get(o.file));
+  for (const o of c.outputs) checkOutput(c, o, got.get(o.file), base);
 }
 
 // Waits until the viewer reports the flame chart painted (pixels on its
