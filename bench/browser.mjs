@@ -9,6 +9,9 @@
 // A run over the viewer's budget waits: then it measures "Convert everything"
 // and "Show anyway" (the viewer may die; the page must survive and keep the
 // download), and, when the core offers narrowing, "Show with the suggestion".
+// The baseline, in the same run: speedscope alone (its bundled page as a tab
+// of its own, loading the same JSON, written by the native CLI, through
+// #profileURL), painted when its overlay canvas has pixels.
 //
 //   node bench/browser.mjs [--calls 1000001,4000001] [--runs 2] [--limit-s 420] [--json FILE]
 //
@@ -62,12 +65,27 @@ function browserRss(userDataDir) {
   return total;
 }
 
+// The JSON of a run (native CLI, cached) in a folder served with the viewer.
+function aloneSite(calls, path) {
+  const site = join(runsDir, 'alone');
+  mkdirSync(site, { recursive: true });
+  const json = join(site, `run_${calls}.json`);
+  if (!existsSync(json)) {
+    execFileSync(join(repo, 'build', 'native', 'scope-speedscope'), [path, '--filepath', json, '--quiet']);
+  }
+  rmSync(join(site, 'speedscope'), { force: true, recursive: true });
+  execFileSync('cp', ['-r', join(root, 'speedscope'), join(site, 'speedscope')]);
+  writeFileSync(join(site, 'index.html'), '<!DOCTYPE html><title>speedscope alone</title>\n');
+  return { site, name: `run_${calls}.json` };
+}
+
 const s = (ms) => (ms == null ? '—' : `${(ms / 1000).toFixed(1)} s`);
 const gb = (b) => `${(b / 1e9).toFixed(1)} GB`;
 
 async function measure(calls, path, mode) {
   const userDataDir = mkdtempSync(join(tmpdir(), 'scope-speedscope-bench-'));
-  const server = await startServer({ root, port: 0 });
+  const alone = mode === 'speedscope alone' ? aloneSite(calls, path) : null;
+  const server = await startServer({ root: alone ? alone.site : root, port: 0 });
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: '/usr/bin/chromium', headless: true, acceptDownloads: true,
     viewport: { width: 1600, height: 1000 },
@@ -93,6 +111,20 @@ async function measure(calls, path, mode) {
         await new Promise((r) => setTimeout(r, 100));
       }
     };
+    if (alone) {
+      const t0 = Date.now();
+      await page.goto(`${server.url}speedscope/index.html#profileURL=${encodeURIComponent(server.url + alone.name)}`);
+      result.viewer = await until(`document.title !== 'speedscope' && [...document.querySelectorAll('canvas')].some((c) => {
+        const x = c.getContext('2d');
+        if (!x || !c.width || !c.height) return false;
+        const d = x.getImageData(0, 0, c.width, c.height).data;
+        for (let i = 3; i < d.length; i += 4) if (d[i]) return true;
+        return false;
+      }) && 'painted'`) ?? 'timeout';
+      if (result.viewer === 'painted') result.painted = Date.now() - t0;
+      result.json = `${(statSync(join(alone.site, alone.name)).size / 1e6).toFixed(0)} MB`;
+      return result;
+    }
     await page.goto(server.url);
     await until('/running in your browser/.test(document.getElementById("version-line").textContent)', 60_000);
     const narrowing = await ask('document.body.dataset.narrowing === "true"');
@@ -102,7 +134,7 @@ async function measure(calls, path, mode) {
       document.body.dataset.phase`);
     if (phase === 'waiting') {
       result.waiting = Date.now() - t0;
-      if (mode === 'suggested') {
+      if (mode === 'page, suggested narrowing') {
         if (!narrowing || !(await ask('!document.getElementById("budget-apply").hidden'))) {
           result.note = 'no narrowing in this build';
           return result;
@@ -131,7 +163,7 @@ async function measure(calls, path, mode) {
       await download.delete();
     }
     if (await ask('document.body.dataset.viewer') === 'held') {
-      result.note = 'over budget: Show anyway';
+      result.note = 'over budget: Convert everything, then Show anyway';
       await ask('document.querySelector("[data-testid=show-anyway]").click()');
     }
     const viewer = await until(`['painted', 'failed'].includes(document.body.dataset.viewer) &&
@@ -161,7 +193,7 @@ if (!existsSync(join(root, 'index.html'))) {
 const results = [];
 for (const calls of SIZES) {
   const path = runFile(calls);
-  const modes = calls >= 10_000_000 ? ['everything', 'suggested'] : ['everything'];
+  const modes = calls >= 10_000_000 ? ['page', 'page, suggested narrowing'] : ['speedscope alone', 'page'];
   for (const mode of modes) {
     for (let i = 0; i < RUNS; i++) {
       const r = await measure(calls, path, mode);
@@ -169,20 +201,22 @@ for (const calls of SIZES) {
       console.error(`bench: ${calls.toLocaleString('en-US')} calls, ${mode}, run ${i + 1}: converted ${s(r.converted)}, ` +
         `download ${s(r.download)}, painted ${s(r.painted)} (${r.viewer}), memory ${gb(r.memory)}, page alive ${r.pageAlive}` +
         `${r.note ? `; ${r.note}` : ''}`);
-      if (mode === 'suggested' && r.note === 'no narrowing in this build') break;
+      if (mode === 'page, suggested narrowing' && r.note === 'no narrowing in this build') break;
     }
   }
 }
 
 mkdirSync(join(JSON_OUT, '..'), { recursive: true });
 writeFileSync(JSON_OUT, JSON.stringify({ date: new Date().toISOString(), cpus: cpus().length, memory: totalmem(),
-                                         chromium: execFileSync('/usr/bin/chromium', ['--version']).toString().trim(),
+                                         chromium: execFileSync('/usr/bin/chromium', ['--version'],
+                                           { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim(),
                                          results }, null, 1));
 console.log('| run | how | JSON | converted | download complete | chart painted | browser memory (peak) | page |');
 console.log('|---|---|---:|---:|---:|---:|---:|---|');
 for (const r of results) {
+  if (r.note === 'no narrowing in this build') continue;
   const viewer = r.viewer === 'painted' ? s(r.painted) : r.viewer === 'failed' ? 'viewer failed' : (r.viewer ?? '—');
+  const page = r.mode === 'speedscope alone' ? '—' : r.pageAlive ? 'alive, download kept' : 'LOST';
   console.log(`| ${(r.calls / 1e6).toFixed(0)} M calls | ${r.mode}${r.waiting != null ? ' (waited for a click)' : ''} | ` +
-    `${r.json ?? '—'} | ${s(r.converted)} | ${s(r.download)} | ${viewer} | ${gb(r.memory)} | ` +
-    `${r.pageAlive ? 'alive, download kept' : 'LOST'} |`);
+    `${r.json ?? '—'} | ${s(r.converted)} | ${s(r.download)} | ${viewer} | ${gb(r.memory)} | ${page} |`);
 }

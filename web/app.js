@@ -156,11 +156,10 @@ async function convertIfItFits({ automatic, reveal = true }) {
 async function showBudget(e, opts, mine) {
   update({ phase: 'waiting' });
   status.hideProgress();
-  const device = e.have.deviceGb ? `this browser reports ${e.have.deviceGb} GB of memory, so the viewer gets about`
-    : 'the viewer gets about';
   $('budget-text').textContent = `${e.largest.file.name}: the selection holds ${plural(e.calls, 'call')}. ` +
     `Showing them would take speedscope ${seconds(e.need.seconds)} and ${bytes(e.need.bytes)} of memory; ` +
-    `${device} ${bytes(e.have.bytes)}. Show less of the run, or convert it all to download.`;
+    `in this browser it can show about ${plural(budget.maxCalls(e.have), 'call')}. ` +
+    'Show less of the run, or convert it all to download.';
   $('budget-suggestion').hidden = true;
   $('budget-apply').hidden = true;
   $('budget').hidden = false;

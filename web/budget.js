@@ -1,6 +1,6 @@
 // The viewer's budget: what showing a number of calls in speedscope costs, and
 // what this machine can give it. Measured here (Chromium, 2 cores; README,
-// "Large runs"): speedscope holds about 550–800 bytes per event and imports
+// "Large runs"): speedscope holds about 550–800 bytes per event and shows
 // about 200,000 events a second; a call is two events (open and close).
 //
 // ?viewer-budget-mb=N sets the memory budget (tests use a tiny one).
@@ -8,6 +8,9 @@
 export const EVENTS_PER_CALL = 2;
 export const BYTES_PER_EVENT = 700;
 export const SECONDS_PER_EVENT = 5e-6;
+// Whatever the machine: speedscope's process dies of V8's heap limit (4 GB a
+// process) somewhere above 18 M events (9 M calls worked, 10 M did not).
+export const MAX_EVENTS = 16_000_000;
 const DEFAULT_DEVICE_GB = 4;     // when the browser does not say (navigator.deviceMemory is Chromium's)
 const MEMORY_SHARE = 0.75;       // of the device's memory, for the viewer's process
 const TIME_BUDGET_S = 90;
@@ -26,10 +29,11 @@ export function cost(calls) {
 }
 
 export function fits(need, have) {
-  return need.bytes <= have.bytes && need.seconds <= have.seconds;
+  return need.calls <= maxCalls(have);
 }
 
 // The most calls that fit (what a suggestion aims for).
 export function maxCalls(have) {
-  return Math.floor(Math.min(have.bytes / BYTES_PER_EVENT, have.seconds / SECONDS_PER_EVENT) / EVENTS_PER_CALL);
+  const events = Math.min(have.bytes / BYTES_PER_EVENT, have.seconds / SECONDS_PER_EVENT, MAX_EVENTS);
+  return Math.floor(events / EVENTS_PER_CALL);
 }
