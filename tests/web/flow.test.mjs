@@ -209,6 +209,11 @@ describe('the page flow', { timeout: 900_000 }, () => {
     assert.ok(overflow <= 0, `no horizontal scrolling at 390 px (${overflow} px too wide)`);
     const box = await page.getByTestId('viewer').boundingBox();
     assert.ok(box.height >= 0.8 * 844, `the viewer keeps most of the phone's height (${box.height})`);
+    for (const id of ['output-select', 'download', 'options-toggle', 'open-tab', 'fullscreen']) {
+      const control = await page.getByTestId(id).boundingBox();
+      assert.ok(control.width >= 30 && control.x >= 0 && control.x + control.width <= 390, `${id} fits: ${JSON.stringify(control)}`);
+    }
+    assert.ok((await page.getByTestId('output-select').boundingBox()).width >= 120, 'the output selector is usable');
     await screenshot(page, 'page-phone.png');
     await assertAccessible(page, 'phone, three outputs');
     await openOptions(page);
