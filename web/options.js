@@ -118,8 +118,8 @@ export function rankCalls() {
 
 function updateRanksValidity() {
   const none = knownRanks.length > 0 && selectedRanks().length === 0;
+  if (none) $('ranks-error').textContent = 'Choose at least one rank.';
   $('ranks-error').hidden = !none;
-  $('ranks-fieldset').toggleAttribute('aria-invalid', none);
   $('convert').disabled = none;
 }
 
@@ -177,13 +177,17 @@ export function showFieldError(field, message) {
   box.textContent = message;
   box.hidden = false;
   const input = $(FIELD_INPUTS[field]);
-  input?.setAttribute('aria-invalid', 'true');
+  if (input?.matches('input, textarea, select')) input.setAttribute('aria-invalid', 'true');
   return true;
 }
 
 export function clearFieldError(field) {
   const box = $(FIELD_ERRORS[field] ?? '');
-  if (!box || field === 'ranks') return;
+  if (!box) return;
+  if (field === 'ranks') {
+    updateRanksValidity();
+    return;
+  }
   box.hidden = true;
   box.textContent = '';
   $(FIELD_INPUTS[field])?.removeAttribute('aria-invalid');

@@ -40,15 +40,17 @@ function featuresOf(sp) {
 const isTrap = (err) => err instanceof WebAssembly.RuntimeError || err?.name === 'RuntimeError' ||
   /^Aborted\(/.test(String(err?.message ?? ''));
 
-// The core's error as the page shows it. `wording` (the message for people),
-// `file` and `field` come from the core when it provides them.
+// The core's error as the page shows it: `wording` is the core's message for
+// people (its peopleMessage: without the file name, which the page shows
+// beside it, and without Python class names); `file`, `field` and `index`
+// say what to blame. `message` stays the CLI's text.
 function errorOf(err, files = []) {
   const message = String(err?.message ?? err);
   return {
     type: 'error',
     kind: err?.kind ?? err?.name ?? 'Error',
     message,
-    wording: err?.wording ?? null,
+    wording: err?.peopleMessage ?? null,
     file: err?.file ?? (files.length === 1 ? files[0] : null),
     field: err?.field ?? null,
     index: err?.index ?? null,

@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
+import { createScopeSpeedscope } from '../../dist/node.js';
 
 export const repo = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const root = resolve(process.env.SCOPE_SPEEDSCOPE_WEB_ROOT ?? join(repo, 'dist', 'web'));
@@ -251,4 +252,40 @@ export function assertSameOrigin(log, origin) {
   assert.deepEqual(foreign, []);
   assert.deepEqual(log.blocked, []);
   assert.deepEqual(log.errors, []);
+}
+
+// The error the core gives for a case, asked of the package in Node the way
+// the page asks it in its worker: reading each file first, then converting
+// with the case's options. The page must show its peopleMessage (its words
+// for people; the CLI's message where it has none).
+let nodeModule = null;
+export async function coreError(c, base = fixtures) {
+  nodeModule ??= await createScopeSpeedscope();
+  const inputs = c.inputs.map((name) => ({ name, bytes: new Uint8Array(readFileSync(join(base, 'h5', name))) }));
+  try {
+    for (const input of inputs) nodeModule.inspect(input);
+    const options = { filepath: c.filepath ?? 'profile.speedscope.json', ranks: c.ranks ?? null,
+                      include: c.include ?? null, exclude: c.exclude ?? null };
+    if (c.min_duration != null) options.minDuration = c.min_duration;
+    if (c.time_window != null) options.timeWindow = c.time_window;
+    nodeModule.exportSpeedscope(inputs, options);
+  } catch (err) {
+    return err;
+  }
+  throw new Error(`${c.name}: the core converted it`);
+}
+
+// The page said the core's error for case `c` once: on its field when the
+// core blames an option, else in the error box naming the file once.
+export async function assertCoreError(page, c, base = fixtures) {
+  const err = await coreError(c, base);
+  const words = err.peopleMessage ?? err.message;
+  assert.equal(await occurrences(page, words), 1, `${c.name}: "${words}" said once`);
+  if (err.field) return err;
+  const text = await errorText(page);
+  assert.ok(text.includes(words), `${c.name}: ${text}`);
+  assert.doesNotMatch(text, /\b(ValueError|NestingError|CorruptProfileError|HDF5SchemaError|OSError)\b/);
+  const file = err.file ?? (c.inputs.length === 1 ? c.inputs[0] : null);
+  if (file) assert.equal(text.split(file).length - 1, 1, `${c.name}: ${file} named once: ${text}`);
+  return err;
 }
