@@ -69,7 +69,8 @@ void validate_event_index(const File& f, const std::vector<int64_t>& offsets,
     max_end = std::max(max_end, static_cast<uint64_t>(offsets[p]) + static_cast<uint64_t>(counts[p]));
   }
   if (max_end > events) {
-    throw Error(ErrorKind::corrupt_profile, messages::truncated_index(f.path, max_end, events));
+    throw Error(Msg::truncated_index, {{"path", f.path}, {"claimed", std::to_string(max_end)},
+                                       {"held", std::to_string(events)}});
   }
   std::vector<std::size_t> order(offsets.size());
   std::iota(order.begin(), order.end(), 0);
@@ -79,7 +80,7 @@ void validate_event_index(const File& f, const std::vector<int64_t>& offsets,
     const uint64_t prev_end =
         static_cast<uint64_t>(offsets[order[k - 1]]) + static_cast<uint64_t>(counts[order[k - 1]]);
     if (static_cast<uint64_t>(offsets[order[k]]) < prev_end) {
-      throw Error(ErrorKind::corrupt_profile, messages::overlapping_index(f.path));
+      throw Error(Msg::overlapping_index, {{"path", f.path}});
     }
   }
 }

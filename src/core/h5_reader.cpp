@@ -57,7 +57,7 @@ void silence_hdf5_errors() {
 }
 
 void File::fail(const std::string& what) const {
-  throw Error(ErrorKind::corrupt_profile, path + ": " + what);
+  throw Error(Msg::corrupt_file, {{"path", path}, {"detail", what}});
 }
 
 bool link_exists(hid_t loc, const std::string& path) {
@@ -339,11 +339,11 @@ Run read_open_file(h5::File& f) {
   int64_t version = 1;
   if (auto attr = h5::read_attribute(f, root, "scope_profiler_schema")) {
     if (attr->type != AttributeValue::Type::integer) {
-      throw Error(ErrorKind::schema, messages::schema_not_integer(attr->repr));
+      throw Error(Msg::schema_not_integer, {{"repr", attr->repr}});
     }
     version = attr->integer;
-    if (version < 1) throw Error(ErrorKind::schema, messages::schema_not_positive(version));
-    if (version > 3) throw Error(ErrorKind::schema, messages::schema_too_new(version));
+    if (version < 1) throw Error(Msg::schema_not_positive, {{"version", std::to_string(version)}});
+    if (version > 3) throw Error(Msg::schema_too_new, {{"version", std::to_string(version)}});
   }
   run.schema_version = version;
 
@@ -401,29 +401,18 @@ Run read_with_fapl(const std::string& open_name, const std::string& path, hid_t 
   f.progress = progress;
   f.file = h5::Handle(H5Fopen(open_name.c_str(), H5F_ACC_RDONLY, fapl), H5Fclose);
   if (!f.file.valid()) {
-    throw Error(ErrorKind::corrupt_profile, messages::not_hdf5(path, h5::error_stack_message()));
+    throw Error(Msg::not_hdf5, {{"path", path}, {"underlying", h5::error_stack_message()}});
   }
   return read_open_file(f);
 }
 
-}  // namespace
-
-Run read_run(const std::string& path, const Progress& progress, const std::string& display_name) {
-  const std::string& shown = display_name.empty() ? path : display_name;
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0) {
-    throw Error(ErrorKind::file_not_found, messages::file_not_found(shown));
-  }
-  return read_with_fapl(path, shown, H5P_DEFAULT, progress);
-}
-
-Run read_run_from_memory(const void* data, std::size_t size, const std::string& name,
-                         const Progress& progress) {
+Run read_memory_image(const void* data, std::size_t size, const std::string& name,
+                      const Progress& progress) {
   h5::silence_hdf5_errors();
   h5::Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   if (!fapl.valid() || H5Pset_fapl_core(fapl.get(), 1 << 16, 0) < 0 ||
       H5Pset_file_image(fapl.get(), const_cast<void*>(data), size) < 0) {
-    throw Error(ErrorKind::corrupt_profile, messages::not_hdf5(name, h5::error_stack_message()));
+    throw Error(Msg::not_hdf5, {{"path", name}, {"underlying", h5::error_stack_message()}});
   }
   // The core driver would look at a real file of the given name; open a name
   // that is no file (the image is all there is), and show `name` in messages.
@@ -431,6 +420,47 @@ Run read_run_from_memory(const void* data, std::size_t size, const std::string& 
   const std::string image_name = "scope-speedscope memory image " + std::to_string(++counter) +
                                  " (no such file)";
   return read_with_fapl(image_name, name, fapl.get(), progress);
+}
+
+// A file HDF5 cannot open: empty, not HDF5 at all, or damaged? The CLIs'
+// text stays scope-profiler's; the words for people say which.
+void classify_open_failure(Error& e, uint64_t size) {
+  if (e.id() != Msg::not_hdf5) return;
+  if (size == 0) {
+    e.reword(Msg::not_hdf5_empty);
+  } else if (std::string(e.what()).find("file signature not found") != std::string::npos) {
+    e.reword(Msg::not_hdf5_no_signature);  // HDF5 found its signature at no offset it tries
+  }
+}
+
+}  // namespace
+
+Run read_run(const std::string& path, const Progress& progress, const std::string& display_name) {
+  const std::string& shown = display_name.empty() ? path : display_name;
+  uint64_t size = 0;
+  try {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0) {
+      throw Error(Msg::file_not_found, {{"path", shown}});
+    }
+    size = static_cast<uint64_t>(st.st_size);
+    return read_with_fapl(path, shown, H5P_DEFAULT, progress);
+  } catch (Error& e) {
+    e.in_file(shown);  // every reading error blames this file
+    classify_open_failure(e, size);
+    throw;
+  }
+}
+
+Run read_run_from_memory(const void* data, std::size_t size, const std::string& name,
+                         const Progress& progress) {
+  try {
+    return read_memory_image(data, size, name, progress);
+  } catch (Error& e) {
+    e.in_file(name);  // every reading error blames this file
+    classify_open_failure(e, size);
+    throw;
+  }
 }
 
 }  // namespace scope_speedscope

@@ -8,6 +8,7 @@
 // no `node:` module reaches a browser bundle).
 import {
   blobOnMainThreadError, canReadBlobsSynchronously, exportOptionsOf, inputOf, inputsOf,
+  overviewOptionsOf, suggestOptionsOf,
 } from './options.js';
 
 export { createOptionsOf } from './options.js';
@@ -16,19 +17,32 @@ export const NS_PER_SECOND = 1_000_000_000;
 export const SCHEMA_URL = 'https://www.speedscope.app/file-format-schema.json';
 export const TIME_UNIT = 'seconds';
 
-/** A conversion failed; `message` is the same text the CLIs print. */
+/**
+ * A conversion failed; `message` is the same text the CLIs print,
+ * `peopleMessage` the words for people (both from the core's one table).
+ */
 export class ScopeSpeedscopeError extends Error {
-  constructor(kind, message) {
+  constructor(kind, message, details = {}) {
     super(message);
     this.name = 'ScopeSpeedscopeError';
     /** 'ValueError', 'NestingError', 'CorruptProfileError', 'HDF5SchemaError', ... */
     this.kind = kind;
+    /** Which message of the table: 'not_hdf5_no_signature', 'invalid_rank', ... */
+    this.code = details.code ?? null;
+    /** For people: without the file name (shown beside it) and without Python class names. */
+    this.peopleMessage = details.peopleMessage ?? message;
+    /** The input file to blame, as named in the input, or null. */
+    this.file = details.file ?? null;
+    /** The option to blame ('include', 'exclude', 'ranks', 'minDuration', 'timeWindow', ...), or null. */
+    this.field = details.field ?? null;
+    /** The position in that option's list (a filter pattern, a rank), or null. */
+    this.index = details.index ?? null;
   }
 }
 
 function unwrap(result) {
   if (result.ok) return result.value;
-  throw new ScopeSpeedscopeError(result.kind, result.message);
+  throw new ScopeSpeedscopeError(result.kind, result.message, result);
 }
 
 let mountCounter = 0;
@@ -92,6 +106,29 @@ class ScopeSpeedscope {
     return this.inspect(await this.readInput(input));
   }
 
+  /**
+   * What a selection (ranks x filtered regions) of one input holds: calls,
+   * time range, a call-density histogram over time and one of durations
+   * (see index.d.ts); with options.maxEvents, the suggested narrowing too.
+   */
+  overview(input, options) {
+    const core = overviewOptionsOf(options);
+    const checked = inputOf(input, 'input');
+    return this.#withInputs([checked], ([prepared]) => unwrap(this.#module.overview(prepared, core)));
+  }
+
+  /** overview for any input, also a File or Blob on the main thread. */
+  async overviewAsync(input, options) {
+    overviewOptionsOf(options);  // fail before reading anything
+    return this.overview(await this.readInput(input), options);
+  }
+
+  /** The min-duration and time window that bring an overview's selection within maxEvents. */
+  suggestNarrowing(overview, options) {
+    const { maxEvents } = suggestOptionsOf(overview, options);
+    return unwrap(this.#module.suggestNarrowing(overview, maxEvents));
+  }
+
   /** The speedscope document of one (small) input as an object. */
   buildSpeedscopeDocument(input, options = {}) {
     const [output] = this.exportSpeedscope([input], { ...options, sink: undefined });
@@ -126,7 +163,7 @@ class ScopeSpeedscope {
         if (input.bytes) {
           const size = input.bytes.byteLength;
           const ptr = m._malloc(Math.max(size, 1));
-          if (!ptr) throw new ScopeSpeedscopeError('MemoryError', 'out of memory');
+          if (!ptr) unwrap(m.errorFor('out_of_memory', { file: input.name }));
           pointers.push(ptr);
           m.HEAPU8.set(input.bytes, ptr);
           return { name: input.name, ptr, size };

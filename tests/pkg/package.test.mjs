@@ -69,13 +69,15 @@ function run(command, args, cwd, options = {}) {
 let work;        // the temporary folder: node_modules/scope-speedscope from the tarball, one folder per app
 let tarball;
 
-// An app folder: its files from tests/pkg/apps (plus shared sources), and
-// node_modules pointing at the one installation.
+// An app folder: its files from tests/pkg/apps (plus shared sources), and a
+// copy of the one installation's node_modules, laid out as npm leaves it in a
+// project (a symlink out of the app would put the package outside the folders
+// Vite's dev server may serve).
 function app(name, { extra = [], as = name } = {}) {
   const dir = path.join(work, as);
   fs.cpSync(path.join(apps, name), dir, { recursive: true });
   for (const from of extra) fs.cpSync(path.join(apps, from), dir, { recursive: true });
-  fs.symlinkSync(path.join(work, 'install', 'node_modules'), path.join(dir, 'node_modules'));
+  fs.cpSync(path.join(work, 'install', 'node_modules'), path.join(dir, 'node_modules'), { recursive: true });
   return dir;
 }
 
