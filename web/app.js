@@ -169,13 +169,14 @@ async function showBudget(e, opts, mine) {
 }
 
 // The core's suggestion for the largest file: the shortest minimum duration
-// (or else the longest time window) that fits the budget.
+// (or else the longest time window) that keeps a quick first look's worth of
+// calls (budget.suggestedEvents).
 async function suggest(e, opts, mine) {
   status.showProgress({ phase: 'suggest', total: 0 });
   const reply = await converter.request('overview', {
     file: e.largest.file,
     options: { ranks: opts.ranks, include: opts.include, exclude: opts.exclude,
-               maxEvents: budget.maxCalls(e.have) * budget.EVENTS_PER_CALL },
+               maxEvents: budget.suggestedEvents(e.have) },
   }, { limitMs: limitFor([e.largest.file], { silent: true }) });
   if (mine !== run) return;
   status.hideProgress();

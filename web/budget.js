@@ -11,6 +11,9 @@ export const SECONDS_PER_EVENT = 5e-6;
 // Whatever the machine: speedscope's process dies of V8's heap limit (4 GB a
 // process) somewhere above 18 M events (9 M calls worked, 10 M did not).
 export const MAX_EVENTS = 16_000_000;
+// A suggested narrowing aims at a quick first look (about ten seconds of
+// speedscope), not at the most the budget allows.
+export const SUGGESTED_CALLS = 1_000_000;
 const DEFAULT_DEVICE_GB = 4;     // when the browser does not say (navigator.deviceMemory is Chromium's)
 const MEMORY_SHARE = 0.75;       // of the device's memory, for the viewer's process
 const TIME_BUDGET_S = 90;
@@ -32,8 +35,13 @@ export function fits(need, have) {
   return need.calls <= maxCalls(have);
 }
 
-// The most calls that fit (what a suggestion aims for).
+// The most calls that fit.
 export function maxCalls(have) {
   const events = Math.min(have.bytes / BYTES_PER_EVENT, have.seconds / SECONDS_PER_EVENT, MAX_EVENTS);
   return Math.floor(events / EVENTS_PER_CALL);
+}
+
+// What a suggested narrowing aims for, in events (the core's maxEvents).
+export function suggestedEvents(have) {
+  return Math.min(maxCalls(have), SUGGESTED_CALLS) * EVENTS_PER_CALL;
 }
