@@ -4,7 +4,8 @@
 //   dist/{browser.js,api.js,options.js,scope-speedscope.js,scope-speedscope.wasm} -> lib/
 //                                            (the package's browser build; browser.js
 //                                            becomes lib/index.js, the page's import)
-//   node_modules/speedscope/dist/release/*   -> speedscope/  (the viewer, with a CSP added)
+//   node_modules/speedscope/dist/release/*   -> speedscope/  (the viewer, with a CSP, lang, its
+//                                               font inlined, and web/speedscope/bridge.js)
 //   tests/fixtures/h5/real_run_s1.h5         -> example/     (the "Try the example" run)
 // Run it after the wasm build (npm run build does both).
 //
@@ -37,9 +38,10 @@ function fixturesDir() {
   return fail('no fixtures: tests/fixtures/h5/real_run_s1.h5 is missing');
 }
 
-// The viewer's own page gets a Content-Security-Policy too: it is served from
-// our origin, may fetch only from it (and blob: URLs the page made), and needs
-// inline styles (its CSS-in-JS) and data: images.
+// The viewer's own page gets a Content-Security-Policy too: it may load its
+// scripts and styles from our origin and read blob: URLs (the page's outputs,
+// when opened in a tab), and needs inline styles (its CSS-in-JS), data: images
+// and fonts, and a blob: worker (the bridge's heartbeat).
 const SPEEDSCOPE_CSP = [
   "default-src 'self'",
   "script-src 'self' 'wasm-unsafe-eval'",
@@ -53,20 +55,40 @@ const SPEEDSCOPE_CSP = [
   "form-action 'none'",
 ].join('; ');
 
+// speedscope's release, with
+//  - lang="en" on <html>;
+//  - its CSP and the bridge (web/speedscope/bridge.js, which talks to the page
+//    when speedscope runs in the page's sandboxed frame) before its own script;
+//  - its font inlined into its CSS: the sandboxed frame has an opaque origin,
+//    and a font from the server would be a cross-origin request it may not make.
 function copyViewer(dest) {
   const release = join(repo, 'node_modules', 'speedscope', 'dist', 'release');
   if (!existsSync(join(release, 'index.html'))) {
     fail('node_modules/speedscope is missing: run npm install (or scripts/setup.sh)');
   }
   cpSync(release, dest, { recursive: true });
+  cpSync(join(web, 'speedscope'), dest, { recursive: true });
+
   const indexPath = join(dest, 'index.html');
-  const html = readFileSync(indexPath, 'utf8');
-  const anchor = /<meta charset="?utf-8"?>/i.test(html) ? /<meta charset="?utf-8"?>/i : /<head>/i;
-  if (!anchor.test(html)) fail('speedscope/index.html has no <head>');
+  let html = readFileSync(indexPath, 'utf8');
+  const anchor = /<meta charset="?utf-8"?>/i;
+  if (!anchor.test(html)) fail('speedscope/index.html has no <meta charset>');
+  if (!/<html>/i.test(html)) fail('speedscope/index.html has no plain <html> tag');
   const meta = `<meta http-equiv="Content-Security-Policy" content="${SPEEDSCOPE_CSP}">`;
-  // viewer-bridge.js reports import failures to our page (see that file).
-  const bridge = '<script src="../viewer-bridge.js"></script>';
-  writeFileSync(indexPath, html.replace(anchor, (h) => `${h}\n    ${meta}\n    ${bridge}`));
+  html = html.replace(/<html>/i, '<html lang="en">')
+    .replace(anchor, (h) => `${h}\n    ${meta}\n    <script src="bridge.js"></script>`);
+  writeFileSync(indexPath, html);
+
+  let inlined = 0;
+  for (const css of readdirSync(dest).filter((f) => f.endsWith('.css'))) {
+    const cssPath = join(dest, css);
+    const text = readFileSync(cssPath, 'utf8').replace(/url\("?\.?\/?([^")]+\.woff2)"?\)/g, (_, font) => {
+      inlined++;
+      return `url("data:font/woff2;base64,${readFileSync(join(dest, font)).toString('base64')}")`;
+    });
+    writeFileSync(cssPath, text);
+  }
+  if (!inlined) fail('no font found in speedscope\'s CSS to inline');
 }
 
 // The browser build's module graph: the entry (renamed index.js: the page
@@ -95,8 +117,8 @@ if (!existsSync(join(web, 'index.html'))) fail('web/index.html is missing');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 for (const name of readdirSync(web)) {
-  // README-section.md and the README's screenshot are not part of the site.
-  if (name.endsWith('.md') || name === 'docs') continue;
+  // The README's screenshot is not part of the site; the bridge goes with the viewer.
+  if (name.endsWith('.md') || name === 'docs' || name === 'speedscope') continue;
   cpSync(join(web, name), join(out, name), { recursive: true });
 }
 copyLib(join(out, 'lib'));
