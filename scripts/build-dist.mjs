@@ -1,6 +1,6 @@
 // Assembles the npm package's files in dist/: the wasm module and its
-// Emscripten glue from build/wasm, the wrapper, its types and the Node CLI
-// from src/js.
+// Emscripten glue from build/wasm, the wrapper, its types, the Node CLI and
+// the page's server from src/js. (build-web.mjs adds the site, dist/web/.)
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,7 @@ for (const file of ['scope-speedscope.js', 'scope-speedscope.wasm']) {
   }
   fs.copyFileSync(from, path.join(dist, file));
 }
-for (const file of ['index.js', 'index.d.ts', 'cli.js']) {
+for (const file of ['index.js', 'index.d.ts', 'cli.js', 'server.js']) {
   fs.copyFileSync(path.join(root, 'src', 'js', file), path.join(dist, file));
 }
 fs.chmodSync(path.join(dist, 'cli.js'), 0o755);

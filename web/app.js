@@ -3,6 +3,10 @@
 // result in the bundled speedscope. Text from files is only ever set with
 // textContent, never parsed as HTML.
 
+import { registerServiceWorker } from './offline.js';
+import { loadServedResults } from './served-result.js';
+import { createWorker, exampleFile, loadViewer } from './site.js';
+
 const $ = (id) => document.getElementById(id);
 
 // speedscope's measured limits on this kind of machine (see the README).
@@ -10,7 +14,6 @@ const EVENTS_SLOW = 2_000_000;    // ~10 s to show
 const EVENTS_HEAVY = 20_000_000;  // ~2 min and ~5 GB to show
 const BYTES_PER_EVENT = 50;
 const REGION_ROWS_SHOWN = 500;
-const EXAMPLE_URL = 'example/real_run_s1.h5';
 const DEFAULT_OUTPUT = 'profile.speedscope.json';
 // Outputs larger than this reach speedscope gzip-compressed (?gzip-above=<bytes>
 // changes it, for tests): Chromium cannot read a plain Blob over about 500 MiB,
@@ -97,7 +100,7 @@ let nextId = 1;
 const pending = new Map();  // id -> { resolve, onProgress }
 
 function startWorker() {
-  worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'scope-speedscope' });
+  worker = createWorker();
   worker.onmessage = ({ data }) => {
     const job = pending.get(data.id);
     if (!job) return;
@@ -418,12 +421,19 @@ async function convert() {
     return;
   }
   if (reply.type !== 'result') return;
-  state.outputs = reply.outputs.map(({ fileName, blob, viewerBlob, size }) => {
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  showOutputs(reply.outputs, `Converted in ${seconds} s`);
+}
+
+// Shows outputs ([{ fileName, blob, viewerBlob?, size }]): downloads, the
+// selector and the first one in the viewer. `what` starts the status line.
+function showOutputs(outputs, what) {
+  clearOutputs();
+  state.outputs = outputs.map(({ fileName, blob, viewerBlob, size }) => {
     const url = URL.createObjectURL(blob);
     return { fileName, size, url, viewerUrl: viewerBlob ? URL.createObjectURL(viewerBlob) : url };
   });
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  setStatus(`Converted in ${seconds} s: ${state.outputs.map((o) => `${o.fileName} (${bytes(o.size)})`).join(', ')}.`);
+  setStatus(`${what}: ${state.outputs.map((o) => `${o.fileName} (${bytes(o.size)})`).join(', ')}.`);
   renderOutputs();
   showViewer(0);
 }
@@ -463,8 +473,8 @@ function showViewer(index) {
   const frame = el('iframe', {
     'data-testid': 'viewer',
     title: `speedscope flame chart of ${output.fileName}`,
-    src: `speedscope/index.html#profileURL=${encodeURIComponent(output.viewerUrl)}`,
   });
+  loadViewer(frame, output.viewerUrl);
   currentFrame = frame;
   $('viewer-box').replaceChildren(frame);
 }
@@ -490,7 +500,10 @@ window.addEventListener('message', (event) => {
 // ---- wiring -----------------------------------------------------------------
 
 function setUp() {
+  registerServiceWorker();
   startWorker();
+  loadServedResults((outputs) => showOutputs(outputs, 'Converted by scope-speedscope view'))
+    .catch((err) => showError(err.message));
   $('file-input').addEventListener('change', (e) => {
     const files = [...e.target.files];
     e.target.value = '';  // choosing the same file again is a new selection
@@ -500,13 +513,11 @@ function setUp() {
     clearError();
     setStatus('Loading the example…');
     try {
-      const response = await fetch(EXAMPLE_URL);
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const blob = await response.blob();
+      const example = await exampleFile();
       $('include').value = '';
       $('exclude').value = '';
       $('output-name').value = DEFAULT_OUTPUT;
-      await selectFiles([new File([blob], EXAMPLE_URL.split('/').pop())], { thenConvert: true });
+      await selectFiles([example], { thenConvert: true });
     } catch (err) {
       setStatus('');
       showError(`The example could not be loaded: ${err.message}`);

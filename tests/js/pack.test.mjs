@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 
-import { asScopeProfiler, inputPath, root, sha256, tempDir, cases, version } from './helpers.mjs';
+import { asScopeProfiler, inputPath, listFiles, root, sha256, tempDir, cases, version } from './helpers.mjs';
 
 describe('npm package', () => {
   it('declares an ESM package with types, a bin and only the files users need', () => {
@@ -24,8 +24,11 @@ describe('npm package', () => {
     const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' });
     const [{ filename, files }] = JSON.parse(out);
     const names = files.map((f) => f.path).sort();
+    // The package, and the built site that `scope-speedscope view` and `serve` serve.
+    const site = listFiles(path.join(root, 'dist', 'web')).map((f) => `dist/web/${f}`);
+    assert.ok(site.includes('dist/web/index.html') && site.includes('dist/web/sw.js'), 'the site is built');
     assert.deepEqual(names, ['README.md', 'dist/cli.js', 'dist/index.d.ts', 'dist/index.js',
-      'dist/scope-speedscope.js', 'dist/scope-speedscope.wasm', 'package.json']);
+      'dist/scope-speedscope.js', 'dist/scope-speedscope.wasm', 'dist/server.js', ...site, 'package.json'].sort());
     const app = path.join(work, 'app');
     fs.mkdirSync(app);
     fs.writeFileSync(path.join(app, 'package.json'), '{"name": "app", "private": true, "type": "module"}\n');
