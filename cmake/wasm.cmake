@@ -47,30 +47,44 @@ add_compile_definitions(FMT_USE_INT128=0)
 set(SCOPE_SPEEDSCOPE_WASM_ESM_SHIM "${CMAKE_CURRENT_LIST_DIR}/wasm-esm-node-shim.js")
 
 # scope_speedscope_configure_wasm_target(<target> <kind>)
-#   Makes the executable <target> an ES module exporting the factory
+#   Makes the executable <target> an ES module (classic: a script) exporting the factory
 #   `createScopeSpeedscopeModule` (embind API, Module.FS, growable memory up to
 #   4 GB, C++ exceptions). <kind> is
 #   web:  runs in a page, a worker or Node; files come through Module.FS
 #         (MEMFS) or a File/Blob mounted with Module.WORKERFS in a worker
 #         (FS.mount(Module.WORKERFS, { files: [file] }, '/in')).
 #   node: runs in Node only; NODERAWFS, so C++ opens host paths directly.
+#   classic: like web, for browsers and workers only, but a classic script
+#         (no import/export, no import.meta, no top-level await) defining the
+#         factory as a global (or module.exports for bundlers): what a classic
+#         Worker made from a Blob can run, the one kind of worker that works
+#         in a page opened from file:// (the single-file page); no eval
+#         either. Pass the wasm bytes: createScopeSpeedscopeModule({ wasmBinary }).
 #   Under Node, pass the wasm bytes: createScopeSpeedscopeModule({ wasmBinary }),
 #   since the default locator builds a file: URL that Node cannot read.
 function(scope_speedscope_configure_wasm_target target kind)
+  set(module_flags -sEXPORT_ES6=1 "SHELL:--extern-pre-js ${SCOPE_SPEEDSCOPE_WASM_ESM_SHIM}")
   if(kind STREQUAL "web")
     set(kind_flags -sENVIRONMENT=web,worker,node -lworkerfs.js
                    -sEXPORTED_RUNTIME_METHODS=FS,WORKERFS,HEAPU8)
   elseif(kind STREQUAL "node")
     set(kind_flags -sENVIRONMENT=node -sNODERAWFS=1
                    -sEXPORTED_RUNTIME_METHODS=FS,HEAPU8)
+  elseif(kind STREQUAL "classic")
+    # DYNAMIC_EXECUTION=0: embind without `new Function`. A worker made from
+    # a Blob inherits its page's Content-Security-Policy, and the single-file
+    # page allows no eval.
+    set(kind_flags -sENVIRONMENT=web,worker -lworkerfs.js
+                   -sEXPORTED_RUNTIME_METHODS=FS,WORKERFS,HEAPU8 -sDYNAMIC_EXECUTION=0)
+    set(module_flags)
   else()
     message(FATAL_ERROR
-      "scope_speedscope_configure_wasm_target(${target} ${kind}): kind must be web or node")
+      "scope_speedscope_configure_wasm_target(${target} ${kind}): kind must be web, node or classic")
   endif()
   target_link_options(${target} PRIVATE
     -fexceptions
     --bind
-    -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createScopeSpeedscopeModule
+    -sMODULARIZE=1 -sEXPORT_NAME=createScopeSpeedscopeModule
     -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB
     # Each growth copies the whole heap: start at 64 MiB and double (in steps
     # of at most 256 MiB) instead of creeping up by 20 %.
@@ -82,7 +96,7 @@ function(scope_speedscope_configure_wasm_target target kind)
     # A library must not install process-wide handlers in the embedding app.
     -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0
     ${kind_flags}
-    "SHELL:--extern-pre-js ${SCOPE_SPEEDSCOPE_WASM_ESM_SHIM}")
+    ${module_flags})
   set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS
     "${SCOPE_SPEEDSCOPE_WASM_ESM_SHIM}")
 endfunction()

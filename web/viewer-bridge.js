@@ -4,10 +4,12 @@
 // silently or blocking on alert(): speedscope has no API for this.
 (() => {
   if (window.parent === window) return;
+  // Opened from file:// (the single-file page) the origin is opaque: "null"
+  // is no target origin, and the parent is the only one listening.
+  const target = window.location.origin === 'null' ? '*' : window.location.origin;
   const report = (kind, message) => {
     try {
-      window.parent.postMessage({ source: 'scope-speedscope-viewer', kind, message: String(message) },
-        window.location.origin);
+      window.parent.postMessage({ source: 'scope-speedscope-viewer', kind, message: String(message) }, target);
     } catch {
       // the page went away
     }
