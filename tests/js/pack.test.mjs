@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 
 import { asScopeProfiler, inputPath, listFiles, root, sha256, tempDir, cases, version } from './helpers.mjs';
+import { startCli } from './serve-helpers.mjs';
 
 describe('npm package', () => {
   it('declares an ESM package with types, a bin and only the files users need', () => {
@@ -19,7 +20,7 @@ describe('npm package', () => {
     assert.equal(pkg.engines.node, '>=20');
   });
 
-  it('packs, installs into an empty folder and runs with npx', () => {
+  it('packs, installs into an empty folder and runs with npx', async () => {
     const work = tempDir('scope-speedscope-pack-');
     const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' });
     const [{ filename, files }] = JSON.parse(out);
@@ -39,6 +40,18 @@ describe('npm package', () => {
     assert.equal(r.status, 0, r.stderr.toString());
     const c = cases.find((x) => x.name === 'schema3_fixture');
     assert.equal(sha256(asScopeProfiler(fs.readFileSync(path.join(app, 'out', 'profile.speedscope.json')))), c.outputs[0].sha256);
+    // The installed package serves its own copy of the site with the result.
+    const viewer = await startCli(['view', inputPath('hdf5-schema-3.h5'), '--no-open'],
+      { cwd: app, cli: path.join(app, 'node_modules', 'scope-speedscope', 'dist', 'cli.js') });
+    try {
+      for (const file of ['', 'sw.js', 'lib/scope-speedscope.wasm', 'speedscope/index.html']) {
+        assert.equal((await fetch(new URL(file, viewer.url))).status, 200, file);
+      }
+      const served = Buffer.from(await (await fetch(new URL('results/profile.speedscope.json', viewer.url))).arrayBuffer());
+      assert.equal(sha256(asScopeProfiler(served)), c.outputs[0].sha256);
+    } finally {
+      assert.equal((await viewer.stop('SIGINT')).code, 0);
+    }
     const script = "import { createScopeSpeedscope } from 'scope-speedscope'; const sp = await createScopeSpeedscope(); console.log(sp.version);";
     assert.equal(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: app, encoding: 'utf8' }), `${version}\n`);
     fs.rmSync(work, { recursive: true });
