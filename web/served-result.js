@@ -10,7 +10,7 @@ const params = new URLSearchParams(window.location.search);
 export const hasServedResults = params.has('result');
 
 /**
- * Fetches every ?result= output and calls show([{ fileName, blob, size }]).
+ * Fetches every ?result= output and calls show([{ fileName, blob, size, calls }]).
  * Returns false when there is nothing to load; throws an Error whose message
  * is for people when a result cannot be fetched.
  */
@@ -35,7 +35,9 @@ export async function loadServedResults(show) {
         'the server that held it has stopped; run scope-speedscope view again.');
     }
     const blob = new Blob([await response.blob()], { type: 'application/json' });
-    outputs.push({ fileName, blob, size: blob.size });
+    // The server counted the calls (the viewer's budget weighs them).
+    const calls = Number(response.headers.get('X-Scope-Speedscope-Calls') ?? 0);
+    outputs.push({ fileName, blob, size: blob.size, calls });
   }
   show(outputs);
   return true;

@@ -67,12 +67,17 @@ function fileSink() {
 }
 
 // Collects each output's chunks in memory (for `view`), passing them on to
-// `next` (a fileSink, when the outputs are written too).
+// `next` (a fileSink, when the outputs are written too). Its onProgress
+// counts each output's calls (the writer's events, two per call), which the
+// page weighs against the viewer's budget.
 function teeSink(outputs, next) {
   let current = null;
   const pending = [];
   return {
-    open(target) { current = { fileName: target, chunks: [] }; next?.open(target); },
+    onProgress({ phase, total }) {
+      if (phase === 'write' && current) current.calls = Math.floor(total / 2);
+    },
+    open(target) { current = { fileName: target, chunks: [], calls: 0 }; next?.open(target); },
     write(view) { current.chunks.push(view.slice()); next?.write(view); },
     close() { pending.push(current); current = null; next?.close(); },
     commit() { outputs.push(...pending); pending.length = 0; next?.commit(); },
@@ -146,7 +151,8 @@ async function view(sp, options) {
   const outputs = [];
   try {
     const inputs = readInputs(sp, options.files);
-    const written = sp.exportSpeedscope(inputs, exportOptions(options, teeSink(outputs, options.writeOutputs ? fileSink() : null)));
+    const sink = teeSink(outputs, options.writeOutputs ? fileSink() : null);
+    const written = sp.exportSpeedscope(inputs, { ...exportOptions(options, sink), onProgress: sink.onProgress });
     if (options.writeOutputs && !options.quiet) process.stdout.write(sp.cli.summary(written));
   } catch (error) {
     process.stderr.write(`error: ${error.message}\n`);

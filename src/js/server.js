@@ -14,6 +14,8 @@ export const defaultRoot = fileURLToPath(new URL('./web/', import.meta.url));
 
 /** Where `view` serves its outputs, relative to the site. */
 export const RESULTS_PREFIX = 'results/';
+/** The number of calls an output holds (for the page's viewer budget). */
+export const CALLS_HEADER = 'X-Scope-Speedscope-Calls';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -48,7 +50,7 @@ function fileFor(root, path) {
   }
 }
 
-// results: Map of '/results/<name>' -> { chunks: Uint8Array[], size }.
+// results: Map of '/results/<name>' -> { chunks: Uint8Array[], size, calls }.
 function handler(root, results, allowedHosts) {
   return (req, res) => {
     const headers = { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' };
@@ -76,6 +78,7 @@ function handler(root, results, allowedHosts) {
         'Cache-Control': 'no-store',
         'Content-Type': 'application/json',
         'Content-Length': result.size,
+        ...(result.calls == null ? {} : { [CALLS_HEADER]: String(result.calls) }),
       });
       if (req.method === 'HEAD') {
         res.end();
@@ -131,8 +134,9 @@ function listen(server, port, host) {
 
 /**
  * Serves the site `root` on host:port (port 0: any free port); when `port` is
- * taken and `fallback` is set, on a free one. `outputs` ([{ fileName, chunks }],
- * from exportSpeedscope) are served under results/<base name of fileName>.
+ * taken and `fallback` is set, on a free one. `outputs` ([{ fileName, chunks,
+ * calls? }], from exportSpeedscope) are served under results/<base name of
+ * fileName>, with their call count in the X-Scope-Speedscope-Calls header.
  * Resolves to { server, url, resultPaths, close() }; resultPaths are the
  * outputs' paths relative to url, in order.
  */
@@ -144,10 +148,10 @@ export async function startServer({ root = defaultRoot, port = 8080, host = '127
   }
   const results = new Map();
   const resultPaths = [];
-  for (const { fileName, chunks } of outputs) {
+  for (const { fileName, chunks, calls } of outputs) {
     const name = fileName.split(/[\\/]/).pop();
     const size = chunks.reduce((n, c) => n + c.byteLength, 0);
-    results.set(`/${RESULTS_PREFIX}${name}`, { chunks, size });
+    results.set(`/${RESULTS_PREFIX}${name}`, { chunks, size, calls });
     resultPaths.push(`${RESULTS_PREFIX}${encodeURIComponent(name)}`);
   }
   const allowedHosts = new Set();

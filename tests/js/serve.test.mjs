@@ -16,7 +16,8 @@ const node = (args, options = {}) => spawnSync(process.execPath, [nodeCli, ...ar
 
 async function get(url) {
   const response = await fetch(url);
-  return { status: response.status, type: response.headers.get('content-type'), bytes: Buffer.from(await response.arrayBuffer()) };
+  return { status: response.status, type: response.headers.get('content-type'),
+           calls: response.headers.get('x-scope-speedscope-calls'), bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
 // A port nobody listens on, found by listening on port 0 and closing again.
@@ -44,6 +45,10 @@ describe('scope-speedscope view', () => {
       assert.equal(result.status, 200);
       assert.equal(result.type, 'application/json');
       assert.equal(sha256(asScopeProfiler(result.bytes)), c.outputs[0].sha256);
+      // The calls it holds, for the page's viewer budget: every call of rank 0.
+      const events = JSON.parse(result.bytes).profiles.reduce((n, p) => n + p.events.length, 0);
+      assert.equal(result.calls, String(events / 2));
+      assert.equal(result.calls, '42');
       assert.equal((await get(new URL('results/other.json', url))).status, 404);
     } finally {
       const { code, signal, stdout, stderr } = await cli.stop('SIGINT');
