@@ -9,7 +9,9 @@
 #     also used for HDF5 and zlib) and compiles all C++ with -fexceptions,
 #     without which a `throw` aborts the module instead of reaching `catch`;
 #   - provides scope_speedscope_configure_wasm_target(<target> web|node),
-#     which adds the link flags of the JavaScript module.
+#     which adds the link flags of the JavaScript module (the npm package
+#     builds both: scope-speedscope.js for browsers, scope-speedscope.node.js
+#     for Node).
 include_guard(GLOBAL)
 
 if(NOT EMSCRIPTEN)
@@ -43,37 +45,43 @@ add_compile_options("$<$<COMPILE_LANGUAGE:CXX>:-fexceptions>")
 add_compile_definitions(FMT_USE_INT128=0)
 
 # Emscripten 3.1.6 emits CommonJS-only Node code (require, __dirname) even for
-# an ES module; this prologue defines them when the module runs under Node.
-set(SCOPE_SPEEDSCOPE_WASM_ESM_SHIM "${CMAKE_CURRENT_LIST_DIR}/wasm-esm-node-shim.js")
+# an ES module; this prologue of the Node variant defines them with static
+# imports (no top-level await: bundlers and require(esm) reject it).
+set(SCOPE_SPEEDSCOPE_WASM_NODE_SHIM "${CMAKE_CURRENT_LIST_DIR}/wasm-esm-node-shim.js")
 
 # scope_speedscope_configure_wasm_target(<target> <kind>)
 #   Makes the executable <target> an ES module (classic: a script) exporting the factory
 #   `createScopeSpeedscopeModule` (embind API, Module.FS, growable memory up to
-#   4 GB, C++ exceptions). <kind> is
-#   web:  runs in a page, a worker or Node; files come through Module.FS
-#         (MEMFS) or a File/Blob mounted with Module.WORKERFS in a worker
-#         (FS.mount(Module.WORKERFS, { files: [file] }, '/in')).
-#   node: runs in Node only; NODERAWFS, so C++ opens host paths directly.
-#   classic: like web, for browsers and workers only, but a classic script
-#         (no import/export, no import.meta, no top-level await) defining the
-#         factory as a global (or module.exports for bundlers): what a classic
-#         Worker made from a Blob can run, the one kind of worker that works
-#         in a page opened from file:// (the single-file page); no eval
-#         either. Pass the wasm bytes: createScopeSpeedscopeModule({ wasmBinary }).
-#   Under Node, pass the wasm bytes: createScopeSpeedscopeModule({ wasmBinary }),
-#   since the default locator builds a file: URL that Node cannot read.
+#   4 GB, C++ exceptions). All kinds make the same .wasm (scripts/build-dist.mjs
+#   checks web and node); only the JavaScript glue differs. <kind> is
+#   web:  browsers and Web Workers (-sENVIRONMENT=web,worker): no Node code
+#         at all, so bundlers never see a `node:` module, `require` or a
+#         top-level await. Files come as bytes (MEMFS) or, in a worker, a
+#         File/Blob mounted with Module.WORKERFS.
+#   node: Node only (-sENVIRONMENT=node), with the prologue above. Pass the
+#         wasm bytes: createScopeSpeedscopeModule({ wasmBinary }), since
+#         Emscripten 3.1.6 would fetch() a file path under Node 20.
+#   classic: like web, but a classic script (no import/export, no
+#         import.meta), defining the factory as a global (or module.exports
+#         for a bundler), and without eval (-sDYNAMIC_EXECUTION=0: embind
+#         makes no `new Function`): what a classic Worker made from a Blob can
+#         run under its page's Content-Security-Policy, which it inherits. The
+#         single-file page (scripts/build-single.mjs) uses it; pass the wasm
+#         bytes: createScopeSpeedscopeModule({ wasmBinary }).
 function(scope_speedscope_configure_wasm_target target kind)
-  set(module_flags -sEXPORT_ES6=1 "SHELL:--extern-pre-js ${SCOPE_SPEEDSCOPE_WASM_ESM_SHIM}")
+  set(module_flags -sEXPORT_ES6=1)
   if(kind STREQUAL "web")
-    set(kind_flags -sENVIRONMENT=web,worker,node -lworkerfs.js
+    set(kind_flags -sENVIRONMENT=web,worker -lworkerfs.js
                    -sEXPORTED_RUNTIME_METHODS=FS,WORKERFS,HEAPU8)
   elseif(kind STREQUAL "node")
-    set(kind_flags -sENVIRONMENT=node -sNODERAWFS=1
-                   -sEXPORTED_RUNTIME_METHODS=FS,HEAPU8)
+    set(kind_flags -sENVIRONMENT=node
+                   -sEXPORTED_RUNTIME_METHODS=FS,HEAPU8
+                   # A library must not install process-wide handlers in the embedding app.
+                   -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0
+                   "SHELL:--extern-pre-js ${SCOPE_SPEEDSCOPE_WASM_NODE_SHIM}")
+    set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS
+      "${SCOPE_SPEEDSCOPE_WASM_NODE_SHIM}")
   elseif(kind STREQUAL "classic")
-    # DYNAMIC_EXECUTION=0: embind without `new Function`. A worker made from
-    # a Blob inherits its page's Content-Security-Policy, and the single-file
-    # page allows no eval.
     set(kind_flags -sENVIRONMENT=web,worker -lworkerfs.js
                    -sEXPORTED_RUNTIME_METHODS=FS,WORKERFS,HEAPU8 -sDYNAMIC_EXECUTION=0)
     set(module_flags)
@@ -84,7 +92,7 @@ function(scope_speedscope_configure_wasm_target target kind)
   target_link_options(${target} PRIVATE
     -fexceptions
     --bind
-    -sMODULARIZE=1 -sEXPORT_NAME=createScopeSpeedscopeModule
+    -sMODULARIZE=1 ${module_flags} -sEXPORT_NAME=createScopeSpeedscopeModule
     -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB
     # Each growth copies the whole heap: start at 64 MiB and double (in steps
     # of at most 256 MiB) instead of creeping up by 20 %.
@@ -93,10 +101,5 @@ function(scope_speedscope_configure_wasm_target target kind)
     -sFORCE_FILESYSTEM=1
     # The wrapper copies input bytes into the heap itself.
     -sEXPORTED_FUNCTIONS=_malloc,_free
-    # A library must not install process-wide handlers in the embedding app.
-    -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0
-    ${kind_flags}
-    ${module_flags})
-  set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS
-    "${SCOPE_SPEEDSCOPE_WASM_ESM_SHIM}")
+    ${kind_flags})
 endfunction()

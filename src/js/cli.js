@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createScopeSpeedscope, ScopeSpeedscopeError } from './index.js';
+import { createScopeSpeedscope, ScopeSpeedscopeError } from './node.js';
 import { startServer, viewUrl } from './server.js';
 
 function fileSink() {

@@ -1,9 +1,9 @@
 // The wasm package inside the single-file page's classic worker: the same
-// wrapper (src/js/index.js, bundled with the classic build of the module),
+// wrapper (src/js/browser.js, bundled with the classic build of the module),
 // given the wasm bytes that web/single/site.js put before the worker's script.
-import { createScopeSpeedscope as create } from '../../src/js/index.js';
+import { createScopeSpeedscope as create } from '../../src/js/browser.js';
 
-export * from '../../src/js/index.js';
+export * from '../../src/js/browser.js';
 
 export function createScopeSpeedscope(options = {}) {
   const text = atob(self.SCOPE_SPEEDSCOPE_WASM_BASE64);

@@ -1,14 +1,16 @@
 // scope-speedscope for JavaScript: the WebAssembly core behind a small API.
-// One file for Node, browsers and Web Workers; types in index.d.ts.
-// No conversion logic lives here: reading, reconstruction, naming and writing
-// happen in C++. This file moves bytes in and out and turns the core's error
-// values into ScopeSpeedscopeError (the one place where that happens).
-import createScopeSpeedscopeModule from './scope-speedscope.js';
+// This module is shared by the two entries, browser.js (browsers, Web Workers,
+// bundlers) and node.js (Node); they only say how the wasm is found. Types in
+// index.d.ts. No conversion logic lives here: reading, reconstruction, naming
+// and writing happen in C++. This file moves bytes in and out and turns the
+// core's error values into ScopeSpeedscopeError (the one place where that
+// happens); what callers pass is checked in options.js, its only import (so
+// no `node:` module reaches a browser bundle).
+import {
+  blobOnMainThreadError, canReadBlobsSynchronously, exportOptionsOf, inputOf, inputsOf,
+} from './options.js';
 
-const onNode =
-  typeof process === 'object' && typeof process.versions === 'object' &&
-  typeof process.versions.node === 'string' && typeof window === 'undefined' &&
-  typeof WorkerGlobalScope === 'undefined';
+export { createOptionsOf } from './options.js';
 
 export const NS_PER_SECOND = 1_000_000_000;
 export const SCHEMA_URL = 'https://www.speedscope.app/file-format-schema.json';
@@ -46,29 +48,48 @@ class ScopeSpeedscope {
   /** What a file holds: label, schema, ranks with lanes, regions with call counts. */
   inspect(input, name) {
     const one = input instanceof Uint8Array ? { name: name ?? 'profile.h5', bytes: input } : input;
-    return this.#withInputs([one], ([prepared]) => unwrap(this.#module.inspect(prepared)));
+    const checked = inputOf(one, 'input');
+    return this.#withInputs([checked], ([prepared]) => unwrap(this.#module.inspect(prepared)));
   }
 
   /**
-   * Converts inputs ({name, bytes} or, in a worker, {name, file}) and returns
-   * [{fileName, chunks}], or streams each output into options.sink.
+   * Converts inputs ({name, bytes}, {name, path} or, in a Web Worker,
+   * {name, file}) and returns [{fileName, chunks}], or streams each output
+   * into options.sink and returns the written file names.
    */
-  exportSpeedscope(inputs, options = {}) {
-    if (!Array.isArray(inputs)) inputs = [inputs];
+  exportSpeedscope(inputs, options) {
+    const { core, js } = exportOptionsOf(options);
+    const checked = inputsOf(inputs);
     const outputs = [];
-    const sink = options.sink ?? collectingSink(outputs);
-    const guardedSink = guardSink(sink, options.onProgress);
-    const coreOptions = {
-      filepath: options.filepath ?? 'profile.speedscope.json',
-      ranks: options.ranks ?? null,
-      include: normalizePatterns(options.include),
-      exclude: normalizePatterns(options.exclude),
-      labels: options.labels ?? [],
-    };
-    if (options.flushSize !== undefined) coreOptions.flushSize = options.flushSize;
-    const written = this.#withInputs(inputs, (prepared) =>
-      unwrap(this.#module.exportSpeedscope(prepared, coreOptions, guardedSink)));
-    return options.sink ? written : outputs;
+    const guardedSink = guardSink(js.sink ?? collectingSink(outputs), js.onProgress);
+    const written = this.#withInputs(checked, (prepared) =>
+      unwrap(this.#module.exportSpeedscope(prepared, core, guardedSink)));
+    return js.sink ? written : outputs;
+  }
+
+  /**
+   * An input whose File or Blob can be used by the synchronous methods here:
+   * on the main thread (and in Node) it is read into { name, bytes }; in a
+   * Web Worker it is returned as it is (read lazily while converting).
+   */
+  async readInput(input) {
+    const checked = inputOf(input, 'input');
+    if (!checked.file || canReadBlobsSynchronously) return checked;
+    return { name: checked.name, bytes: new Uint8Array(await checked.file.arrayBuffer()) };
+  }
+
+  /** exportSpeedscope for any input, also a File or Blob on the main thread. */
+  async exportSpeedscopeAsync(inputs, options) {
+    exportOptionsOf(options);  // fail before reading anything
+    const checked = inputsOf(inputs);
+    const ready = [];
+    for (const input of checked) ready.push(await this.readInput(input));
+    return this.exportSpeedscope(ready, options);
+  }
+
+  /** inspect for any input, also a File or Blob on the main thread. */
+  async inspectAsync(input) {
+    return this.inspect(await this.readInput(input));
   }
 
   /** The speedscope document of one (small) input as an object. */
@@ -94,17 +115,17 @@ class ScopeSpeedscope {
   };
 
   // Copies bytes into the heap or mounts Files (WORKERFS), runs fn, and frees
-  // everything again whatever happens.
+  // everything again whatever happens. Inputs are checked already.
   #withInputs(inputs, fn) {
     const m = this.#module;
+    for (const input of inputs) {
+      if (input.file && !(canReadBlobsSynchronously && m.WORKERFS)) throw blobOnMainThreadError(input.name);
+    }
     const pointers = [];
     const mounts = [];
     try {
       const prepared = inputs.map((input) => {
-        if (!input || typeof input.name !== 'string') {
-          throw new TypeError('scope-speedscope: each input needs a name');
-        }
-        if (input.bytes instanceof Uint8Array) {
+        if (input.bytes) {
           const size = input.bytes.byteLength;
           const ptr = m._malloc(Math.max(size, 1));
           if (!ptr) throw new ScopeSpeedscopeError('MemoryError', 'out of memory');
@@ -112,30 +133,24 @@ class ScopeSpeedscope {
           m.HEAPU8.set(input.bytes, ptr);
           return { name: input.name, ptr, size };
         }
-        if (input.file && typeof input.file.slice === 'function') {
-          if (!m.WORKERFS) throw new TypeError('scope-speedscope: File inputs need a Web Worker');
+        if (input.file) {
           const dir = `/scope-speedscope-in-${++mountCounter}`;
           m.FS.mkdir(dir);
-          m.FS.mount(m.WORKERFS, { blobs: [{ name: 'input.h5', data: input.file }] }, dir);
           mounts.push(dir);
+          m.FS.mount(m.WORKERFS, { blobs: [{ name: 'input.h5', data: input.file }] }, dir);
           return { name: input.name, path: `${dir}/input.h5` };
         }
-        if (typeof input.path === 'string') return { name: input.name, path: input.path };
-        throw new TypeError(`scope-speedscope: input ${input.name} has neither bytes nor file`);
+        return { name: input.name, path: input.path };
       });
       return fn(prepared);
     } finally {
       for (const ptr of pointers) m._free(ptr);
       for (const dir of mounts) {
-        try { m.FS.unmount(dir); m.FS.rmdir(dir); } catch { /* already gone */ }
+        try { m.FS.unmount(dir); } catch { /* not mounted */ }
+        try { m.FS.rmdir(dir); } catch { /* already gone */ }
       }
     }
   }
-}
-
-function normalizePatterns(patterns) {
-  if (patterns === undefined || patterns === null) return null;
-  return typeof patterns === 'string' ? [patterns] : [...patterns];
 }
 
 function collectingSink(outputs) {
@@ -182,21 +197,26 @@ export function concatChunks(chunks) {
   return out;
 }
 
-/** Loads the wasm module once; call again for an independent instance. */
-export async function createScopeSpeedscope(options = {}) {
-  const moduleArgs = {};
-  if (options.wasmBinary) {
-    moduleArgs.wasmBinary = options.wasmBinary;
-  } else if (onNode) {
-    // Emscripten 3.1.6 would fetch() a file: URL under Node 20; hand it the bytes.
-    const { readFile } = await import('node:fs/promises');
-    moduleArgs.wasmBinary = await readFile(new URL('./scope-speedscope.wasm', import.meta.url));
+/**
+ * Instantiates the wasm module made by `createModule` (an Emscripten factory)
+ * with the checked create options (see createOptionsOf; the entries add how
+ * the .wasm is found) and wraps it. `wasmFrom` names where the .wasm comes
+ * from, for the message when it cannot be loaded.
+ */
+export async function instantiate(createModule, moduleArgs, wasmFrom) {
+  let module;
+  try {
+    module = await createModule({ print: () => {}, printErr: () => {}, ...moduleArgs });
+  } catch (error) {
+    throw wasmLoadError(error, wasmFrom);
   }
-  if (options.locateFile) moduleArgs.locateFile = options.locateFile;
-  moduleArgs.print = options.print ?? (() => {});
-  moduleArgs.printErr = options.printErr ?? (() => {});
-  const module = await createScopeSpeedscopeModule(moduleArgs);
   return new ScopeSpeedscope(module);
 }
 
-export default createScopeSpeedscope;
+/** The error when the .wasm cannot be read, fetched or instantiated. */
+export function wasmLoadError(error, wasmFrom) {
+  const detail = String(error?.message ?? error);
+  return new Error(`scope-speedscope: could not load scope-speedscope.wasm${wasmFrom ? ` from ${wasmFrom}` : ''} (${detail}). ` +
+    'It must be served next to the package\'s JavaScript (bundlers: see the README of scope-speedscope), ' +
+    'or pass createScopeSpeedscope({ locateFile }) or createScopeSpeedscope({ wasmBinary })', { cause: error });
+}
