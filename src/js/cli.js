@@ -142,6 +142,7 @@ async function serveUntilStopped(server) {
 async function serve(options) {
   // serve: 8080, else a free port (as npm start); an explicit --port is kept.
   const server = await startServer({ port: options.port ?? 8080, fallback: options.port === null });
+  if (options.port === null && !server.url.endsWith(':8080/')) process.stdout.write('Port 8080 is taken; using another.\n');
   process.stdout.write(`Serving the scope-speedscope page at ${server.url}\nPress Ctrl+C to stop.\n`);
   await serveUntilStopped(server);
   return 0;
