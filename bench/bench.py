@@ -4,6 +4,7 @@
 the same inputs, with ratios. Run through `npm run bench` (which builds first).
 
 usage: bench.py [--calls N] [--repeat R] [--skip-python] [--skip-wasm]
+       bench.py --browser [bench/browser.mjs options]   (the page in headless Chromium)
 
 Inputs: tests/fixtures/h5/large_s3.h5 (212,030 calls, ranks 0 and 1) and a
 generated schema-3 run of N calls (default 1,000,001; gzip + shuffle, chunked,
@@ -54,6 +55,9 @@ def normalised(path):
 
 
 def main():
+    if "--browser" in sys.argv[1:]:
+        rest = [a for a in sys.argv[1:] if a != "--browser"]
+        sys.exit(subprocess.run(["node", os.path.join(ROOT, "bench", "browser.mjs")] + rest).returncode)
     ap = argparse.ArgumentParser()
     ap.add_argument("--calls", type=int, default=1_000_001)
     ap.add_argument("--repeat", type=int, default=3)

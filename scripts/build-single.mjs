@@ -3,27 +3,29 @@
 // when opened from disk (file://), e.g. copied onto an air-gapped machine or
 // attached to a mail. Chromium, from file://, runs no module script or module
 // worker loaded by path, but it runs inline classic scripts, a classic Worker
-// made from a Blob (which may instantiate wasm from bytes), and a srcdoc frame
-// that fetches its parent's blob: URLs. So everything is inlined:
+// made from a Blob (which may instantiate wasm from bytes), and a sandboxed
+// srcdoc frame (the page's viewer design: the bridge takes the output by
+// postMessage and drops it on speedscope). So everything is inlined:
 //   - the page's modules (web/), bundled by esbuild into one classic script,
 //     with web/single/site.js in place of web/site.js;
 //   - web/worker.js with the wasm wrapper and the classic build of the module
 //     (build/wasm/scope-speedscope-classic.js, see cmake/wasm.cmake), bundled
 //     into one classic worker script;
-//   - the .wasm, the viewer (speedscope's page with its script, styles and
-//     font inlined) and the example run, as base64 data blocks;
+//   - the .wasm, the viewer (speedscope's page with the bridge, its script,
+//     styles and font inlined: scripts/viewer-page.mjs) and the example run,
+//     as base64 data blocks;
 //   - a Content-Security-Policy that allows exactly these inline scripts (by
-//     hash) and no request to anywhere.
+//     hash; the srcdoc frame keeps the page's policy) and no request anywhere.
 //
 //   node scripts/build-single.mjs [--wasm DIR] [--out FILE]
 //
 // --wasm DIR holds scope-speedscope-classic.{js,wasm} (default build/wasm).
 
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { cspHash, inlineScript, viewerPage } from './viewer-page.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -42,21 +44,14 @@ const wasm = join(wasmDir, 'scope-speedscope-classic.wasm');
 for (const f of [glue, wasm]) {
   if (!existsSync(f)) fail(`${f} is missing: build the wasm preset first (npm run build)`);
 }
-const release = join(repo, 'node_modules', 'speedscope', 'dist', 'release');
-if (!existsSync(join(release, 'index.html'))) fail('node_modules/speedscope is missing: run npm install');
+if (!existsSync(join(repo, 'node_modules', 'speedscope', 'dist', 'release', 'index.html'))) {
+  fail('node_modules/speedscope is missing: run npm install');
+}
 const example = join(repo, 'tests', 'fixtures', 'h5', 'real_run_s1.h5');
 if (!existsSync(example)) fail(`${example} is missing`);
 
-const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 const base64Block = (id, bytes) =>
   `<script type="application/octet-stream" id="${id}">${Buffer.from(bytes).toString('base64')}</script>`;
-
-// Text that goes inside an inline <script>: it must not close the element.
-function inlineScript(code, what) {
-  const safe = code.replace(/<\/(script)/gi, '<\\/$1');
-  if (/<\/script/i.test(safe)) fail(`${what} cannot be inlined`);
-  return safe;
-}
 
 // Redirects imports of `from` (a path suffix as written in an import) to `to`.
 function redirect(name, map) {
@@ -71,14 +66,13 @@ function redirect(name, map) {
   };
 }
 
-async function bundle(entry, plugins) {
+// One classic script. No import.meta there: URLs that modules resolve against
+// their own resolve against `base` instead.
+async function bundle(entry, plugins, base) {
   const result = await build({
     entryPoints: [entry], bundle: true, format: 'iife', platform: 'browser', target: 'es2022',
     write: false, minify: false, legalComments: 'inline', logLevel: 'warning',
-    // The wrapper loads node:fs only under Node; never in a browser.
-    external: ['node:*'], plugins,
-    // ...where import.meta.url is used too (to find the .wasm, which we pass).
-    logOverride: { 'empty-import-meta': 'silent' },
+    define: { 'import.meta.url': base }, plugins,
   });
   return result.outputFiles[0].text;
 }
@@ -90,59 +84,25 @@ const entryMatch = html.match(/<script type="module" src="([^"]+)"><\/script>\n?
 if (!entryMatch) fail('web/index.html has no <script type="module" src="..."> entry');
 const pageScript = inlineScript(await bundle(join(web, entryMatch[1]), [
   redirect('single-site', [['site.js', join(web, 'single', 'site.js')]]),
-]), 'the page script');
+], 'document.baseURI'), 'the page script');
 
 const workerScript = await bundle(join(web, 'worker.js'), [
   redirect('single-lib', [
     ['lib/index.js', join(web, 'single', 'lib.js')],
     ['scope-speedscope.js', glue],
   ]),
-]);
+], 'self.location.href');
 
-// ---- the viewer: speedscope's page, self-contained -------------------------------
+// ---- the viewer: speedscope's page with the bridge, self-contained (scripts/viewer-page.mjs)
 
-function viewerHtml() {
-  const index = readFileSync(join(release, 'index.html'), 'utf8');
-  const css = index.match(/<link rel="stylesheet" href="([^"]+)">/);
-  const js = index.match(/<script src="([^"]+)"><\/script>/);
-  if (!css || !js) fail('speedscope/index.html does not have the one stylesheet and script expected');
-  const style = readFileSync(join(release, css[1]), 'utf8').replace(/url\("?\.?\/?([^")]+)"?\)/g, (all, file) => {
-    const path = join(release, file);
-    if (!existsSync(path)) fail(`speedscope's CSS refers to a missing ${file}`);
-    const type = file.endsWith('.woff2') ? 'font/woff2' : 'application/octet-stream';
-    return `url("data:${type};base64,${readFileSync(path).toString('base64')}")`;
-  });
-  const scripts = [
-    readFileSync(join(web, 'single', 'viewer-boot.js'), 'utf8'),
-    readFileSync(join(web, 'viewer-bridge.js'), 'utf8'),
-    inlineScript(readFileSync(join(release, js[1]), 'utf8'), 'speedscope'),
-  ];
-  const page = [
-    '<!DOCTYPE html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1.0">',
-    '<title>speedscope</title>',
-    `<style>${style}</style>`,
-    `<script>${scripts[0]}</script>`,
-    `<script>${scripts[1]}</script>`,
-    '</head>',
-    '<body>',
-    `<script>${scripts[2]}</script>`,
-    '</body>',
-    '</html>',
-  ].join('\n');
-  return { page, hashes: scripts.map(sha256) };
-}
-const viewer = viewerHtml();
+const viewer = viewerPage({ repo });
 
 // ---- the one file -------------------------------------------------------------
 
 const csp = [
   "default-src 'none'",
   // The page's script and the viewer's (a srcdoc frame keeps this policy).
-  `script-src ${[sha256(pageScript), ...viewer.hashes].join(' ')} 'wasm-unsafe-eval'`,
+  `script-src ${[cspHash(pageScript), ...viewer.hashes].join(' ')} 'wasm-unsafe-eval'`,
   'worker-src blob:',
   "frame-src 'self' blob:",
   // speedscope adds its styles at run time.
@@ -176,7 +136,7 @@ for (const [pattern, replacement] of replacements) {
 const blocks = [
   base64Block('scope-speedscope-wasm', readFileSync(wasm)),
   base64Block('scope-speedscope-worker', Buffer.from(workerScript, 'utf8')),
-  base64Block('scope-speedscope-viewer', Buffer.from(viewer.page, 'utf8')),
+  base64Block('scope-speedscope-viewer', Buffer.from(viewer.html, 'utf8')),
   base64Block('scope-speedscope-example', readFileSync(example)),
 ];
 if (!html.includes('</body>')) fail('web/index.html has no </body>');

@@ -4,7 +4,10 @@
 //   dist/{browser.js,api.js,options.js,scope-speedscope.js,scope-speedscope.wasm} -> lib/
 //                                            (the package's browser build; browser.js
 //                                            becomes lib/index.js, the page's import)
-//   node_modules/speedscope/dist/release/*   -> speedscope/  (the viewer, with a CSP added)
+//   node_modules/speedscope/dist/release/*   -> speedscope/  (the viewer, with a CSP, lang, its
+//                                               font inlined, and web/speedscope/bridge.js)
+//                                               frame.html: all of it in one page, for the
+//                                               page's sandboxed frame, see writeViewerFrame
 //   tests/fixtures/h5/real_run_s1.h5         -> example/     (the "Try the example" run)
 // Run it after the wasm build (npm run build does both).
 //
@@ -21,6 +24,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { viewerPage } from './viewer-page.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -44,9 +48,10 @@ function fixturesDir() {
   return fail('no fixtures: tests/fixtures/h5/real_run_s1.h5 is missing');
 }
 
-// The viewer's own page gets a Content-Security-Policy too: it is served from
-// our origin, may fetch only from it (and blob: URLs the page made), and needs
-// inline styles (its CSS-in-JS) and data: images.
+// The viewer's own page gets a Content-Security-Policy too: it may load its
+// scripts and styles from our origin and read blob: URLs (the page's outputs,
+// when opened in a tab), and needs inline styles (its CSS-in-JS), data: images
+// and fonts, and a blob: worker (the bridge's heartbeat).
 const SPEEDSCOPE_CSP = [
   "default-src 'self'",
   "script-src 'self' 'wasm-unsafe-eval'",
@@ -60,20 +65,40 @@ const SPEEDSCOPE_CSP = [
   "form-action 'none'",
 ].join('; ');
 
+// speedscope's release, with
+//  - lang="en" on <html>;
+//  - its CSP and the bridge (web/speedscope/bridge.js, which talks to the page
+//    when speedscope runs in the page's sandboxed frame) before its own script;
+//  - its font inlined into its CSS: the sandboxed frame has an opaque origin,
+//    and a font from the server would be a cross-origin request it may not make.
 function copyViewer(dest) {
   const release = join(repo, 'node_modules', 'speedscope', 'dist', 'release');
   if (!existsSync(join(release, 'index.html'))) {
     fail('node_modules/speedscope is missing: run npm install (or scripts/setup.sh)');
   }
   cpSync(release, dest, { recursive: true });
+  cpSync(join(web, 'speedscope'), dest, { recursive: true });
+
   const indexPath = join(dest, 'index.html');
-  const html = readFileSync(indexPath, 'utf8');
-  const anchor = /<meta charset="?utf-8"?>/i.test(html) ? /<meta charset="?utf-8"?>/i : /<head>/i;
-  if (!anchor.test(html)) fail('speedscope/index.html has no <head>');
+  let html = readFileSync(indexPath, 'utf8');
+  const anchor = /<meta charset="?utf-8"?>/i;
+  if (!anchor.test(html)) fail('speedscope/index.html has no <meta charset>');
+  if (!/<html>/i.test(html)) fail('speedscope/index.html has no plain <html> tag');
   const meta = `<meta http-equiv="Content-Security-Policy" content="${SPEEDSCOPE_CSP}">`;
-  // viewer-bridge.js reports import failures to our page (see that file).
-  const bridge = '<script src="../viewer-bridge.js"></script>';
-  writeFileSync(indexPath, html.replace(anchor, (h) => `${h}\n    ${meta}\n    ${bridge}`));
+  html = html.replace(/<html>/i, '<html lang="en">')
+    .replace(anchor, (h) => `${h}\n    ${meta}\n    <script src="bridge.js"></script>`);
+  writeFileSync(indexPath, html);
+
+  let inlined = 0;
+  for (const css of readdirSync(dest).filter((f) => f.endsWith('.css'))) {
+    const cssPath = join(dest, css);
+    const text = readFileSync(cssPath, 'utf8').replace(/url\("?\.?\/?([^")]+\.woff2)"?\)/g, (_, font) => {
+      inlined++;
+      return `url("data:font/woff2;base64,${readFileSync(join(dest, font)).toString('base64')}")`;
+    });
+    writeFileSync(cssPath, text);
+  }
+  if (!inlined) fail('no font found in speedscope\'s CSS to inline');
 }
 
 // The browser build's module graph: the entry (renamed index.js: the page
@@ -86,6 +111,42 @@ const LIB_FILES = {
   'scope-speedscope.js': 'scope-speedscope.js',
   'scope-speedscope.wasm': 'scope-speedscope.wasm',
 };
+
+// speedscope/frame.html: the viewer's page self-contained, for the page's
+// sandboxed frame (srcdoc; see scripts/viewer-page.mjs and web/site.js), so
+// that the viewer works offline like the rest of the site. The page's policy
+// (index.html) then allows the frame's inline scripts by hash, inline styles,
+// data: fonts and the bridge's blob: worker: a srcdoc frame keeps the page's
+// policy.
+function writeViewerFrame(site) {
+  let viewer;
+  try {
+    viewer = viewerPage({ repo });
+  } catch (err) {
+    fail(err.message);
+  }
+  writeFileSync(join(site, 'speedscope', 'frame.html'), viewer.html);
+  const indexPath = join(site, 'index.html');
+  const html = readFileSync(indexPath, 'utf8');
+  const meta = /(<meta http-equiv="Content-Security-Policy" content=")([^"]*)(")/;
+  const match = html.match(meta);
+  if (!match) fail('index.html has no Content-Security-Policy');
+  const adds = {
+    'script-src': viewer.hashes,
+    'style-src': ["'unsafe-inline'"],
+    'font-src': ['data:'],
+    'worker-src': ['blob:'],
+  };
+  const policy = match[2].split(';').map((d) => d.trim()).filter(Boolean).map((directive) => {
+    const [name, ...sources] = directive.split(/\s+/);
+    const more = (adds[name] ?? []).filter((a) => !sources.includes(a));
+    delete adds[name];
+    return [name, ...sources, ...more].join(' ');
+  });
+  const missing = Object.keys(adds);
+  if (missing.length) fail(`index.html's Content-Security-Policy has no ${missing.join(', ')}`);
+  writeFileSync(indexPath, html.replace(meta, (_, a, __, c) => `${a}${policy.join('; ')}${c}`));
+}
 
 function copyLib(dest) {
   mkdirSync(dest, { recursive: true });
@@ -146,13 +207,14 @@ if (!existsSync(join(web, 'index.html'))) fail('web/index.html is missing');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 for (const name of readdirSync(web)) {
-  // README-section.md and the README's screenshot are not part of the site;
-  // web/single/ is the single-file page's (scripts/build-single.mjs).
-  if (name.endsWith('.md') || name === 'docs' || name === 'single') continue;
+  // The README's screenshot is not part of the site; the bridge goes with the
+  // viewer; web/single/ is the single-file page's (scripts/build-single.mjs).
+  if (name.endsWith('.md') || name === 'docs' || name === 'speedscope' || name === 'single') continue;
   cpSync(join(web, name), join(out, name), { recursive: true });
 }
 copyLib(join(out, 'lib'));
 copyViewer(join(out, 'speedscope'));
+writeViewerFrame(out);
 mkdirSync(join(out, 'example'), { recursive: true });
 cpSync(join(fixturesDir(), 'h5', 'real_run_s1.h5'), join(out, 'example', 'real_run_s1.h5'));
 

@@ -9,7 +9,7 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 need_pkgs=()
 want() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed" || need_pkgs+=("$1"); }
 for p in cmake g++ make pkg-config libhdf5-dev nlohmann-json3-dev libfmt-dev \
-         googletest libgtest-dev python3-h5py python3-numpy emscripten chromium time \
+         googletest libgtest-dev python3-h5py python3-numpy emscripten chromium fonts-noto-color-emoji time \
          dpkg-dev ca-certificates; do
   want "$p"
 done

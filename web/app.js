@@ -1,567 +1,462 @@
-// The page: pick or drop .h5 files (or the bundled example), see what they
-// hold, choose ranks and filters, convert in a module worker, and show the
-// result in the bundled speedscope. Text from files is only ever set with
-// textContent, never parsed as HTML.
+// The page's flow: a dropped or chosen file is inspected and converted at once
+// with export_speedscope's defaults (rank 0, every region), and the flame chart
+// fills the window. A run too big for the viewer waits, with the estimate and
+// a way to narrow it. Changed options convert again. The modules:
+//   state.js (the page state), dom.js (DOM helpers), picker.js (choosing files),
+//   options.js (the options panel), files-view.js (what files hold),
+//   worker-client.js + worker.js (the converter), budget.js (the viewer's budget),
+//   viewer.js (speedscope in a sandboxed frame), downloads.js (the bar's links),
+//   status.js (status line, progress, the error box), site.js (where the parts come from),
+//   offline.js (the service worker), served-result.js (outputs `scope-speedscope view` serves).
 
+import * as budget from './budget.js';
+import { $, bytes, count, el, nextFrame, plural, seconds } from './dom.js';
+import * as downloads from './downloads.js';
+import * as filesView from './files-view.js';
+import * as options from './options.js';
+import * as overviewView from './overview.js';
 import { registerServiceWorker } from './offline.js';
+import * as picker from './picker.js';
 import { loadServedResults } from './served-result.js';
-import { createWorker, exampleFile, loadViewer } from './site.js';
+import * as site from './site.js';
+import { goodFiles, state, update } from './state.js';
+import * as status from './status.js';
+import { Viewer, toggleFullscreen } from './viewer.js';
+import { ConverterClient } from './worker-client.js';
 
-const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(window.location.search);
+// How long the converter may go without a sign of progress before it is
+// stopped and restarted (?stall-limit-ms= for tests). Conversions report
+// progress as they go; reading what a file holds does not, so it gets twice
+// as long; large files get longer.
+const STALL_MS = Number(params.get('stall-limit-ms')) || 30_000;
+const STALL_BYTES_PER_MS = 10_000;  // 10 MB/s
 
-// speedscope's measured limits on this kind of machine (see the README).
-const EVENTS_SLOW = 2_000_000;    // ~10 s to show
-const EVENTS_HEAVY = 20_000_000;  // ~2 min and ~5 GB to show
-const BYTES_PER_EVENT = 50;
-const REGION_ROWS_SHOWN = 500;
-const DEFAULT_OUTPUT = 'profile.speedscope.json';
-// Outputs larger than this reach speedscope gzip-compressed (?gzip-above=<bytes>
-// changes it, for tests): Chromium cannot read a plain Blob over about 500 MiB,
-// and compressing costs seconds, so only large outputs pay for it.
-const GZIP_ABOVE = Number(new URLSearchParams(window.location.search).get('gzip-above') ?? 256 * 1024 * 1024);
+const converter = new ConverterClient(site.createWorker);
+const viewer = new Viewer({ box: $('viewer-box'), load: site.loadViewer, onStatus: viewerStatus });
+let run = 0;  // bumps with every selection and every conversion started; late replies are dropped
 
-const PHASES = {
-  load: 'Loading the converter',
-  read: 'Reading the HDF5 file',
-  reconstruct: 'Rebuilding call stacks',
-  write: 'Writing speedscope JSON',
-  packing: 'Preparing the result',
-};
+const limitFor = (files, { silent = false } = {}) =>
+  Math.max(STALL_MS * (silent ? 2 : 1), files.reduce((n, f) => n + f.size, 0) / STALL_BYTES_PER_MS);
+const fileList = (files) => files.map((f) => f.name).join(', ');
 
-const state = {
-  files: [],        // [{ file, info, error }]
-  generation: 0,    // bumps with each new selection; stale inspections are dropped
-  converting: null, // { id } while a conversion runs
-  outputs: [],      // [{ fileName, size, url, viewerUrl }]
-  version: null,
-};
+// ---- choosing files -----------------------------------------------------------
 
-// ---- small DOM helpers ------------------------------------------------------
-
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (value == null || value === false) continue;
-    if (key === 'className') node.className = value;
-    else if (key === 'text') node.textContent = value;
-    else if (key in node && typeof value !== 'string') node[key] = value;
-    else node.setAttribute(key, value === true ? '' : value);
-  }
-  for (const child of children.flat()) {
-    if (child == null || child === false) continue;
-    node.append(typeof child === 'string' ? document.createTextNode(child) : child);
-  }
-  return node;
-}
-
-const fmt = new Intl.NumberFormat('en-US');
-const count = (n) => fmt.format(n);
-
-function bytes(n) {
-  if (n < 1024) return `${n} B`;
-  const units = ['kB', 'MB', 'GB', 'TB'];
-  let v = n;
-  let u = -1;
-  do { v /= 1024; u++; } while (v >= 1024 && u < units.length - 1);
-  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[u]}`;
-}
-
-function plural(n, one, many = `${one}s`) {
-  return `${count(n)} ${n === 1 ? one : many}`;
-}
-
-// ---- errors and status ------------------------------------------------------
-
-function clearError() {
-  $('error').replaceChildren();
-  $('error').hidden = true;
-}
-
-// Shows "<file>: <message>" (the message is the CLI's, verbatim).
-function showError(message, files = [], kind = null) {
-  const box = $('error');
-  const item = el('p', {},
-    files.length ? el('strong', { className: 'file-name', text: files.join(', ') }) : null,
-    files.length ? ': ' : null,
-    el('span', { className: 'message', text: message }),
-    kind ? el('span', { className: 'kind', text: ` (${kind})` }) : null);
-  box.append(item);
-  box.hidden = false;
-}
-
-function setStatus(text) {
-  $('status').textContent = text;
-}
-
-// ---- the worker -------------------------------------------------------------
-
-let worker = null;
-let nextId = 1;
-const pending = new Map();  // id -> { resolve, onProgress }
-
-function startWorker() {
-  worker = createWorker();
-  worker.onmessage = ({ data }) => {
-    const job = pending.get(data.id);
-    if (!job) return;
-    if (data.type === 'progress') {
-      job.onProgress?.(data);
-      return;
-    }
-    pending.delete(data.id);
-    job.resolve(data);
-  };
-  worker.onerror = (event) => {
-    event.preventDefault?.();
-    const message = `The converter could not start${event.message ? `: ${event.message}` : ''}.`;
-    for (const [id, job] of pending) {
-      pending.delete(id);
-      job.resolve({ id, type: 'error', kind: 'Error', message, files: [] });
-    }
-  };
-  call('init').then((reply) => {
-    if (reply.type === 'result') {
-      state.version = reply.version;
-      $('version-line').textContent = `scope-speedscope ${reply.version}, running in your browser.`;
-    } else {
-      $('version-line').textContent = 'The converter failed to load.';
-      showError(reply.message, reply.files, reply.kind);
-    }
-  });
-}
-
-function stopWorker() {
-  worker?.terminate();
-  for (const [id, job] of pending) {
-    pending.delete(id);
-    job.resolve({ id, type: 'cancelled' });
-  }
-}
-
-function call(type, payload = {}, onProgress = null) {
-  const id = nextId++;
-  return new Promise((resolve) => {
-    pending.set(id, { resolve, onProgress });
-    worker.postMessage({ id, type, ...payload });
-  });
-}
-
-// ---- files ------------------------------------------------------------------
-
-async function selectFiles(fileList, { thenConvert = false } = {}) {
-  const files = [...fileList];
-  if (!files.length || state.converting) return;
-  const generation = ++state.generation;
-  clearError();
-  setStatus('');
-  state.files = files.map((file) => ({ file, info: null, error: null }));
-  renderFiles();
-  renderRanks();
-  updateEstimate();
+async function choose(files) {
+  const mine = ++run;
+  performance.mark('scope-speedscope:chosen');
+  converter.cancel();
+  options.cancelPending();
+  clearResults();
+  overviewView.clear();
+  overviewKey = null;
+  update({ selection: state.selection + 1, files: files.map((file) => ({ file, info: null, error: null })),
+           phase: 'inspecting', estimate: null });
+  $('work').hidden = false;
+  $('bar-files').textContent = fileList(files);
+  filesView.render(state.files);
   for (const entry of state.files) {
-    const reply = await call('inspect', { file: entry.file });
-    if (generation !== state.generation) return;
+    status.showProgress({ phase: 'inspect', total: 0 }, { file: entry.file.name });
+    const reply = await converter.request('inspect', { file: entry.file },
+                                          { limitMs: limitFor([entry.file], { silent: true }) });
+    if (mine !== run) return;
     if (reply.type === 'result') {
       entry.info = reply.info;
-    } else if (reply.type === 'error') {
+    } else if (reply.type === 'cancelled') {
+      cancelled();
+      return;
+    } else {
       entry.error = reply;
-      showError(reply.message, reply.files.length ? reply.files : [entry.file.name], reply.kind);
-    } else {
-      return;  // cancelled
+      reportFailure(reply, [entry.file], 'inspect');
     }
-    renderFiles();
+    filesView.render(state.files);
   }
-  renderRanks();
-  updateEstimate();
-  const good = state.files.filter((f) => f.info).length;
-  setStatus(good ? `${plural(good, 'file')} ready to convert.` : 'No file can be converted.');
-  if (thenConvert && good) await convert();
-}
-
-function renderFiles() {
-  const box = $('files');
-  box.replaceChildren(...state.files.map(renderFile));
-}
-
-function renderFile({ file, info, error }) {
-  const card = el('article', { className: 'file-card', 'data-testid': 'file-card' },
-    el('h3', {}, el('span', { className: 'file-name', text: file.name }),
-      el('span', { className: 'size', text: ` ${bytes(file.size)}` })));
-  if (error) {
-    card.classList.add('bad');
-    card.append(el('p', { className: 'bad-note', text: `Cannot be converted: ${error.message}` }));
-    return card;
-  }
-  if (!info) {
-    card.append(el('p', { className: 'hint', text: 'Reading…' }));
-    return card;
-  }
-  const totalCalls = info.ranks.reduce((n, r) => n + r.calls, 0);
-  const lanes = info.ranks.reduce((n, r) => n + r.lanes.length, 0);
-  card.append(el('dl', { className: 'facts' },
-    el('dt', { text: 'Label' }), el('dd', { 'data-testid': 'label', text: info.displayLabel ?? '' },
-      info.label ? null : el('span', { className: 'hint', text: ' (file name)' })),
-    el('dt', { text: 'Schema' }),
-    el('dd', { text: `version ${info.schemaVersion}${info.storageLayout ? `, ${info.storageLayout}` : ''}` }),
-    el('dt', { text: 'Ranks' }), el('dd', { text: `${count(info.numRanks)} (${count(info.ranks.length)} with calls)` }),
-    el('dt', { text: 'Lanes' }), el('dd', { text: count(lanes) }),
-    el('dt', { text: 'Calls' }), el('dd', { text: count(totalCalls) })));
-
-  const rankRows = [];
-  for (const r of info.ranks) {
-    for (const lane of r.lanes) {
-      rankRows.push(el('tr', {},
-        el('td', { className: 'num', text: String(r.rank) }),
-        el('td', { text: lane.label || '(one stack)' }),
-        el('td', { className: 'num', text: count(lane.calls) })));
-    }
-    if (!r.lanes.length) {
-      rankRows.push(el('tr', {}, el('td', { className: 'num', text: String(r.rank) }),
-        el('td', { text: '—' }), el('td', { className: 'num', text: count(r.calls) })));
-    }
-  }
-  card.append(el('details', {},
-    el('summary', { text: `Ranks and lanes (${count(rankRows.length)})` }),
-    el('table', {},
-      el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'Rank' }),
-        el('th', { scope: 'col', text: 'Lane' }), el('th', { scope: 'col', className: 'num', text: 'Calls' }))),
-      el('tbody', {}, rankRows))));
-
-  const regions = info.regions.slice(0, REGION_ROWS_SHOWN);
-  card.append(el('details', { open: info.regions.length <= 12 },
-    el('summary', { text: `Regions (${count(info.regions.length)})` }),
-    el('table', { 'data-testid': 'regions' },
-      el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'Region' }),
-        el('th', { scope: 'col', className: 'num', text: 'Calls' }))),
-      el('tbody', {}, regions.map((r) => el('tr', {},
-        el('td', { className: 'region', text: r.name }),
-        el('td', { className: 'num', text: count(r.calls) }))))),
-    info.regions.length > regions.length
-      ? el('p', { className: 'hint', text: `First ${count(regions.length)} of ${count(info.regions.length)} shown.` })
-      : null));
-  return card;
-}
-
-// ---- options ----------------------------------------------------------------
-
-function knownRanks() {
-  const ranks = new Map();  // rank -> calls over all files
-  for (const { info } of state.files) {
-    for (const r of info?.ranks ?? []) ranks.set(r.rank, (ranks.get(r.rank) ?? 0) + r.calls);
-  }
-  return [...ranks.entries()].sort((a, b) => a[0] - b[0]);
-}
-
-function renderRanks() {
-  const box = $('ranks');
-  const ranks = knownRanks();
-  // The default is export_speedscope's: rank 0. A file without rank 0 (a C
-  // per-rank file, say) starts from its lowest rank instead.
-  const initial = ranks.some(([r]) => r === 0) ? 0 : ranks[0]?.[0];
-  box.replaceChildren(...ranks.map(([rank, calls]) => el('label', { className: 'rank' },
-    el('input', { type: 'checkbox', name: 'rank', value: String(rank), checked: rank === initial,
-                  'data-testid': `rank-${rank}` }),
-    ` rank ${rank} `, el('span', { className: 'hint', text: `(${count(calls)} calls)` }))));
-  $('ranks-empty').hidden = ranks.length > 0;
-  $('ranks-tools').hidden = ranks.length < 2;
-  $('convert').disabled = !state.files.some((f) => f.info) || !!state.converting;
-}
-
-function selectedRanks() {
-  return [...document.querySelectorAll('#ranks input[name=rank]:checked')].map((i) => Number(i.value));
-}
-
-function patterns(id) {
-  const lines = $(id).value.split('\n').map((l) => l.replace(/\r$/, '')).filter((l) => l.trim() !== '');
-  return lines.length ? lines : null;
-}
-
-// Python's re.match: a match anchored at the start only. JavaScript's syntax
-// is close to Python's; the converter has the last word.
-function matcher(list) {
-  if (!list) return null;
-  try {
-    const res = list.map((p) => new RegExp(p, 'uy'));
-    return (name) => res.some((re) => { re.lastIndex = 0; return re.test(name); });
-  } catch {
-    return undefined;
-  }
-}
-
-function updateEstimate() {
-  const estimate = $('estimate');
-  const warning = $('warning');
-  const infos = state.files.map((f) => f.info).filter(Boolean);
-  if (!infos.length) {
-    estimate.textContent = '';
-    warning.hidden = true;
+  status.hideProgress();
+  options.reset(goodFiles().map((f) => f.info));
+  if (!goodFiles().length) {
+    update({ phase: 'failed' });
+    status.setStatus(files.length > 1 ? 'None of these files can be converted.' : 'This file cannot be converted.');
     return;
   }
-  const ranks = new Set(selectedRanks());
-  const include = matcher(patterns('include'));
-  const exclude = matcher(patterns('exclude'));
-  let calls = 0;
-  let kept = 0;
-  let regions = 0;
-  for (const info of infos) {
-    const rankCalls = info.ranks.filter((r) => ranks.has(r.rank)).reduce((n, r) => n + r.calls, 0);
-    const all = info.regions.reduce((n, r) => n + r.calls, 0);
-    let keptCalls = all;
-    if (include !== undefined && exclude !== undefined) {
-      const keep = info.regions.filter((r) => (!include || include(r.name)) && !(exclude && exclude(r.name)));
-      kept += keep.length;
-      keptCalls = keep.reduce((n, r) => n + r.calls, 0);
-    } else {
-      kept += info.regions.length;
+  await convertIfItFits({ automatic: true });
+}
+
+function clearResults() {
+  downloads.release(state.outputs);
+  update({ outputs: [], current: 0, viewer: 'none', viewerMessage: '' });
+  downloads.render([], 0, site.viewerPage);
+  viewer.clear(placeholder(''));
+  status.clearError();
+  status.hideProgress();
+  status.setStatus('');
+  options.clearFieldErrors();
+  options.setEstimate('');
+  $('budget').hidden = true;
+  $('fullscreen').hidden = true;
+}
+
+// ---- estimate, budget, converting ---------------------------------------------
+// The viewer shows one output at a time, and each input file gives one output:
+// the budget applies to each file's calls. Before converting, the inspection
+// gives them for the chosen ranks (exact without filters or narrowing, else
+// an upper bound); after converting, the writer's count is exact.
+
+function estimate(opts) {
+  const ranks = opts.ranks ? new Set(opts.ranks) : null;
+  const files = goodFiles().map(({ file, info }) => ({
+    file, calls: info.ranks.reduce((n, r) => n + (!ranks || ranks.has(r.rank) ? r.calls : 0), 0),
+  }));
+  const largest = files.reduce((a, b) => (b.calls > a.calls ? b : a), files[0]);
+  const have = budget.budget();
+  const need = budget.cost(largest?.calls ?? 0);
+  const exact = !opts.include && !opts.exclude && !opts.minDuration && !opts.timeWindow;
+  return { files, largest, calls: need.calls, exact, need, have, fits: budget.fits(need, have) };
+}
+
+function describeEstimate(e) {
+  const what = `${e.exact ? '' : 'at most '}${plural(e.calls, 'call')}${e.files.length > 1 ? ' in the largest file' : ''}`;
+  return `Selected: ${what}; speedscope needs ${seconds(e.need.seconds)} and ${bytes(e.need.bytes)} ` +
+    'of memory to show them.';
+}
+
+// automatic: a new selection or changed options (waits when it surely is over
+// the budget); otherwise the person asked: convert, and show what fits.
+// reveal: scroll to the chart and move focus to it (not while someone edits an option).
+async function convertIfItFits({ automatic, reveal = true }) {
+  const mine = ++run;
+  update({ phase: 'preparing', attempts: state.attempts + 1 });
+  if (!options.hasRank()) {
+    update({ phase: 'waiting' });
+    status.setStatus('Choose at least one rank to convert.');
+    return;
+  }
+  const opts = options.read();
+  options.clearFieldErrors();
+  status.clearError('convert');
+  $('budget').hidden = true;
+  if (state.features.checkPattern && (opts.include || opts.exclude)) {
+    const reply = await converter.request('check', { include: opts.include, exclude: opts.exclude });
+    if (mine !== run) return;
+    if (reply.type === 'result' && reply.problems.length) {
+      for (const p of reply.problems) options.showFieldError(p.field, `Line ${p.line + 1}: ${p.message}`);
+      openOptions(true);
+      options.focusField(reply.problems[0].field);
+      update({ phase: 'failed' });
+      status.setStatus('A filter is not a valid regular expression.');
+      return;
     }
-    regions += info.regions.length;
-    // Region counts span all ranks: scale the selected ranks' calls by the
-    // share of calls the filters keep.
-    calls += all ? Math.round(rankCalls * (keptCalls / all)) : rankCalls;
   }
-  const events = 2 * calls;
-  const filterNote = include === undefined || exclude === undefined
-    ? ' A filter is not a JavaScript regular expression; the converter will decide.'
-    : '';
-  estimate.textContent = `Selected: ${plural(ranks.size, 'rank')}, ${count(kept)} of ${plural(regions, 'region')}, ` +
-    `about ${plural(events, 'event')} (${bytes(events * BYTES_PER_EVENT)} of JSON).${filterNote}`;
-  if (events > EVENTS_HEAVY) {
-    warning.textContent = `About ${count(events)} events: speedscope needs minutes and several GB of memory ` +
-      'to show this many (20 M events took about 2 minutes and 5 GB here). Consider fewer ranks or a region filter; ' +
-      'the download works regardless.';
-    warning.hidden = false;
-  } else if (events > EVENTS_SLOW) {
-    warning.textContent = `About ${count(events)} events: speedscope takes roughly 10 seconds per 2 million events to show them.`;
-    warning.hidden = false;
-  } else {
-    warning.hidden = true;
+  const e = estimate(opts);
+  update({ estimate: e });
+  options.setEstimate(describeEstimate(e));
+  if (automatic && e.exact && !e.fits) {
+    await showBudget(e, opts, mine);
+    return;
   }
+  await convert(opts, mine, { reveal });
 }
 
-// ---- converting -------------------------------------------------------------
+async function showBudget(e, opts, mine) {
+  update({ phase: 'waiting' });
+  status.hideProgress();
+  $('budget-text').textContent = `${e.largest.file.name}: the selection holds ${plural(e.calls, 'call')}. ` +
+    `Showing them would take speedscope ${seconds(e.need.seconds)} and ${bytes(e.need.bytes)} of memory; ` +
+    `in this browser it can show about ${plural(budget.maxCalls(e.have), 'call')}. ` +
+    'Show less of the run, or convert it all to download.';
+  $('budget-suggestion').hidden = true;
+  $('budget-apply').hidden = true;
+  $('budget').hidden = false;
+  status.setStatus('Waiting: the run is too big to show at once.');
+  $('budget').scrollIntoView({ block: 'nearest' });
+  if (state.features.narrowing) await suggest(e, opts, mine);
+}
 
-function showProgress({ phase, done, total }) {
-  const area = $('progress-area');
-  const bar = $('progress');
-  area.hidden = false;
-  const name = PHASES[phase] ?? phase;
-  if (area.dataset.phase && area.dataset.phase !== phase) {
-    $('phases').append(el('li', { text: PHASES[area.dataset.phase] ?? area.dataset.phase }));
+// The core's suggestion for the largest file: the shortest minimum duration
+// (or else the longest time window) that fits the budget.
+async function suggest(e, opts, mine) {
+  status.showProgress({ phase: 'suggest', total: 0 });
+  const reply = await converter.request('overview', {
+    file: e.largest.file,
+    options: { ranks: opts.ranks, include: opts.include, exclude: opts.exclude,
+               maxEvents: budget.maxCalls(e.have) * budget.EVENTS_PER_CALL },
+  }, { limitMs: limitFor([e.largest.file], { silent: true }) });
+  if (mine !== run) return;
+  status.hideProgress();
+  status.setStatus('Waiting: the run is too big to show at once.');
+  if (reply.type !== 'result') {
+    if (reply.type !== 'cancelled') reportFailure(reply, [e.largest.file]);
+    return;
   }
-  area.dataset.phase = phase;
-  if (total > 0) {
-    bar.max = total;
-    bar.value = Math.min(done, total);
-  } else {
-    bar.removeAttribute('value');  // indeterminate
-  }
-  const pct = total ? Math.floor((100 * done) / total) : 0;
-  $('progress-label').textContent = total ? `${name}: ${pct}% (${count(done)} of ${count(total)})` : `${name}…`;
-  bar.setAttribute('aria-valuetext', $('progress-label').textContent);
-}
-
-function resetProgress() {
-  const area = $('progress-area');
-  area.hidden = true;
-  delete area.dataset.phase;
-  $('phases').replaceChildren();
-  $('progress').value = 0;
-  $('progress-label').textContent = 'Starting…';
-}
-
-function setBusy(busy) {
-  $('convert').disabled = busy || !state.files.some((f) => f.info);
-  $('cancel').hidden = !busy;
-  $('file-input').disabled = busy;
-  $('example').disabled = busy;
-  document.body.classList.toggle('busy', busy);
-}
-
-function clearOutputs() {
-  for (const o of state.outputs) {
-    URL.revokeObjectURL(o.url);
-    if (o.viewerUrl !== o.url) URL.revokeObjectURL(o.viewerUrl);
-  }
-  state.outputs = [];
-  $('outputs').hidden = true;
-  $('output-select').replaceChildren();
-  $('downloads').replaceChildren();
-  $('viewer-note').hidden = true;
-  $('viewer-box').replaceChildren(
-    el('p', { className: 'placeholder', id: 'viewer-placeholder', text: 'The converted profile opens here.' }));
-}
-
-async function convert() {
-  const files = state.files.filter((f) => f.info).map((f) => f.file);
-  if (!files.length || state.converting) return;
-  clearError();
-  clearOutputs();
-  resetProgress();
-  const options = {
-    filepath: $('output-name').value.trim() || DEFAULT_OUTPUT,
-    // No rank to choose from (a file without calls): export_speedscope's default.
-    ranks: knownRanks().length ? selectedRanks() : null,
-    include: patterns('include'),
-    exclude: patterns('exclude'),
+  overviewView.show(reply.overview);
+  overviewKey = JSON.stringify([state.selection, e.largest.file.name, opts.ranks, opts.include, opts.exclude]);
+  const s = reply.overview.suggestion;
+  const choice = s?.minDuration ?? s?.timeWindow;
+  if (!choice) return;
+  const setting = s.minDuration ? { minDuration: s.minDuration.value }
+    : { timeWindow: { start: s.timeWindow.value[0], end: s.timeWindow.value[1] } };
+  const words = s.minDuration ? `leave out calls shorter than ${s.minDuration.value}`
+    : `show ${s.timeWindow.value[0]} s to ${s.timeWindow.value[1]} s of the run`;
+  $('budget-suggestion').textContent = `Suggested: ${words}, which keeps ${plural(choice.calls, 'call')}.`;
+  $('budget-suggestion').hidden = false;
+  const apply = $('budget-apply');
+  apply.textContent = s.minDuration ? `Show calls of ${s.minDuration.value} or longer` : 'Show that time window';
+  apply.hidden = false;
+  apply.onclick = () => {
+    options.apply(setting);
+    convertIfItFits({ automatic: false });
   };
-  const job = { id: null };
-  state.converting = job;
-  setBusy(true);
-  setStatus(`Converting ${plural(files.length, 'file')}…`);
-  showProgress({ phase: 'load', done: 0, total: 0 });
+}
+
+async function convert(opts, mine, { reveal }) {
+  const files = goodFiles().map((f) => f.file);
+  downloads.release(state.outputs);
+  update({ phase: 'converting', outputs: [], current: 0, viewer: 'none' });
+  downloads.render([], 0, site.viewerPage);
+  $('fullscreen').hidden = true;
+  viewer.clear(placeholder('Converting…'));
+  status.showProgress({ phase: 'read', done: 0, total: 0 }, { file: fileList(files) });
   const started = performance.now();
-  const reply = await call('convert', { files, options, gzipAbove: GZIP_ABOVE }, showProgress);
-  if (state.converting !== job) return;  // cancelled meanwhile
-  state.converting = null;
-  setBusy(false);
-  resetProgress();
-  if (reply.type === 'error') {
-    setStatus('Conversion failed.');
-    showError(reply.message, reply.files, reply.kind);
+  performance.mark('scope-speedscope:convert-start');
+  const reply = await converter.request('convert', { files, options: opts }, {
+    onProgress: (p) => { if (mine === run) status.showProgress(p, { file: fileList(files) }); },
+    limitMs: limitFor(files),
+  });
+  if (mine !== run) return;
+  status.hideProgress();
+  if (reply.type === 'cancelled') {
+    cancelled();
     return;
   }
-  if (reply.type !== 'result') return;
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  showOutputs(reply.outputs, `Converted in ${seconds} s`);
+  if (reply.type !== 'result') {
+    reportFailure(reply, files);
+    update({ phase: 'failed' });
+    viewer.clear(placeholder(''));
+    return;
+  }
+  performance.mark('scope-speedscope:converted');
+  const took = ((performance.now() - started) / 1000).toFixed(1);
+  showReadyOutputs(reply.outputs, `Converted in ${took} s`, { reveal });
+  loadOverview();
 }
 
-// Shows outputs ([{ fileName, blob, viewerBlob?, size }]): downloads, the
-// selector and the first one in the viewer. `what` starts the status line.
-function showOutputs(outputs, what) {
-  clearOutputs();
-  state.outputs = outputs.map(({ fileName, blob, viewerBlob, size }) => {
-    const url = URL.createObjectURL(blob);
-    return { fileName, size, url, viewerUrl: viewerBlob ? URL.createObjectURL(viewerBlob) : url };
-  });
-  setStatus(`${what}: ${state.outputs.map((o) => `${o.fileName} (${bytes(o.size)})`).join(', ')}.`);
-  renderOutputs();
-  showViewer(0);
+// Shows outputs that exist: [{ fileName, blob, size, calls }] (the worker's,
+// or ones converted elsewhere and handed to the page): the bar's links, and
+// the first one in the viewer when it fits the budget. `what` starts the
+// status line.
+export function showReadyOutputs(results, what, { reveal = true } = {}) {
+  downloads.release(state.outputs);
+  const outputs = downloads.makeOutputs(results);
+  update({ outputs, current: 0, phase: 'done' });
+  $('work').hidden = false;
+  downloads.render(outputs, 0, site.viewerPage);
+  status.setStatus(`${what}: ${outputs.map((o) => `${o.fileName} (${bytes(o.size)})`).join(', ')}.`);
+  showOutput(0, { reveal });
 }
 
-function cancel() {
-  if (!state.converting) return;
-  state.converting = null;
-  stopWorker();
-  startWorker();
-  setBusy(false);
-  resetProgress();
-  setStatus('Conversion cancelled.');
-  $('convert').focus();
-}
-
-// ---- results ----------------------------------------------------------------
-
-function renderOutputs() {
-  const select = $('output-select');
-  select.replaceChildren(...state.outputs.map((o, i) => el('option', { value: String(i), text: o.fileName })));
-  select.hidden = state.outputs.length < 2;
-  select.previousElementSibling.hidden = state.outputs.length < 2;
-  $('downloads').replaceChildren(...state.outputs.map((o) => el('li', {},
-    el('a', { href: o.url, download: o.fileName, 'data-testid': 'download', className: 'button small' },
-      'Download ', el('span', { className: 'file-name', text: o.fileName }), ` (${bytes(o.size)})`))));
-  $('outputs').hidden = false;
-}
-
-let currentFrame = null;
-
-function showViewer(index) {
+// Opens the viewer on an output that fits the budget; holds it otherwise.
+function showOutput(index, { reveal = true } = {}) {
   const output = state.outputs[index];
   if (!output) return;
-  $('output-select').value = String(index);
-  $('viewer-note').hidden = true;
-  // A new frame for each profile: speedscope reads #profileURL once, at load.
-  const frame = el('iframe', {
-    'data-testid': 'viewer',
-    title: `speedscope flame chart of ${output.fileName}`,
-  });
-  loadViewer(frame, output.viewerUrl);
-  currentFrame = frame;
-  $('viewer-box').replaceChildren(frame);
+  if (budget.fits(budget.cost(output.calls), budget.budget())) openViewer(index, { reveal });
+  else holdViewer(index);
 }
 
-// Reports from speedscope (viewer-bridge.js inside the frame).
-window.addEventListener('message', (event) => {
-  if (event.origin !== window.location.origin || event.data?.source !== 'scope-speedscope-viewer') return;
-  if (!currentFrame || event.source !== currentFrame.contentWindow) return;
-  const { kind, message } = event.data;
-  const note = $('viewer-note');
-  if (/Maximum call stack size exceeded/i.test(message)) {
-    note.textContent = 'speedscope could not show this profile: its call stacks are too deep ' +
-      '(speedscope fails beyond about 3,900 nested calls with "Maximum call stack size exceeded"). ' +
-      'The download link has the complete file; a region filter that drops the recursive region may help.';
-  } else if (kind === 'alert' || kind === 'import-error') {
-    note.textContent = `speedscope could not show this profile: ${message}`;
-  } else {
-    return;  // speedscope's own console noise
+function cancelled() {
+  status.hideProgress();
+  update({ phase: 'cancelled' });
+  status.setStatus('Cancelled.');
+  viewer.clear(placeholder(''));
+}
+
+// A failed request, said once: the core's message (or its words for people),
+// the file named once; a problem with an option on its field.
+function reportFailure(reply, files, origin = 'convert') {
+  const file = reply.file ?? (files.length === 1 ? files[0].name : null);
+  if (reply.type === 'stalled') {
+    status.showError({ file, message: `${file ?? 'The file'} made the converter stop responding ` +
+      `(no progress for ${reply.seconds} s), so it was stopped and restarted. The file is probably damaged.` },
+    { origin });
+    status.setStatus('The converter was restarted.');
+    return;
   }
-  note.hidden = false;
-});
-
-// ---- wiring -----------------------------------------------------------------
-
-function setUp() {
-  registerServiceWorker();
-  startWorker();
-  loadServedResults((outputs) => showOutputs(outputs, 'Converted by scope-speedscope view'))
-    .catch((err) => showError(err.message));
-  $('file-input').addEventListener('change', (e) => {
-    const files = [...e.target.files];
-    e.target.value = '';  // choosing the same file again is a new selection
-    selectFiles(files);
-  });
-  $('example').addEventListener('click', async () => {
-    clearError();
-    setStatus('Loading the example…');
-    try {
-      const example = await exampleFile();
-      $('include').value = '';
-      $('exclude').value = '';
-      $('output-name').value = DEFAULT_OUTPUT;
-      await selectFiles([example], { thenConvert: true });
-    } catch (err) {
-      setStatus('');
-      showError(`The example could not be loaded: ${err.message}`);
-    }
-  });
-  $('options').addEventListener('submit', (e) => {
-    e.preventDefault();
-    convert();
-  });
-  $('cancel').addEventListener('click', cancel);
-  $('options').addEventListener('input', updateEstimate);
-  $('options').addEventListener('change', updateEstimate);
-  const setAll = (pred) => {
-    for (const box of document.querySelectorAll('#ranks input[name=rank]')) box.checked = pred(Number(box.value));
-    updateEstimate();
-  };
-  $('ranks-all').addEventListener('click', () => setAll(() => true));
-  $('ranks-none').addEventListener('click', () => setAll(() => false));
-  $('ranks-first').addEventListener('click', () => setAll((r) => r === 0));
-  $('output-select').addEventListener('change', (e) => showViewer(Number(e.target.value)));
-
-  // Drag and drop anywhere on the page.
-  const zone = $('dropzone');
-  let depth = 0;
-  document.addEventListener('dragenter', (e) => {
-    if (!e.dataTransfer?.types.includes('Files')) return;
-    depth++;
-    zone.classList.add('dragging');
-  });
-  document.addEventListener('dragleave', () => {
-    depth = Math.max(0, depth - 1);
-    if (!depth) zone.classList.remove('dragging');
-  });
-  document.addEventListener('dragover', (e) => {
-    if (!e.dataTransfer?.types.includes('Files')) return;
-    e.preventDefault();
-    e.dataTransfer.dropEffect = state.converting ? 'none' : 'copy';
-  });
-  document.addEventListener('drop', (e) => {
-    e.preventDefault();
-    depth = 0;
-    zone.classList.remove('dragging');
-    if (e.dataTransfer?.files.length) selectFiles(e.dataTransfer.files);
-  });
+  if (reply.trap) {
+    status.showError({ file, message: `${file ?? 'The file'} is damaged: the converter failed while reading it ` +
+      '(the converter was restarted).' }, { origin });
+    status.setStatus('The converter was restarted.');
+    return;
+  }
+  const line = reply.index != null && ['include', 'exclude'].includes(reply.field) ? `Line ${reply.index + 1}: ` : '';
+  if (reply.field && options.showFieldError(reply.field, `${line}${reply.wording ?? reply.message}`)) {
+    openOptions(true);
+    options.focusField(reply.field);
+    status.setStatus('Check the option marked below.');
+    return;
+  }
+  status.showError({ ...reply, file }, { origin });
+  status.setStatus(origin === 'inspect' ? 'Could not read a file.' : 'Conversion failed.');
 }
 
-setUp();
+// ---- the viewer -----------------------------------------------------------------
+
+function placeholder(text, ...more) {
+  return el('div', { className: 'placeholder', 'data-testid': 'viewer-placeholder' },
+    text ? el('p', { text }) : null, ...more);
+}
+
+async function openViewer(index, { reveal = true } = {}) {
+  const output = state.outputs[index];
+  if (!output) return;
+  update({ current: index, viewer: 'starting', viewerMessage: '' });
+  downloads.render(state.outputs, index, site.viewerPage);
+  viewer.show(output);
+  $('fullscreen').hidden = false;
+  if (!reveal) return;
+  await nextFrame();
+  // The bar and the chart fill the window; on a narrow screen with the
+  // options open above the chart, the chart alone does.
+  const besideOptions = $('options-panel').hidden || getComputedStyle($('options-panel')).gridColumnStart === '2';
+  (besideOptions ? $('work') : $('viewer-box')).scrollIntoView({ block: 'start' });
+  viewer.frame?.focus();
+}
+
+function holdViewer(index) {
+  const output = state.outputs[index];
+  const need = budget.cost(output.calls);
+  update({ current: index, viewer: 'held' });
+  downloads.render(state.outputs, index, site.viewerPage);
+  $('fullscreen').hidden = true;
+  viewer.clear(placeholder(`${output.fileName} holds ${plural(output.calls, 'call')}: more than the viewer's ` +
+    `budget. Showing it would take speedscope ${seconds(need.seconds)} and ${bytes(need.bytes)} of memory. ` +
+    'The download has the complete file.',
+  el('button', { type: 'button', className: 'button', 'data-testid': 'show-anyway', text: 'Show anyway',
+                 onclick: () => openViewer(index) })));
+  status.setStatus(`${output.fileName} converted; not shown (too big for the viewer).`);
+}
+
+function viewerStatus(status_, { fileName, reason, message, ms }) {
+  if (status_ === 'painted') {
+    performance.mark('scope-speedscope:painted');
+    update({ viewer: 'painted' });
+    status.setStatus(`${fileName}: flame chart shown${ms != null ? ` (speedscope took ${(ms / 1000).toFixed(1)} s)` : ''}.`);
+    return;
+  }
+  if (status_ !== 'failed') {
+    update({ viewer: status_ });
+    if (status_ === 'importing') status.setStatus(`Opening ${fileName} in speedscope…`);
+    return;
+  }
+  let text;
+  if (reason === 'too-deep') {
+    text = `speedscope cannot show ${fileName}: its calls nest deeper than speedscope can draw ` +
+      '(some thousands of levels). The download has the complete file; excluding the deeply nested region may help.';
+  } else if (reason === 'dead') {
+    text = `The viewer stopped while showing ${fileName}${message ? ` (${message})` : ', most likely out of memory'}. ` +
+      'The download has the complete file; fewer ranks, a filter or narrowing make it smaller.';
+  } else {
+    text = `speedscope cannot show ${fileName}: ${message}. The download has the complete file.`;
+  }
+  update({ viewer: 'failed', viewerMessage: text });
+  $('fullscreen').hidden = true;
+  const note = el('p', { className: 'viewer-failed', role: 'alert', 'data-testid': 'viewer-note', text });
+  viewer.clear(placeholder('', note, el('button', { type: 'button', className: 'button', text: 'Try again',
+                                                   onclick: () => openViewer(state.current) })));
+  status.setStatus('The flame chart could not be shown; the download works.');
+}
+
+// ---- the bar ----------------------------------------------------------------------
+
+function openOptions(open) {
+  $('options-panel').hidden = !open;
+  $('stage').classList.toggle('with-options', open);
+  $('options-toggle').setAttribute('aria-expanded', String(open));
+  if (open) loadOverview();
+}
+
+// The overview of the largest file's selection, for picking a time window.
+// It reads the file, so only when the options are open and the converter idle.
+let overviewKey = null;
+async function loadOverview() {
+  if (!state.features.narrowing || $('options-panel').hidden || converter.busy || !goodFiles().length) return;
+  const opts = options.read();
+  const { largest } = estimate(opts);
+  const key = JSON.stringify([state.selection, largest.file.name, opts.ranks, opts.include, opts.exclude]);
+  if (key === overviewKey) return;
+  overviewKey = key;
+  const mine = run;
+  const reply = await converter.request('overview', {
+    file: largest.file, options: { ranks: opts.ranks, include: opts.include, exclude: opts.exclude },
+  }, { limitMs: limitFor([largest.file], { silent: true }) });
+  if (mine !== run || reply.type !== 'result') {
+    overviewKey = null;
+    return;
+  }
+  overviewView.show(reply.overview);
+  overviewView.mark(options.currentWindow());
+}
+
+function wireBar() {
+  $('options-toggle').addEventListener('click', () => openOptions($('options-panel').hidden));
+  $('output-select').addEventListener('change', (e) => showOutput(Number(e.target.value)));
+  $('fullscreen').addEventListener('click', () => toggleFullscreen($('viewer-box')).catch(() => {}));
+  document.addEventListener('fullscreenchange', () => {
+    $('fullscreen').setAttribute('aria-pressed', String(document.fullscreenElement === $('viewer-box')));
+  });
+  $('cancel').addEventListener('click', () => {
+    converter.cancel();
+    cancelled();
+    $('options-toggle').focus();
+  });
+  $('budget-convert').addEventListener('click', () => convertIfItFits({ automatic: false }));
+  $('budget-narrow').addEventListener('click', () => {
+    openOptions(true);
+    $('options-panel').scrollIntoView({ block: 'start' });
+    document.querySelector('#ranks input, #min-duration')?.focus();
+  });
+  // The bar's height, for the viewer to fill the rest of the window.
+  new ResizeObserver(([entry]) => {
+    $('work').style.setProperty('--bar-height', `${Math.ceil(entry.borderBoxSize[0].blockSize)}px`);
+  }).observe($('bar'));
+}
+
+// ---- start ------------------------------------------------------------------------
+
+async function boot() {
+  registerServiceWorker();
+  // Outputs that `scope-speedscope view` converted and serves (?result=).
+  loadServedResults((outputs) => showReadyOutputs(outputs, 'Converted by scope-speedscope view')).catch((err) => {
+    $('work').hidden = false;
+    status.showError({ message: err.message });
+  });
+  picker.setUp({
+    chosen: (files) => choose(files),
+    example: site.exampleFile,
+    failed: (message) => {
+      $('work').hidden = false;
+      status.clearError();
+      status.showError({ message });
+    },
+  });
+  options.setUp({ changed: ({ explicit = false } = {}) => {
+    if (!goodFiles().length) return;
+    convertIfItFits({ automatic: !explicit, reveal: explicit });
+  } });
+  wireBar();
+  overviewView.setUp({ picked: (range) => {
+    options.setWindow(range);
+    overviewView.mark(range);
+    convertIfItFits({ automatic: true, reveal: false });
+  } });
+  const init = await converter.start();
+  if (init.type === 'result') {
+    update({ version: init.version, features: init.features });
+    options.setFeatures(init.features);
+    document.body.dataset.narrowing = String(!!init.features.narrowing);
+    $('version-line').textContent = `scope-speedscope ${init.version}, running in your browser.`;
+  } else {
+    $('version-line').textContent = 'The converter failed to load.';
+    $('work').hidden = false;
+    status.showError(init);
+  }
+}
+
+boot();

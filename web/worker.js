@@ -1,16 +1,23 @@
-// The conversion worker (a module worker). The page posts
-//   { id, type: 'inspect', file: File }
-//   { id, type: 'convert', files: [File], options: { filepath, ranks, include, exclude } }
-// and gets back { id, type: 'progress' | 'result' | 'error', ... }. Files are
-// handed to the wasm module as File objects, which it reads lazily; outputs
-// come back as chunks, assembled here into Blobs (never one big string).
-// Cancelling is the page's business: it terminates this worker and starts a new one.
+// The conversion worker (a module worker; worker-client.js talks to it).
+// Requests { id, type, ... } and replies { id, type: 'progress' | 'result' | 'error', ... }:
+//   init                                 -> { version, features }
+//   inspect   { file }                   -> { info }
+//   overview  { file, options }          -> { overview }   the core's overview (and suggestion)
+//   check     { include, exclude }       -> { problems: [{ field, line, message }] }
+//   convert   { files, options }         -> { outputs: [{ fileName, blob, size, calls }] }
+// Every rule (filters, naming, messages, counting) is the core's: this file
+// only moves Files in and Blobs out. Files are read lazily by the wasm module
+// (WORKERFS); outputs stream into Blobs of BLOCK bytes, never one big string.
+// Cancelling, time limits and restarts are the client's business: it
+// terminates this worker and starts a new one.
 
 import { createScopeSpeedscope } from './lib/index.js';
 
-const PROGRESS_EVERY_MS = 50;
+const PROGRESS_EVERY_MS = 100;
+// Test hook (the page's ?test-stall=<file name>): reading a file of that name
+// spins as a converter stuck in a damaged file would, for the watchdog's test.
+const STALL_ON = new URLSearchParams(self.location.search).get('test-stall');
 const BLOCK = 16 * 1024 * 1024;
-const NULL_SINK = { open() {}, write() {}, close() {}, commit() {}, abort() {} };
 
 let module = null;
 function lib() {
@@ -21,36 +28,78 @@ function lib() {
   return module;
 }
 
-function errorOf(err) {
+// What the page can ask of this build of the core.
+function featuresOf(sp) {
   return {
-    kind: err?.kind ?? err?.name ?? 'Error',
-    message: String(err?.message ?? err),
+    overview: typeof sp.overview === 'function',
+    checkPattern: typeof sp.checkPattern === 'function',
+    narrowing: typeof sp.overview === 'function',
   };
 }
 
-async function gzip(blob) {
-  const stream = blob.stream().pipeThrough(new CompressionStream('gzip'));
-  return new Response(stream).blob();
+const isTrap = (err) => err instanceof WebAssembly.RuntimeError || err?.name === 'RuntimeError' ||
+  /^Aborted\(/.test(String(err?.message ?? ''));
+
+// The core's error as the page shows it. `wording` (the message for people),
+// `file` and `field` come from the core when it provides them.
+function errorOf(err, files = []) {
+  const message = String(err?.message ?? err);
+  return {
+    type: 'error',
+    kind: err?.kind ?? err?.name ?? 'Error',
+    message,
+    wording: err?.wording ?? null,
+    file: err?.file ?? (files.length === 1 ? files[0] : null),
+    field: err?.field ?? null,
+    index: err?.index ?? null,
+    trap: isTrap(err),
+  };
 }
 
-// speedscope inflates gzip input on every route: outputs over gzipAbove bytes
-// (the page's choice, 256 MiB) reach it compressed (in Chromium a plain Blob
-// over ~500 MiB cannot be read at all). Downloads stay plain JSON.
-async function convert(id, files, options, gzipAbove) {
-  const sp = await lib();
-  const inputs = files.map((file) => ({ name: file.name, file }));
+// Progress in the units the page shows: the writer counts speedscope events,
+// two per call (an open and a close); the page counts calls.
+function progressReporter(id) {
   let last = 0;
   let lastPhase = null;
-  const onProgress = ({ phase, done, total }) => {
+  let output = null;
+  const report = ({ phase, done, total }) => {
+    if (phase === 'write') report.calls.set(output, Math.floor(total / 2));
     const now = Date.now();
     if (phase === lastPhase && now - last < PROGRESS_EVERY_MS && done !== total) return;
     last = now;
     lastPhase = phase;
-    self.postMessage({ id, type: 'progress', phase, done, total });
+    if (phase === 'write') {
+      self.postMessage({ id, type: 'progress', phase, output, done: Math.floor(done / 2), total: Math.floor(total / 2),
+                         unit: 'calls' });
+    } else if (phase === 'reconstruct') {
+      self.postMessage({ id, type: 'progress', phase, done, total, unit: 'ranks' });
+    } else {
+      self.postMessage({ id, type: 'progress', phase, done, total, unit: 'fraction' });
+    }
   };
+  report.output = (name) => { output = name; };
+  report.calls = new Map();  // output file name -> calls written (the writer's exact count)
+  return report;
+}
+
+function coreOptions(options) {
+  const out = {
+    filepath: options.filepath,
+    ranks: options.ranks,
+    include: options.include,
+    exclude: options.exclude,
+  };
+  if (options.minDuration != null) out.minDuration = options.minDuration;
+  if (options.timeWindow != null) out.timeWindow = options.timeWindow;
+  return out;
+}
+
+async function convert(id, files, options) {
+  const sp = await lib();
+  const inputs = files.map((file) => ({ name: file.name, file }));
+  const onProgress = progressReporter(id);
   // Outputs stream into Blobs as the core writes them: chunks are gathered
-  // into blocks of BLOCK bytes, each turned into a Blob at once, so the worker
-  // never holds a whole document in its own memory.
+  // into blocks of BLOCK bytes, each turned into a Blob at once.
   const outputs = [];
   let current = null;
   const flushBlock = () => {
@@ -61,6 +110,7 @@ async function convert(id, files, options, gzipAbove) {
   const sink = {
     open(fileName) {
       current = { fileName, parts: [], pending: [], pendingBytes: 0, size: 0 };
+      onProgress.output(fileName);
     },
     write(chunk) {
       current.pending.push(chunk.slice());  // valid during the call only
@@ -71,7 +121,7 @@ async function convert(id, files, options, gzipAbove) {
     close() {
       flushBlock();
       outputs.push({ fileName: current.fileName, blob: new Blob(current.parts, { type: 'application/json' }),
-                     size: current.size });
+                     size: current.size, calls: onProgress.calls.get(current.fileName) ?? 0 });
       current = null;
     },
     commit() {},
@@ -81,42 +131,68 @@ async function convert(id, files, options, gzipAbove) {
     },
   };
   try {
-    await sp.exportSpeedscope(inputs, { ...options, onProgress, sink });
+    await sp.exportSpeedscope(inputs, { ...coreOptions(options), onProgress, sink });
   } catch (err) {
-    // With several files, name the one that fails on its own (when it is cheap
-    // enough to find out); the message itself is the CLI's.
-    let culprit = null;
-    const total = files.reduce((n, f) => n + f.size, 0);
-    if (files.length > 1 && total < 256 * 1024 * 1024) {
-      for (const input of inputs) {
-        try {
-          await sp.exportSpeedscope([input], { ...options, filepath: 'probe.json', sink: NULL_SINK });
-        } catch (single) {
-          if (single?.message === err?.message) { culprit = input.name; break; }
-        }
-      }
-    }
-    self.postMessage({ id, type: 'error', ...errorOf(err), files: culprit ? [culprit] : files.map((f) => f.name) });
+    const reply = errorOf(err, files.map((f) => f.name));
+    if (!reply.file && !reply.trap) reply.file = await culprit(sp, inputs, options, err);
+    self.postMessage({ id, ...reply });
     return;
   }
-  self.postMessage({ id, type: 'progress', phase: 'packing', done: 0, total: outputs.length });
-  const results = [];
-  for (const [i, { fileName, blob, size }] of outputs.entries()) {
-    const viewerBlob = size > gzipAbove ? await gzip(blob) : null;
-    results.push({ fileName, blob, viewerBlob, size });
-    self.postMessage({ id, type: 'progress', phase: 'packing', done: i + 1, total: outputs.length });
+  self.postMessage({ id, type: 'result', outputs });
+}
+
+// With several files, the one that fails on its own (when that is cheap to
+// find out), for a core that does not name it.
+async function culprit(sp, inputs, options, err) {
+  const total = inputs.reduce((n, i) => n + i.file.size, 0);
+  if (inputs.length < 2 || total > 256 * 1024 * 1024) return null;
+  const nullSink = { open() {}, write() {}, close() {}, commit() {}, abort() {} };
+  for (const input of inputs) {
+    try {
+      await sp.exportSpeedscope([input], { ...coreOptions(options), filepath: 'probe.json', sink: nullSink });
+    } catch (single) {
+      if (single?.message === err?.message) return input.name;
+    }
   }
-  self.postMessage({ id, type: 'result', outputs: results });
+  return null;
 }
 
 async function inspect(id, file) {
   const sp = await lib();
+  if (STALL_ON && file.name === STALL_ON) for (;;);
   try {
     const info = await sp.inspect({ name: file.name, file });
-    self.postMessage({ id, type: 'result', info, version: sp.version });
+    self.postMessage({ id, type: 'result', info });
   } catch (err) {
-    self.postMessage({ id, type: 'error', ...errorOf(err), files: [file.name] });
+    self.postMessage({ id, ...errorOf(err, [file.name]) });
   }
+}
+
+// The core's overview of one file's selection: calls over time, durations,
+// and with options.maxEvents the narrowing it suggests.
+async function overview(id, file, options) {
+  const sp = await lib();
+  try {
+    const view = await sp.overview({ name: file.name, file }, options);
+    self.postMessage({ id, type: 'result', overview: view });
+  } catch (err) {
+    self.postMessage({ id, ...errorOf(err, [file.name]) });
+  }
+}
+
+// Filters checked with the core's own engine; nothing to say without it.
+async function check(id, fields) {
+  const sp = await lib();
+  const problems = [];
+  if (typeof sp.checkPattern === 'function') {
+    for (const [field, patterns] of Object.entries(fields)) {
+      for (const [line, pattern] of (patterns ?? []).entries()) {
+        const problem = await sp.checkPattern(pattern);
+        if (problem) problems.push({ field, line, pattern, message: problem.message ?? String(problem) });
+      }
+    }
+  }
+  self.postMessage({ id, type: 'result', problems });
 }
 
 self.onmessage = async ({ data }) => {
@@ -124,14 +200,18 @@ self.onmessage = async ({ data }) => {
   try {
     if (type === 'init') {
       const sp = await lib();
-      self.postMessage({ id, type: 'result', version: sp.version });
+      self.postMessage({ id, type: 'result', version: sp.version, features: featuresOf(sp) });
     } else if (type === 'inspect') {
       await inspect(id, data.file);
+    } else if (type === 'overview') {
+      await overview(id, data.file, data.options);
+    } else if (type === 'check') {
+      await check(id, { include: data.include, exclude: data.exclude });
     } else if (type === 'convert') {
-      await convert(id, data.files, data.options, data.gzipAbove ?? 256 * 1024 * 1024);
+      await convert(id, data.files, data.options);
     }
   } catch (err) {
-    // The module failed to load or something unexpected broke.
-    self.postMessage({ id, type: 'error', ...errorOf(err), files: [] });
+    // The module failed to load, or trapped outside a conversion.
+    self.postMessage({ id, ...errorOf(err) });
   }
 };

@@ -1,7 +1,8 @@
 // The page offline: after one visit the service worker serves the whole site
-// from its cache, so with the network gone (and the server stopped) a reload
-// still converts and shows the chart. A new build replaces the old cache. The
-// web app manifest makes the page installable.
+// (the page, its modules, the worker, the wasm, the viewer's frame) from its
+// cache, so with the network gone and the server stopped a reload still
+// converts and paints the chart. A new build replaces the old cache. The web
+// app manifest makes the page installable.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,14 +11,9 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { startServer } from '../../scripts/serve.mjs';
-import { assertChartPainted, caseNamed, downloads, expectedBytes, fixtures, launch, repo } from './browser-helpers.mjs';
+import { assertOutputs, assertPainted, caseNamed, converterReady, pick, repo, root, startBrowser } from './harness.mjs';
 
-const site = join(repo, 'dist', 'web');
-
-async function waitForConverter(page) {
-  await page.waitForFunction(() => /running in your browser/.test(document.getElementById('version-line').textContent),
-    null, { timeout: 30_000 });
-}
+const versionOf = (dir) => readFileSync(join(dir, 'sw.js'), 'utf8').match(/const VERSION = "([0-9a-f]{16})";/)[1];
 
 // Polls `check` (an async function) until it returns true.
 async function until(what, check, timeout = 30_000) {
@@ -27,14 +23,14 @@ async function until(what, check, timeout = 30_000) {
   }
 }
 
-// Resolves once a service worker controls the page; returns its cache names.
+// Resolves once a service worker controls the page; returns the cache names.
 async function waitForControl(page) {
   await until('a service worker controls the page', () => page.evaluate(() => navigator.serviceWorker.controller !== null));
   return page.evaluate(() => caches.keys());
 }
 
-// The build the service worker that controls the page serves.
-async function servedVersion(page) {
+// The build that the service worker controlling the page serves.
+function servedVersion(page) {
   return page.evaluate(() => new Promise((resolve) => {
     const sw = navigator.serviceWorker;
     if (!sw.controller) { resolve(null); return; }
@@ -43,32 +39,17 @@ async function servedVersion(page) {
   }));
 }
 
-async function convertFixture(page, c) {
-  await page.setInputFiles('[data-testid=file-input]', c.inputs.map((name) => ({
-    name, mimeType: 'application/x-hdf5', buffer: readFileSync(join(fixtures, 'h5', name)),
-  })));
-  await page.waitForFunction(() => /ready to convert/.test(document.querySelector('[data-testid=status]').textContent),
-    null, { timeout: 30_000 });
-  await page.getByTestId('convert').click();
-  await page.getByTestId('download').first().waitFor({ timeout: 60_000 });
-}
-
 describe('the page offline', { timeout: 300_000 }, () => {
-  let context;
-  before(async () => { context = await launch(); });
-  after(async () => { await context?.close(); });
+  let browser;
+  before(async () => { browser = await startBrowser(); });
+  after(async () => { await browser?.close(); });
 
-  test('after one visit, a reload without network converts and shows the chart', async () => {
-    const server = await startServer({ root: site, port: 0 });
-    const page = await context.newPage();
+  test('after one visit, a reload without network converts and paints the chart', async () => {
+    const { context, server } = browser;
+    const page = await browser.openPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(server.url);
-    await waitForConverter(page);
-    const cachesNow = await waitForControl(page);
-    const sw = readFileSync(join(site, 'sw.js'), 'utf8');
-    const version = sw.match(/const VERSION = "([0-9a-f]{16})";/)[1];
-    assert.deepEqual(cachesNow, [`scope-speedscope ${server.url} ${version}`]);
+    assert.deepEqual(await waitForControl(page), [`scope-speedscope ${server.url} ${versionOf(root)}`]);
 
     // Installable: Chromium finds nothing missing in the manifest, icons or worker.
     const cdp = await context.newCDPSession(page);
@@ -82,18 +63,16 @@ describe('the page offline', { timeout: 300_000 }, () => {
     await server.close();
     try {
       await page.reload();
-      await waitForConverter(page);
+      await converterReady(page);
       const c = caseNamed('real_run_s1');
-      await convertFixture(page, c);
-      const got = await downloads(page);
-      assert.ok(got.get('profile.speedscope.json').equals(expectedBytes(c.outputs[0])), 'download bytes offline');
-      await assertChartPainted(page, 'real_run_s1');
+      assert.equal(await pick(page, c.inputs), 'done');
+      await assertOutputs(page, c);
+      await assertPainted(page, 'real_run_s1');
       // The bundled example comes from the cache too.
       await page.reload();
-      await waitForConverter(page);
+      await converterReady(page);
       await page.getByTestId('example').click();
-      await page.getByTestId('download').first().waitFor({ timeout: 60_000 });
-      assert.ok(await page.getByTestId('error').isHidden());
+      await assertPainted(page, 'real_run_s1');
       assert.deepEqual(errors, []);
     } finally {
       await context.setOffline(false);
@@ -102,20 +81,21 @@ describe('the page offline', { timeout: 300_000 }, () => {
   });
 
   test('a new build replaces the old cache', async () => {
+    const { context } = browser;
     // A copy of the site, served, visited, then rebuilt with one file changed.
     const dir = mkdtempSync(join(tmpdir(), 'scope-speedscope-site-'));
-    cpSync(site, dir, { recursive: true });
+    cpSync(root, dir, { recursive: true });
     const server = await startServer({ root: dir, port: 0 });
     try {
       let page = await context.newPage();
       await page.goto(server.url);
-      await waitForConverter(page);
+      await converterReady(page);
       const [oldCache] = await waitForControl(page);
       await page.close();
 
       appendFileSync(join(dir, 'style.css'), '\n/* build 2 */\n');
       execFileSync(process.execPath, [join(repo, 'scripts', 'build-web.mjs'), '--service-worker', dir]);
-      const version = readFileSync(join(dir, 'sw.js'), 'utf8').match(/const VERSION = "([0-9a-f]{16})";/)[1];
+      const version = versionOf(dir);
       const newCache = `scope-speedscope ${server.url} ${version}`;
       assert.notEqual(newCache, oldCache);
 
@@ -131,7 +111,7 @@ describe('the page offline', { timeout: 300_000 }, () => {
       for (const start = Date.now(); ;) {
         page = await context.newPage();
         await page.goto(server.url);
-        await waitForConverter(page);
+        await converterReady(page);
         if (await servedVersion(page) === version) break;
         await page.close();
         assert.ok(Date.now() - start < 30_000, 'the new service worker took over');

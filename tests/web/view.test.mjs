@@ -7,26 +7,29 @@ import { after, before, describe, test } from 'node:test';
 import { join } from 'node:path';
 
 import { startCli } from '../js/serve-helpers.mjs';
-import { assertChartPainted, caseNamed, downloads, expectedBytes, fixtures, launch } from './browser-helpers.mjs';
+import { assertOutputs, assertPainted, caseNamed, fixtures, startBrowser } from './harness.mjs';
 
 describe('scope-speedscope view in the browser', { timeout: 300_000 }, () => {
-  let context;
-  before(async () => { context = await launch(); });
-  after(async () => { await context?.close(); });
+  let browser;
+  before(async () => { browser = await startBrowser(); });
+  after(async () => { await browser?.close(); });
+
+  async function open(url) {
+    const page = await browser.context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(url);
+    return { page, errors };
+  }
 
   test('the printed URL shows the chart and offers the download', async () => {
     const c = caseNamed('real_run_s1');
     const cli = await startCli(['view', join(fixtures, 'h5', 'real_run_s1.h5'), '--no-open']);
     try {
-      const page = await context.newPage();
-      const errors = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(cli.url);
-      await assertChartPainted(page, 'real_run_s1');
-      const got = await downloads(page);
-      assert.deepEqual([...got.keys()], ['profile.speedscope.json']);
-      assert.ok(got.get('profile.speedscope.json').equals(expectedBytes(c.outputs[0])), 'download bytes');
-      assert.match(await page.getByTestId('status').innerText(), /profile\.speedscope\.json/);
+      const { page, errors } = await open(cli.url);
+      await assertPainted(page, 'real_run_s1');
+      await assertOutputs(page, c);
+      assert.match(await page.getByTestId('status').innerText(), /real_run_s1|profile\.speedscope\.json/);
       assert.ok(await page.getByTestId('error').isHidden());
       // A page opened by view does not install the offline copy for this port.
       assert.equal(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length), 0);
@@ -45,12 +48,22 @@ describe('scope-speedscope view in the browser', { timeout: 300_000 }, () => {
     if (c.exclude !== null) args.push('--exclude', ...c.exclude);
     const cli = await startCli(args);
     try {
-      const page = await context.newPage();
-      await page.goto(cli.url);
-      await assertChartPainted(page, 'hdf5-schema-1');
-      const got = await downloads(page);
-      assert.deepEqual([...got.keys()].sort(), c.outputs.map((o) => o.file).sort());
-      for (const o of c.outputs) assert.ok(got.get(o.file).equals(expectedBytes(o)), o.file);
+      const { page } = await open(cli.url);
+      await assertPainted(page, 'hdf5-schema-1');
+      await assertOutputs(page, c);
+      await page.close();
+    } finally {
+      await cli.stop('SIGINT');
+    }
+  });
+
+  test('a result over the viewer\'s budget waits for a click, as the page\'s own do', async () => {
+    const cli = await startCli(['view', join(fixtures, 'h5', 'large_s3.h5'), '--no-open']);
+    try {
+      // The served call count reaches the budget check (a tiny test budget).
+      const { page } = await open(`${cli.url}&viewer-budget-mb=1`);
+      await page.waitForFunction(() => document.body.dataset.viewer === 'held', null, { timeout: 60_000 });
+      assert.ok(await page.getByTestId('download').isVisible());
       await page.close();
     } finally {
       await cli.stop('SIGINT');
@@ -59,10 +72,8 @@ describe('scope-speedscope view in the browser', { timeout: 300_000 }, () => {
 
   test('after Ctrl+C the page says that the server has stopped', async () => {
     const cli = await startCli(['view', join(fixtures, 'h5', 'hdf5-schema-3.h5'), '--no-open']);
-    const { url } = cli;
-    const page = await context.newPage();
-    await page.goto(url);
-    await assertChartPainted(page, 'hdf5-schema-3');
+    const { page } = await open(cli.url);
+    await assertPainted(page, 'hdf5-schema-3');
     await cli.stop('SIGINT');
     // The page is still open; fetching its result again fails with words for people.
     const message = await page.evaluate(async () => {

@@ -1,11 +1,11 @@
 // The single-file page's parts (the served page's are in web/site.js): made
 // from data that scripts/build-single.mjs inlines into
 // dist/scope-speedscope.html as base64 blocks (<script type="application/octet-stream">),
-// so the page needs no other file and works when opened from disk (file://).
+// so the page needs no other file and works when opened from disk (file://):
 //   - the converter: a classic Worker made from a Blob (from file:// Chromium
 //     runs no module worker), its script preceded by the wasm bytes;
-//   - the viewer: speedscope's page with its script and styles inlined, as the
-//     srcdoc of the frame (it fetches the page's blob: URL, as same-origin);
+//   - the viewer: speedscope's page with the bridge, its script and styles
+//     inlined, as the sandboxed frame's srcdoc;
 //   - the example run.
 
 function base64Of(id) {
@@ -32,12 +32,17 @@ export function createWorker() {
   return new Worker(workerUrl, { name: 'scope-speedscope' });
 }
 
+/**
+ * No "Open in a new tab": a tab opened from file:// has an origin of its own
+ * and could not read this page's blob: URLs (full screen remains).
+ */
+export const viewerPage = null;
+
 let viewerHtml = null;
 
-/** speedscope's page as the frame's srcdoc; it reads the profile's URL from the frame's name. */
-export function loadViewer(frame, profileUrl) {
+/** speedscope's page with the bridge, inlined, as the frame's srcdoc. */
+export function loadViewer(frame) {
   viewerHtml ??= new TextDecoder().decode(bytesOf('scope-speedscope-viewer'));
-  frame.name = profileUrl;
   frame.srcdoc = viewerHtml;
 }
 

@@ -1,0 +1,222 @@
+#!/usr/bin/env node
+// The page's benchmark in headless Chromium (npm run bench:browser): for runs
+// of 1 M, 4 M, 10 M and 20 M calls (bench/make_run.py, cached in
+// build/bench-runs/), each in a fresh browser, it chooses the file and measures
+//   converted     the outputs exist (the Download link is there)
+//   download      a click on Download gave the complete file (while the viewer imports)
+//   painted       the viewer's bridge saw the flame chart drawn (pixels, not the title)
+//   memory        the peak of the summed RSS of every Chromium process of that browser
+// A run over the viewer's budget waits: then it measures "Convert everything"
+// and "Show anyway" (the viewer may die; the page must survive and keep the
+// download), and, when the core offers narrowing, "Show with the suggestion".
+// The baseline, in the same run: speedscope alone (its bundled page as a tab
+// of its own, loading the same JSON, written by the native CLI, through
+// #profileURL), painted when its overlay canvas has pixels.
+//
+//   node bench/browser.mjs [--calls 1000001,4000001] [--runs 2] [--limit-s 420] [--json FILE]
+//
+// Heavy: a 20 M-call run takes several GB. Run one benchmark at a time.
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../scripts/serve.mjs';
+
+const repo = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const args = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const SIZES = arg('--calls', '1000001,4000001,10000001,20000001').split(',').map(Number);
+const RUNS = Number(arg('--runs', '2'));
+const LIMIT_MS = Number(arg('--limit-s', '420')) * 1000;
+const JSON_OUT = arg('--json', join(repo, 'build', 'bench', 'browser.json'));
+const root = join(repo, 'dist', 'web');
+const runsDir = join(repo, 'build', 'bench-runs');
+
+function runFile(calls) {
+  mkdirSync(runsDir, { recursive: true });
+  const path = join(runsDir, `run_${calls}.h5`);
+  if (!existsSync(path)) {
+    console.error(`bench: writing ${path}`);
+    execFileSync('/usr/bin/python3', [join(repo, 'bench', 'make_run.py'), path, String(Math.floor((calls - 1) / 4))],
+      { stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  return path;
+}
+
+// Summed RSS (bytes) of the processes whose command line names this browser's profile folder.
+function browserRss(userDataDir) {
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmd.includes(userDataDir)) continue;
+      const rss = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
+      if (rss) total += Number(rss[1]) * 1024;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
+// The JSON of a run (native CLI, cached) in a folder served with the viewer.
+function aloneSite(calls, path) {
+  const site = join(runsDir, 'alone');
+  mkdirSync(site, { recursive: true });
+  const json = join(site, `run_${calls}.json`);
+  if (!existsSync(json)) {
+    execFileSync(join(repo, 'build', 'native', 'scope-speedscope'), [path, '--filepath', json, '--quiet']);
+  }
+  rmSync(join(site, 'speedscope'), { force: true, recursive: true });
+  execFileSync('cp', ['-r', join(root, 'speedscope'), join(site, 'speedscope')]);
+  writeFileSync(join(site, 'index.html'), '<!DOCTYPE html><title>speedscope alone</title>\n');
+  return { site, name: `run_${calls}.json` };
+}
+
+const s = (ms) => (ms == null ? '—' : `${(ms / 1000).toFixed(1)} s`);
+const gb = (b) => `${(b / 1e9).toFixed(1)} GB`;
+
+async function measure(calls, path, mode) {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'scope-speedscope-bench-'));
+  const alone = mode === 'speedscope alone' ? aloneSite(calls, path) : null;
+  const server = await startServer({ root: alone ? alone.site : root, port: 0 });
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: '/usr/bin/chromium', headless: true, acceptDownloads: true,
+    viewport: { width: 1600, height: 1000 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  let peak = 0;
+  const sampler = setInterval(() => { peak = Math.max(peak, browserRss(userDataDir)); }, 500);
+  const result = { calls, mode, json: null, converted: null, download: null, painted: null, viewer: null,
+                   waiting: null, pageAlive: null, note: '' };
+  try {
+    const page = await context.newPage();
+    // A crashed viewer frame makes playwright call the page crashed; ask the page through the protocol.
+    const cdp = await context.newCDPSession(page);
+    const ask = async (expression) => (await cdp.send('Runtime.evaluate', { expression, returnByValue: true,
+                                                                             awaitPromise: true })).result.value;
+    const until = async (expression, limit = LIMIT_MS) => {
+      const end = Date.now() + limit;
+      for (;;) {
+        const v = await ask(expression);
+        if (v) return v;
+        if (Date.now() > end) return null;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    if (alone) {
+      const t0 = Date.now();
+      await page.goto(`${server.url}speedscope/index.html#profileURL=${encodeURIComponent(server.url + alone.name)}`);
+      result.viewer = await until(`document.title !== 'speedscope' && [...document.querySelectorAll('canvas')].some((c) => {
+        const x = c.getContext('2d');
+        if (!x || !c.width || !c.height) return false;
+        const d = x.getImageData(0, 0, c.width, c.height).data;
+        for (let i = 3; i < d.length; i += 4) if (d[i]) return true;
+        return false;
+      }) && 'painted'`) ?? 'timeout';
+      if (result.viewer === 'painted') result.painted = Date.now() - t0;
+      result.json = `${(statSync(join(alone.site, alone.name)).size / 1e6).toFixed(0)} MB`;
+      return result;
+    }
+    await page.goto(server.url);
+    await until('/running in your browser/.test(document.getElementById("version-line").textContent)', 60_000);
+    const narrowing = await ask('document.body.dataset.narrowing === "true"');
+    const t0 = Date.now();
+    await page.setInputFiles('[data-testid=file-input]', path);
+    const phase = await until(`['done', 'failed', 'waiting'].includes(document.body.dataset.phase) &&
+      document.body.dataset.phase`);
+    if (phase === 'waiting') {
+      result.waiting = Date.now() - t0;
+      if (mode === 'page, suggested narrowing') {
+        if (!narrowing || !(await ask('!document.getElementById("budget-apply").hidden'))) {
+          result.note = 'no narrowing in this build';
+          return result;
+        }
+        await ask('document.getElementById("budget-apply").click()');
+      } else {
+        await ask('document.getElementById("budget-convert").click()');
+      }
+      await until(`['done', 'failed'].includes(document.body.dataset.phase)`);
+    }
+    if (await ask('document.body.dataset.phase') !== 'done') {
+      result.note = await ask('document.querySelector("[data-testid=error]").innerText');
+      return result;
+    }
+    result.converted = Date.now() - t0;
+    result.json = await ask('(() => { const m = /\\(([^)]+)\\)/.exec(document.getElementById("download").innerText); return m && m[1]; })()');
+    // Download while the viewer imports: click, wait for the complete file.
+    const downloadStarted = Date.now();
+    const downloading = page.waitForEvent('download', { timeout: LIMIT_MS }).catch(() => null);
+    await ask('document.getElementById("download").click()');
+    const download = await downloading;
+    if (download) {
+      const file = await download.path();
+      result.download = result.converted + (Date.now() - downloadStarted);
+      result.downloadBytes = statSync(file).size;
+      await download.delete();
+    }
+    if (await ask('document.body.dataset.viewer') === 'held') {
+      result.note = 'over budget: Convert everything, then Show anyway';
+      await ask('document.querySelector("[data-testid=show-anyway]").click()');
+    }
+    const viewer = await until(`['painted', 'failed'].includes(document.body.dataset.viewer) &&
+      document.body.dataset.viewer`);
+    result.viewer = viewer ?? 'timeout';
+    if (viewer === 'painted') result.painted = Date.now() - t0;
+    if (viewer === 'failed') result.note += ` (${await ask('document.querySelector("[data-testid=viewer-note]")?.innerText')})`;
+    result.pageAlive = await ask('1 + 1') === 2 &&
+      /^blob:/.test(await ask('document.getElementById("download").href'));
+    return result;
+  } catch (err) {
+    result.note = `error: ${err.message.split('\n')[0]}`;
+    return result;
+  } finally {
+    clearInterval(sampler);
+    result.memory = peak;
+    await context.close().catch(() => {});
+    await server.close();
+    rmSync(userDataDir, { recursive: true, force: true });
+  }
+}
+
+if (!existsSync(join(root, 'index.html'))) {
+  console.error('bench: dist/web is missing: run npm run build first');
+  process.exit(1);
+}
+const results = [];
+for (const calls of SIZES) {
+  const path = runFile(calls);
+  const modes = calls >= 10_000_000 ? ['page', 'page, suggested narrowing'] : ['speedscope alone', 'page'];
+  for (const mode of modes) {
+    for (let i = 0; i < RUNS; i++) {
+      const r = await measure(calls, path, mode);
+      results.push(r);
+      console.error(`bench: ${calls.toLocaleString('en-US')} calls, ${mode}, run ${i + 1}: converted ${s(r.converted)}, ` +
+        `download ${s(r.download)}, painted ${s(r.painted)} (${r.viewer}), memory ${gb(r.memory)}, page alive ${r.pageAlive}` +
+        `${r.note ? `; ${r.note}` : ''}`);
+      if (mode === 'page, suggested narrowing' && r.note === 'no narrowing in this build') break;
+    }
+  }
+}
+
+mkdirSync(join(JSON_OUT, '..'), { recursive: true });
+writeFileSync(JSON_OUT, JSON.stringify({ date: new Date().toISOString(), cpus: cpus().length, memory: totalmem(),
+                                         chromium: execFileSync('/usr/bin/chromium', ['--version'],
+                                           { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim(),
+                                         results }, null, 1));
+console.log('| run | how | JSON | converted | download complete | chart painted | browser memory (peak) | page |');
+console.log('|---|---|---:|---:|---:|---:|---:|---|');
+for (const r of results) {
+  if (r.note === 'no narrowing in this build') continue;
+  const viewer = r.viewer === 'painted' ? s(r.painted) : r.viewer === 'failed' ? 'viewer failed' : (r.viewer ?? '—');
+  const page = r.mode === 'speedscope alone' ? '—' : r.pageAlive ? 'alive, download kept' : 'LOST';
+  console.log(`| ${(r.calls / 1e6).toFixed(0)} M calls | ${r.mode}${r.waiting != null ? ' (waited for a click)' : ''} | ` +
+    `${r.json ?? '—'} | ${s(r.converted)} | ${s(r.download)} | ${viewer} | ${gb(r.memory)} | ${page} |`);
+}

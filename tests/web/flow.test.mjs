@@ -1,0 +1,255 @@
+// The page's flow in headless Chromium: a chosen or dropped file becomes a
+// full-window flame chart without another click; new selections clear old
+// results; errors are said once; options convert again; the phone layout has
+// no sideways scrolling; axe-core finds nothing in each state.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  assertAccessible, assertOutputs, assertPainted, assertSameOrigin, caseNamed, convertWith, drop, errorText, fixtures,
+  occurrences, openOptions, pick, screenshot, settle, startBrowser, viewerSettled,
+} from './harness.mjs';
+
+describe('the page flow', { timeout: 900_000 }, () => {
+  let browser;
+  before(async () => { browser = await startBrowser(); });
+  after(async () => { await browser?.close(); });
+
+  test('choosing a file shows its flame chart filling the window, without another click', async () => {
+    const page = await browser.openPage();
+    await assertAccessible(page, 'start');
+    assert.equal(await pick(page, ['real_run_s1.h5']), 'done');
+    await assertPainted(page, 'real_run_s1');
+    // The chart takes the window: its top inside the viewport, at least 85% of its height.
+    const box = await page.getByTestId('viewer').boundingBox();
+    const { height } = page.viewportSize();
+    assert.ok(box.y >= 0 && box.y < height, `viewer top ${box.y} inside the viewport`);
+    assert.ok(box.height >= 0.85 * height, `viewer height ${box.height} of ${height}`);
+    assert.ok(box.y + box.height <= height + 1, 'the viewer ends inside the viewport');
+    // Focus went to the chart.
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'viewer');
+    // The frame is sandboxed: scripts only, an opaque origin.
+    assert.equal(await page.getByTestId('viewer').getAttribute('sandbox'), 'allow-scripts');
+    const frame = await (await page.getByTestId('viewer').elementHandle()).contentFrame();
+    assert.equal(await frame.evaluate(() => window.origin), 'null');
+    assert.equal(await frame.evaluate(() => document.documentElement.lang), 'en');
+    // The chart is on screen: the frame's pixels are not one flat colour.
+    const shot = await page.getByTestId('viewer').screenshot();
+    assert.ok(shot.length > 20_000, `a flame chart has detail (${shot.length} bytes of PNG)`);
+    await assertOutputs(page, caseNamed('real_run_s1'));
+    await screenshot(page, 'page.png');
+    await assertAccessible(page, 'chart shown');
+    await page.close();
+  });
+
+  test('dropping a file anywhere shows its flame chart', async () => {
+    const page = await browser.openPage();
+    assert.equal(await drop(page, ['real_run_s1.h5']), 'done');
+    await assertPainted(page, 'real_run_s1');
+    assert.match(await page.getByTestId('bar-files').innerText(), /real_run_s1\.h5/);
+    await assertOutputs(page, caseNamed('real_run_s1'));
+    await page.close();
+  });
+
+  test('Try the example, with the keyboard only', async () => {
+    const page = await browser.openPage();
+    const unnamed = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea, button')]
+      .filter((e) => !(e.labels?.length || e.getAttribute('aria-label') || e.textContent.trim()))
+      .map((e) => e.id || e.outerHTML));
+    assert.deepEqual(unnamed, []);
+    let focused = null;
+    for (let i = 0; i < 12 && focused !== 'example'; i++) {
+      await page.keyboard.press('Tab');
+      focused = await page.evaluate(() => document.activeElement?.id);
+      if (focused === 'file-input') {
+        const outline = await page.$eval('#file-label', (e) => getComputedStyle(e).outlineStyle);
+        assert.notEqual(outline, 'none', 'the file button shows keyboard focus');
+      }
+    }
+    assert.equal(focused, 'example', 'Tab reaches "Try the example"');
+    await settle(page, 'selection', () => page.keyboard.press('Enter'));
+    await assertPainted(page, 'real_run_s1');
+    await page.close();
+  });
+
+  test('a new selection clears the old results at once', async () => {
+    const page = await browser.openPage();
+    await pick(page, ['real_run_s1.h5']);
+    assert.equal(await viewerSettled(page), 'painted');
+    // Checked in the same task as the change event: nothing of the old result is left.
+    const left = await page.evaluate(async () => {
+      const blob = await (await fetch('example/real_run_s1.h5')).blob();
+      const input = document.querySelector('[data-testid=file-input]');
+      const data = new DataTransfer();
+      data.items.add(new File([blob], 'second.h5'));
+      input.files = data.files;
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+      return {
+        download: !document.querySelector('[data-testid=download]').hidden,
+        frame: !!document.querySelector('[data-testid=viewer]'),
+        error: !document.querySelector('[data-testid=error]').hidden,
+        bar: document.querySelector('[data-testid=bar-files]').textContent,
+      };
+    });
+    assert.deepEqual(left, { download: false, frame: false, error: false, bar: 'second.h5' });
+    await page.waitForFunction(() => document.body.dataset.phase === 'done');
+    await page.close();
+  });
+
+  test('errors: said once, the file named once, no exception names; the next file converts', async () => {
+    const page = await browser.openPage();
+    // A conversion error (found while rebuilding call stacks).
+    const overlap = caseNamed('ERR_partial_overlap');
+    assert.equal(await pick(page, overlap.inputs), 'failed');
+    let text = await errorText(page);
+    assert.ok(text.includes(overlap.error.message), text);
+    assert.equal(await occurrences(page, overlap.error.message), 1, 'the message is in the page once');
+    assert.equal(await occurrences(page, 'overlap_s3.h5'), 2, 'the file is named in the bar and in the message');
+    assert.doesNotMatch(text, /Error\b|ValueError|NestingError/);
+    assert.equal(await page.getByTestId('download').isVisible(), false);
+    await assertAccessible(page, 'error');
+
+    // An error found while reading the file: its message names the file itself.
+    const notH5 = caseNamed('ERR_not_hdf5');
+    assert.equal(await pick(page, notH5.inputs), 'failed');
+    text = await errorText(page);
+    const message = notH5.error.message.replaceAll('{path}', 'not_hdf5.h5');
+    assert.ok(text.includes(message), text);
+    assert.equal((text.match(/not_hdf5\.h5/g) ?? []).length, 1, `the file is named once: ${text}`);
+    assert.equal(await occurrences(page, message), 1);
+    assert.doesNotMatch(text, /OSError|CorruptProfileError|HDF5SchemaError/);
+
+    // The page stays usable.
+    assert.equal(await pick(page, ['real_run_s1.h5']), 'done');
+    assert.ok(await page.getByTestId('error').isHidden(), 'a new selection clears the error');
+    await assertPainted(page, 'real_run_s1');
+    await page.close();
+  });
+
+  test('Convert is disabled while no rank is selected; options convert again', async () => {
+    const page = await browser.openPage();
+    const c = caseNamed('nested_s1_ranks01');
+    await pick(page, c.inputs);
+    await openOptions(page);
+    await page.getByTestId('rank-0').uncheck();
+    assert.ok(await page.getByTestId('convert').isDisabled());
+    assert.ok(await page.getByTestId('ranks-error').isVisible());
+    // Ticking a rank converts again on its own.
+    const phase = await settle(page, 'attempts', async () => {
+      await page.getByTestId('rank-0').check();
+      await page.getByTestId('rank-1').check();
+    });
+    assert.equal(phase, 'done');
+    assert.ok(await page.getByTestId('convert').isEnabled());
+    await page.getByTestId('output-name').fill(c.filepath);
+    await settle(page, 'attempts', () => page.getByTestId('convert').click());
+    await assertOutputs(page, c);
+    await page.close();
+  });
+
+  test('progress counts calls, the same calls the page shows', async () => {
+    const page = await browser.openPage();
+    const c = caseNamed('large_s3');
+    await page.evaluate(() => {
+      window.seen = [];
+      new MutationObserver(() => window.seen.push(document.querySelector('[data-testid=status]').textContent))
+        .observe(document.querySelector('[data-testid=status]'), { childList: true, characterData: true, subtree: true });
+    });
+    await pick(page, c.inputs);
+    await openOptions(page);
+    const rank0 = await page.locator('label.rank', { has: page.getByTestId('rank-0') }).innerText();
+    const shown = rank0.match(/\(([\d,]+) calls\)/)[1];
+    const seen = await page.evaluate(() => window.seen);
+    const writing = seen.filter((t) => /^Writing /.test(t));
+    assert.ok(writing.length, `a writing phase was shown: ${seen.join(' | ')}`);
+    for (const t of writing) assert.match(t, new RegExp(`of ${shown} calls$`), t);
+    await page.close();
+  });
+
+  test('Cancel stops reading and converting; the next file still converts', async () => {
+    const page = await browser.openPage();
+    const c = caseNamed('large_s3');
+    // Cancel while converting (three copies take long enough).
+    await page.setInputFiles('[data-testid=file-input]', [...c.inputs, ...c.inputs, ...c.inputs].map((n, i) =>
+      ({ name: `${i}-${n}`, mimeType: 'application/x-hdf5', buffer: require_(n) })));
+    await page.waitForFunction(() => document.body.dataset.phase === 'converting');
+    await page.getByTestId('cancel').click();
+    await page.waitForFunction(() => document.body.dataset.phase === 'cancelled');
+    assert.ok(await page.getByTestId('download').isHidden());
+    assert.ok(await page.getByTestId('progress').isHidden());
+    // Cancel while reading what a file holds.
+    await page.setInputFiles('[data-testid=file-input]', [...c.inputs, ...c.inputs].map((n, i) =>
+      ({ name: `${i}-${n}`, mimeType: 'application/x-hdf5', buffer: require_(n) })));
+    await page.waitForFunction(() => document.body.dataset.phase === 'inspecting');
+    assert.ok(await page.getByTestId('cancel').isVisible(), 'Cancel is offered while reading');
+    await page.getByTestId('cancel').click();
+    await page.waitForFunction(() => document.body.dataset.phase === 'cancelled');
+    assert.equal(await pick(page, ['real_run_s1.h5']), 'done');
+    await assertOutputs(page, caseNamed('real_run_s1'));
+    await page.close();
+  });
+
+  test('several outputs: a selector, one download each; no sideways scrolling on a phone', async () => {
+    const page = await browser.openPage();
+    const c = caseNamed('multi_fixtures');
+    await pick(page, c.inputs);
+    await convertWith(page, c);
+    assert.deepEqual(await page.getByTestId('output-select').locator('option').allInnerTexts(),
+      c.outputs.map((o) => o.file));
+    assert.equal(await viewerSettled(page), 'painted');
+    await assertOutputs(page, c);
+    await assertPainted(page, 'hdf5-schema-3');
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByTestId('options-toggle').click();  // closed
+    await page.evaluate(() => document.getElementById('work').scrollIntoView());
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `no horizontal scrolling at 390 px (${overflow} px too wide)`);
+    const box = await page.getByTestId('viewer').boundingBox();
+    assert.ok(box.height >= 0.8 * 844, `the viewer keeps most of the phone's height (${box.height})`);
+    for (const id of ['output-select', 'download', 'options-toggle', 'open-tab', 'fullscreen']) {
+      const control = await page.getByTestId(id).boundingBox();
+      assert.ok(control.width >= 30 && control.x >= 0 && control.x + control.width <= 390, `${id} fits: ${JSON.stringify(control)}`);
+    }
+    assert.ok((await page.getByTestId('output-select').boundingBox()).width >= 120, 'the output selector is usable');
+    await screenshot(page, 'page-phone.png');
+    await assertAccessible(page, 'phone, three outputs');
+    await openOptions(page);
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(wide <= 0, `options stack at 390 px (${wide} px too wide)`);
+    await assertAccessible(page, 'phone, options open');
+    await page.close();
+  });
+
+  test('full screen and "open in a new tab"', async () => {
+    const page = await browser.openPage();
+    await pick(page, ['real_run_s1.h5']);
+    assert.equal(await viewerSettled(page), 'painted');
+    await page.getByTestId('fullscreen').click();
+    await page.waitForFunction(() => document.fullscreenElement?.id === 'viewer-box');
+    assert.equal(await page.getByTestId('fullscreen').getAttribute('aria-pressed'), 'true');
+    await page.evaluate(() => document.exitFullscreen());
+    await page.waitForFunction(() => !document.fullscreenElement);
+
+    const href = await page.getByTestId('open-tab').getAttribute('href');
+    assert.match(href, /^speedscope\/index\.html#profileURL=blob%3Ahttp/);
+    const [tab] = await Promise.all([page.context().waitForEvent('page'), page.getByTestId('open-tab').click()]);
+    await tab.waitForFunction(() => document.title === 'real_run_s1 - speedscope', null, { timeout: 60_000 });
+    await tab.close();
+    await page.close();
+  });
+
+  test('no request left the origin, and nothing was blocked', () => {
+    assertSameOrigin(browser.log, new URL(browser.server.url).origin);
+    const origin = new URL(browser.server.url).origin;
+    assert.ok(browser.log.requests.some((u) => u.startsWith(`${origin}/lib/`)), 'the worker\'s requests were recorded');
+    assert.ok(browser.log.requests.some((u) => u.startsWith(`${origin}/speedscope/`)), 'the frame\'s requests were recorded');
+    assert.ok(browser.log.requests.some((u) => u.endsWith('/lib/scope-speedscope.wasm')), 'the wasm was fetched');
+  });
+});
+
+function require_(name) {
+  return readFileSync(join(fixtures, 'h5', name));
+}

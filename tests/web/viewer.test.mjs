@@ -1,0 +1,129 @@
+// The viewer in its sandboxed frame: the page keeps working while speedscope
+// imports, a dead or failing viewer leaves the downloads working, and a run
+// over the viewer's budget is not opened at once (a tiny budget set with the
+// test-only ?viewer-budget-mb= keeps this fast). Both policies (the page's and
+// the frame's) allow no request outside the origin.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  assertAccessible, assertOutputs, assertSameOrigin, caseNamed, checkOutput, convertWith, pick, root, settle,
+  startBrowser,
+  viewerSettled,
+} from './harness.mjs';
+
+describe('the viewer frame', { timeout: 900_000 }, () => {
+  let browser;
+  before(async () => { browser = await startBrowser(); });
+  after(async () => { await browser?.close(); });
+
+  test('the page stays responsive and the download works while speedscope imports', async () => {
+    const page = await browser.openPage();
+    const c = caseNamed('large_s3');
+    await pick(page, c.inputs);
+    await page.evaluate(() => {
+      window.ticks = [];
+      setInterval(() => window.ticks.push(performance.now()), 50);
+    });
+    await convertWith(page, c);
+    // The download is offered as soon as the output exists, whatever the viewer does.
+    assert.ok(['starting', 'importing'].includes(await page.evaluate(() => document.body.dataset.viewer)),
+      'the viewer is still at work');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download').click()]);
+    checkOutput(c, c.outputs[0], readFileSync(await download.path()));
+    assert.equal(await viewerSettled(page), 'painted');
+    // The page's timer kept ticking during the import: no pause of half a second.
+    const gaps = await page.evaluate(() => window.ticks.slice(1).map((t, i) => t - window.ticks[i]));
+    assert.ok(Math.max(...gaps) < 500, `longest pause of the page: ${Math.round(Math.max(...gaps))} ms`);
+    await page.close();
+  });
+
+  test('a viewer whose process dies: the page says so and keeps the download', async () => {
+    const page = await browser.openPage();
+    const c = caseNamed('real_run_s1');
+    await pick(page, c.inputs);
+    assert.equal(await viewerSettled(page), 'painted');
+    // Playwright counts a crashed frame as a crashed page; talk to the page
+    // through the protocol from here on (the page itself is alive).
+    const session = await page.context().newCDPSession(page);
+    const evaluate = async (expression) => (await session.send('Runtime.evaluate', {
+      expression, awaitPromise: true, returnByValue: true })).result.value;
+    const frame = await (await page.getByTestId('viewer').elementHandle()).contentFrame();
+    const frameSession = await page.context().newCDPSession(frame);
+    frameSession.send('Page.crash').catch(() => {});
+    const deadline = Date.now() + 30_000;
+    while (await evaluate('document.body.dataset.viewer') !== 'failed' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.equal(await evaluate('document.body.dataset.viewer'), 'failed');
+    const note = await evaluate('document.querySelector("[data-testid=viewer-note]")?.textContent');
+    assert.match(note, /The viewer stopped while showing profile\.speedscope\.json/);
+    assert.match(note, /The download has the complete file/);
+    // The download link still holds the complete output.
+    const got = await evaluate(`(async () => {
+      const a = document.querySelector('[data-testid=download]');
+      const bytes = new Uint8Array(await (await fetch(a.href)).arrayBuffer());
+      return { hidden: a.hidden, name: a.download, text: new TextDecoder().decode(bytes) };
+    })()`);
+    assert.equal(got.hidden, false);
+    assert.equal(got.name, 'profile.speedscope.json');
+    checkOutput(c, c.outputs[0], Buffer.from(got.text, 'utf8'));
+    await session.detach();
+  });
+
+  test('speedscope failing on a deep recursion: the page says why and keeps the download', async () => {
+    const page = await browser.openPage();
+    await pick(page, ['deep_20000_s3.h5']);
+    assert.equal(await viewerSettled(page), 'failed');
+    const note = await page.getByTestId('viewer-note').innerText();
+    assert.match(note, /nest deeper than speedscope can draw/);
+    assert.equal((await page.locator('[role=alert]:visible').allInnerTexts()).length, 1, 'said once');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download').click()]);
+    const doc = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    assert.equal(doc.profiles[0].events.length, 40_000, 'all 20,000 calls are in the download');
+    await assertAccessible(page, 'viewer failed');
+    await page.close();
+  });
+
+  test('over the viewer\'s budget: the estimate, no viewer, and a download on request', async () => {
+    const page = await browser.openPage('?viewer-budget-mb=0.001');
+    const c = caseNamed('real_run_s1');
+    assert.equal(await pick(page, c.inputs), 'waiting');
+    assert.equal(await page.getByTestId('viewer').count(), 0, 'the viewer was not opened');
+    const text = await page.getByTestId('budget-text').innerText();
+    assert.match(text, /real_run_s1\.h5: the selection holds [\d,]+ calls/);
+    assert.match(text, /Showing them would take speedscope (under a second|about [0-9]+ (s|min)) and [0-9.]+ [kMGT]?B of memory/);
+    await assertAccessible(page, 'over budget');
+
+    await settle(page, 'attempts', () => page.getByTestId('budget-convert').click());
+    assert.equal(await viewerSettled(page), 'held');
+    assert.equal(await page.getByTestId('viewer').count(), 0);
+    await assertOutputs(page, c);
+    await page.getByTestId('show-anyway').click();
+    assert.equal(await viewerSettled(page), 'painted');
+    await page.close();
+  });
+
+  test('the policies allow no request outside the origin', () => {
+    const pageHtml = readFileSync(join(root, 'index.html'), 'utf8');
+    const viewerHtml = readFileSync(join(root, 'speedscope', 'index.html'), 'utf8');
+    for (const [name, html] of [['index.html', pageHtml], ['speedscope/index.html', viewerHtml]]) {
+      const csp = html.match(/http-equiv="Content-Security-Policy" content="([^"]+)"/)?.[1];
+      assert.ok(csp, `${name} has a policy`);
+      const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
+      assert.deepEqual(directives['default-src'], ["'self'"], name);
+      for (const [k, values] of Object.entries(directives)) {
+        for (const v of values) {
+          // A script hash (the viewer frame's inline scripts) allows no request either.
+          assert.ok(["'self'", "'none'", "'unsafe-inline'", "'wasm-unsafe-eval'", 'blob:', 'data:'].includes(v) ||
+            /^'sha256-[A-Za-z0-9+/]+=*'$/.test(v),
+            `${name}: ${k} allows ${v}`);
+        }
+      }
+    }
+    assertSameOrigin(browser.log, new URL(browser.server.url).origin);
+  });
+});
+

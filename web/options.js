@@ -1,0 +1,202 @@
+// The options panel: ranks, include/exclude filters, narrowing (minimum
+// duration, time window) and the output name. It reads the fields into the
+// core's options, shows problems on their fields, and tells the page when the
+// options changed (debounced), so the page converts again.
+//
+// New selections start from export_speedscope's defaults: rank 0 (or the
+// lowest rank a file recorded, when it has no rank 0), every region, no
+// narrowing, profile.speedscope.json.
+
+import { $, count, el } from './dom.js';
+
+export const DEFAULT_OUTPUT = 'profile.speedscope.json';
+const TEXT_DEBOUNCE_MS = 600;
+
+const FIELD_INPUTS = {
+  ranks: 'ranks',
+  include: 'include',
+  exclude: 'exclude',
+  minDuration: 'min-duration',
+  timeWindow: 'window-start',
+  filepath: 'output-name',
+};
+const FIELD_ERRORS = {
+  ranks: 'ranks-error',
+  include: 'include-error',
+  exclude: 'exclude-error',
+  minDuration: 'min-duration-error',
+  timeWindow: 'window-error',
+};
+
+let changeTimer = null;
+let onChange = () => {};
+let knownRanks = [];  // [[rank, calls]]
+
+export function setUp({ changed }) {
+  onChange = changed;
+  const form = $('options');
+  const soon = (delay) => {
+    clearTimeout(changeTimer);
+    changeTimer = setTimeout(() => onChange(), delay);
+  };
+  form.addEventListener('input', (e) => {
+    if (e.target.name === 'rank') return;  // checkboxes: 'change' below
+    clearFieldError(fieldOf(e.target));
+    soon(TEXT_DEBOUNCE_MS);
+  });
+  form.addEventListener('change', (e) => {
+    if (e.target.name === 'rank') {
+      updateRanksValidity();
+      soon(TEXT_DEBOUNCE_MS);
+    }
+  });
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    clearTimeout(changeTimer);
+    onChange({ explicit: true });
+  });
+  const setAll = (pred) => {
+    for (const box of rankBoxes()) box.checked = pred(Number(box.value));
+    updateRanksValidity();
+    soon(0);
+  };
+  $('ranks-all').addEventListener('click', () => setAll(() => true));
+  $('ranks-none').addEventListener('click', () => setAll(() => false));
+  $('ranks-first').addEventListener('click', () => setAll((r) => r === knownRanks[0]?.[0]));
+  $('window-clear').addEventListener('click', () => {
+    setWindow(null);
+    soon(0);
+  });
+}
+
+// Cancels a pending debounced change (a new selection supersedes it).
+export function cancelPending() {
+  clearTimeout(changeTimer);
+}
+
+function fieldOf(input) {
+  if (input.name === 'rank') return 'ranks';
+  if (input.id === 'window-start' || input.id === 'window-end') return 'timeWindow';
+  return Object.keys(FIELD_INPUTS).find((k) => FIELD_INPUTS[k] === input.id) ?? null;
+}
+
+const rankBoxes = () => [...document.querySelectorAll('#ranks input[name=rank]')];
+
+// A new selection: ranks from the inspections, every other option back to the default.
+export function reset(infos) {
+  const ranks = new Map();  // rank -> calls over all files
+  for (const info of infos) {
+    for (const r of info.ranks ?? []) ranks.set(r.rank, (ranks.get(r.rank) ?? 0) + r.calls);
+  }
+  knownRanks = [...ranks.entries()].sort((a, b) => a[0] - b[0]);
+  const initial = ranks.has(0) ? 0 : knownRanks[0]?.[0];
+  $('ranks').replaceChildren(...knownRanks.map(([rank, calls]) => el('label', { className: 'rank' },
+    el('input', { type: 'checkbox', name: 'rank', value: String(rank), checked: rank === initial,
+                  'data-testid': `rank-${rank}` }),
+    ` rank ${rank} `, el('span', { className: 'hint', text: `(${count(calls)} calls)` }))));
+  $('ranks-tools').hidden = knownRanks.length < 2;
+  $('include').value = '';
+  $('exclude').value = '';
+  $('output-name').value = DEFAULT_OUTPUT;
+  $('min-duration').value = '';
+  setWindow(null);
+  clearFieldErrors();
+  updateRanksValidity();
+}
+
+export function setFeatures(features) {
+  for (const node of document.querySelectorAll('#options .narrowing')) node.hidden = !features.narrowing;
+}
+
+export function selectedRanks() {
+  return rankBoxes().filter((b) => b.checked).map((b) => Number(b.value));
+}
+
+export function rankCalls() {
+  return new Map(knownRanks);
+}
+
+function updateRanksValidity() {
+  const none = knownRanks.length > 0 && selectedRanks().length === 0;
+  $('ranks-error').hidden = !none;
+  $('ranks-fieldset').toggleAttribute('aria-invalid', none);
+  $('convert').disabled = none;
+}
+
+export function hasRank() {
+  return knownRanks.length === 0 || selectedRanks().length > 0;
+}
+
+function patterns(id) {
+  const lines = $(id).value.split('\n').map((l) => l.replace(/\r$/, '')).filter((l) => l.trim() !== '');
+  return lines.length ? lines : null;
+}
+
+// The window in the fields as numbers, for the overview; null unless both are numbers.
+export function currentWindow() {
+  const start = Number($('window-start').value);
+  const end = Number($('window-end').value);
+  return $('window-start').value.trim() && $('window-end').value.trim() && end > start ? { start, end } : null;
+}
+
+export function setWindow(range) {
+  $('window-start').value = range ? String(range.start) : '';
+  $('window-end').value = range ? String(range.end) : '';
+}
+
+// The options as the core takes them. Narrowing values go to the core as
+// typed: it parses and checks them and says what is wrong.
+export function read() {
+  const minDuration = $('min-duration').value.trim();
+  const start = $('window-start').value.trim();
+  const end = $('window-end').value.trim();
+  return {
+    filepath: $('output-name').value.trim() || DEFAULT_OUTPUT,
+    // No rank to choose from (a file without calls): export_speedscope's default.
+    ranks: knownRanks.length ? selectedRanks() : null,
+    include: patterns('include'),
+    exclude: patterns('exclude'),
+    minDuration: minDuration || null,
+    timeWindow: start || end ? [start || null, end || null] : null,
+  };
+}
+
+// Puts a suggested setting into the fields ({ minDuration, timeWindow: { start, end }, ranks }).
+export function apply(suggestion) {
+  if (suggestion.minDuration != null) $('min-duration').value = String(suggestion.minDuration);
+  if (suggestion.timeWindow) setWindow(suggestion.timeWindow);
+  if (suggestion.ranks) {
+    for (const box of rankBoxes()) box.checked = suggestion.ranks.includes(Number(box.value));
+    updateRanksValidity();
+  }
+}
+
+export function showFieldError(field, message) {
+  const box = $(FIELD_ERRORS[field] ?? '');
+  if (!box) return false;
+  box.textContent = message;
+  box.hidden = false;
+  const input = $(FIELD_INPUTS[field]);
+  input?.setAttribute('aria-invalid', 'true');
+  return true;
+}
+
+export function clearFieldError(field) {
+  const box = $(FIELD_ERRORS[field] ?? '');
+  if (!box || field === 'ranks') return;
+  box.hidden = true;
+  box.textContent = '';
+  $(FIELD_INPUTS[field])?.removeAttribute('aria-invalid');
+}
+
+export function clearFieldErrors() {
+  for (const field of Object.keys(FIELD_ERRORS)) clearFieldError(field);
+}
+
+export function focusField(field) {
+  $(FIELD_INPUTS[field])?.focus();
+}
+
+export function setEstimate(text) {
+  $('estimate').textContent = text;
+}

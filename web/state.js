@@ -1,0 +1,53 @@
+// The page's state, in one place. Modules read `state` and change it only
+// through update(), which tells every subscriber which keys changed. The
+// current phase is mirrored on <body data-phase=...> (the viewer's status on
+// data-viewer, the counters on data-selection and data-attempts) so styles,
+// tests and the benchmark can follow the flow.
+//
+//   phase    'start'       nothing chosen yet
+//            'inspecting'  reading what the chosen files hold
+//            'preparing'   checking options and estimating, before converting
+//            'waiting'     read; too big to show at once: the estimate and a suggestion wait for a click
+//            'converting'  the worker is converting
+//            'done'        outputs exist (the viewer may still be importing)
+//            'failed'      no output: an error is shown
+//            'cancelled'   the person pressed Cancel
+//   viewer   'none' | 'starting' | 'importing' | 'painted' | 'held' (over budget, not opened) | 'failed'
+
+export const state = {
+  version: null,
+  features: {},       // what the converter offers: { overview, checkPattern, narrowing }
+  selection: 0,       // bumps with every new selection
+  attempts: 0,        // bumps with every conversion asked for (a selection, changed options, a click)
+  files: [],          // [{ file, info, error }]
+  phase: 'start',
+  estimate: null,     // see budget.js
+  outputs: [],        // [{ fileName, size, blob, url }]
+  current: 0,         // index of the output in the viewer
+  viewer: 'none',
+  viewerMessage: '',
+};
+
+const listeners = new Set();
+
+export function subscribe(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+export function update(patch) {
+  const changed = new Set();
+  for (const [key, value] of Object.entries(patch)) {
+    if (state[key] !== value) changed.add(key);
+    state[key] = value;
+  }
+  if (!changed.size) return;
+  const data = document.body.dataset;
+  data.phase = state.phase;
+  data.viewer = state.viewer;
+  data.selection = String(state.selection);
+  data.attempts = String(state.attempts);
+  for (const fn of listeners) fn(state, changed);
+}
+
+export const goodFiles = () => state.files.filter((f) => f.info);
