@@ -53,8 +53,16 @@ self.addEventListener('fetch', (event) => {
   const path = cachedPath(event.request);
   if (!path) return;
   // caches.match does not create a cache: a worker whose cache a newer one
-  // deleted falls back to the network instead of filling it again.
-  event.respondWith((async () => (await caches.match(path, { cacheName: CACHE })) ?? fetch(event.request))());
+  // deleted falls back to the network instead of filling it again. The
+  // cached response is handed out as a new Response, which has no URL of its
+  // own: a worker or a page then keeps the URL it was asked for, query
+  // included (worker.js?test-stall=..., index.html?result=...), not the
+  // cached file's.
+  event.respondWith((async () => {
+    const hit = await caches.match(path, { cacheName: CACHE });
+    if (!hit) return fetch(event.request);
+    return new Response(hit.body, { status: hit.status, statusText: hit.statusText, headers: hit.headers });
+  })());
 });
 
 // The page (or a test) may ask which build this worker serves.
