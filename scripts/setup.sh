@@ -39,5 +39,9 @@ fi
 
 if [ ! -d "$here/node_modules" ] || [ "$here/package-lock.json" -nt "$here/node_modules/.package-lock.json" ]; then
   echo "setup: npm ci"
-  (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
+  # npm 11 refuses `npm ci` when an optional dependency it cannot resolve is
+  # absent from the lock (vite 8's Windows-only napi-windows-process-start-time
+  # is not in the registry here); `npm install` skips it and keeps the lock.
+  (cd "$here" && npm ci --no-audit --no-fund --loglevel=error) ||
+    { echo "setup: npm ci failed; npm install instead"; (cd "$here" && npm install --no-audit --no-fund --loglevel=error); }
 fi
