@@ -50,10 +50,10 @@ add_compile_definitions(FMT_USE_INT128=0)
 set(SCOPE_SPEEDSCOPE_WASM_NODE_SHIM "${CMAKE_CURRENT_LIST_DIR}/wasm-esm-node-shim.js")
 
 # scope_speedscope_configure_wasm_target(<target> <kind>)
-#   Makes the executable <target> an ES module exporting the factory
+#   Makes the executable <target> an ES module (classic: a script) exporting the factory
 #   `createScopeSpeedscopeModule` (embind API, Module.FS, growable memory up to
-#   4 GB, C++ exceptions). Both kinds make the same .wasm (scripts/build-dist.mjs
-#   checks it); only the JavaScript glue differs. <kind> is
+#   4 GB, C++ exceptions). All kinds make the same .wasm (scripts/build-dist.mjs
+#   checks web and node); only the JavaScript glue differs. <kind> is
 #   web:  browsers and Web Workers (-sENVIRONMENT=web,worker): no Node code
 #         at all, so bundlers never see a `node:` module, `require` or a
 #         top-level await. Files come as bytes (MEMFS) or, in a worker, a
@@ -61,7 +61,15 @@ set(SCOPE_SPEEDSCOPE_WASM_NODE_SHIM "${CMAKE_CURRENT_LIST_DIR}/wasm-esm-node-shi
 #   node: Node only (-sENVIRONMENT=node), with the prologue above. Pass the
 #         wasm bytes: createScopeSpeedscopeModule({ wasmBinary }), since
 #         Emscripten 3.1.6 would fetch() a file path under Node 20.
+#   classic: like web, but a classic script (no import/export, no
+#         import.meta), defining the factory as a global (or module.exports
+#         for a bundler), and without eval (-sDYNAMIC_EXECUTION=0: embind
+#         makes no `new Function`): what a classic Worker made from a Blob can
+#         run under its page's Content-Security-Policy, which it inherits. The
+#         single-file page (scripts/build-single.mjs) uses it; pass the wasm
+#         bytes: createScopeSpeedscopeModule({ wasmBinary }).
 function(scope_speedscope_configure_wasm_target target kind)
+  set(module_flags -sEXPORT_ES6=1)
   if(kind STREQUAL "web")
     set(kind_flags -sENVIRONMENT=web,worker -lworkerfs.js
                    -sEXPORTED_RUNTIME_METHODS=FS,WORKERFS,HEAPU8)
@@ -73,14 +81,18 @@ function(scope_speedscope_configure_wasm_target target kind)
                    "SHELL:--extern-pre-js ${SCOPE_SPEEDSCOPE_WASM_NODE_SHIM}")
     set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS
       "${SCOPE_SPEEDSCOPE_WASM_NODE_SHIM}")
+  elseif(kind STREQUAL "classic")
+    set(kind_flags -sENVIRONMENT=web,worker -lworkerfs.js
+                   -sEXPORTED_RUNTIME_METHODS=FS,WORKERFS,HEAPU8 -sDYNAMIC_EXECUTION=0)
+    set(module_flags)
   else()
     message(FATAL_ERROR
-      "scope_speedscope_configure_wasm_target(${target} ${kind}): kind must be web or node")
+      "scope_speedscope_configure_wasm_target(${target} ${kind}): kind must be web, node or classic")
   endif()
   target_link_options(${target} PRIVATE
     -fexceptions
     --bind
-    -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createScopeSpeedscopeModule
+    -sMODULARIZE=1 ${module_flags} -sEXPORT_NAME=createScopeSpeedscopeModule
     -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB
     # Each growth copies the whole heap: start at 64 MiB and double (in steps
     # of at most 256 MiB) instead of creeping up by 20 %.

@@ -4,7 +4,9 @@
 //               (Node glue), scope-speedscope.wasm (one module for both)
 //   src/js:     api.js (the API, shared) and options.js (its checks), browser.js and node.js (the
 //               entries), index.cjs (CommonJS), cli.js, index.d.ts (types of
-//               both entries) and its CommonJS copy index.d.cts
+//               both entries) and its CommonJS copy index.d.cts, server.js (the
+//               page's server, for `scope-speedscope view` and `serve`)
+// (build-web.mjs adds the site, dist/web/.)
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,7 +35,7 @@ if (!webWasm.equals(fs.readFileSync(built('scope-speedscope.node.wasm')))) {
 for (const file of ['scope-speedscope.js', 'scope-speedscope.node.js', 'scope-speedscope.wasm']) {
   fs.copyFileSync(built(file), path.join(dist, file));
 }
-for (const file of ['api.js', 'options.js', 'browser.js', 'node.js', 'index.cjs', 'cli.js', 'index.d.ts']) {
+for (const file of ['api.js', 'options.js', 'browser.js', 'node.js', 'index.cjs', 'cli.js', 'server.js', 'index.d.ts']) {
   fs.copyFileSync(path.join(root, 'src', 'js', file), path.join(dist, file));
 }
 // TypeScript reads index.d.ts as an ES module (the package is "type":

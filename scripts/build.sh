@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds everything: the native library, CLI and tests (build/native), the
 # WebAssembly module with HDF5 and zlib from Debian's sources (build/wasm),
-# the npm package files (dist/) and the static site (dist/web/).
+# the npm package files (dist/), the static site (dist/web/) and the
+# single-file page (dist/scope-speedscope.html).
 # usage: scripts/build.sh [native|wasm|dist|all]   (default all)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -22,4 +23,5 @@ fi
 if [ "$what" = dist ] || [ "$what" = all ]; then
   node scripts/build-dist.mjs
   node scripts/build-web.mjs
+  node scripts/build-single.mjs
 fi

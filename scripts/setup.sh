@@ -39,5 +39,7 @@ fi
 
 if [ ! -d "$here/node_modules" ] || [ "$here/package-lock.json" -nt "$here/node_modules/.package-lock.json" ]; then
   echo "setup: npm ci"
+  # The lock is the truth: no fallback to npm install (vite is pinned to 8.3.x,
+  # whose optional dependencies are all in the registry).
   (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
 fi

@@ -6,7 +6,8 @@
 //   options.js (the options panel), files-view.js (what files hold),
 //   worker-client.js + worker.js (the converter), budget.js (the viewer's budget),
 //   viewer.js (speedscope in a sandboxed frame), downloads.js (the bar's links),
-//   status.js (status line, progress, the error box), site.js (where the parts come from).
+//   status.js (status line, progress, the error box), site.js (where the parts come from),
+//   offline.js (the service worker), served-result.js (outputs `scope-speedscope view` serves).
 
 import * as budget from './budget.js';
 import { $, bytes, count, el, nextFrame, plural, seconds } from './dom.js';
@@ -14,7 +15,9 @@ import * as downloads from './downloads.js';
 import * as filesView from './files-view.js';
 import * as options from './options.js';
 import * as overviewView from './overview.js';
+import { registerServiceWorker } from './offline.js';
 import * as picker from './picker.js';
+import { loadServedResults } from './served-result.js';
 import * as site from './site.js';
 import { goodFiles, state, update } from './state.js';
 import * as status from './status.js';
@@ -419,6 +422,12 @@ function wireBar() {
 // ---- start ------------------------------------------------------------------------
 
 async function boot() {
+  registerServiceWorker();
+  // Outputs that `scope-speedscope view` converted and serves (?result=).
+  loadServedResults((outputs) => showReadyOutputs(outputs, 'Converted by scope-speedscope view')).catch((err) => {
+    $('work').hidden = false;
+    status.showError({ message: err.message });
+  });
   picker.setUp({
     chosen: (files) => choose(files),
     example: site.exampleFile,

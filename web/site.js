@@ -20,12 +20,24 @@ export function createWorker() {
  */
 export const viewerPage = 'speedscope/index.html';
 
+// speedscope's page with the bridge and everything else inlined (build-web.mjs
+// writes it), fetched once and shown as the frame's srcdoc. A sandboxed
+// frame's own requests bypass the service worker (its origin is opaque), so a
+// frame loading viewerPage by src would fail offline; this fetch is the
+// page's, which the service worker answers.
+const FRAME_PAGE = 'speedscope/frame.html';
+let framePage = null;
+
 /**
  * Points `frame` (a new sandboxed iframe) at speedscope's page with the
  * bridge (speedscope/bridge.js), which then takes the output by postMessage.
  */
 export function loadViewer(frame) {
-  frame.src = viewerPage;
+  framePage ??= fetch(FRAME_PAGE).then((r) => (r.ok ? r.text() : Promise.reject(new Error(`HTTP ${r.status}`))));
+  framePage.then((html) => { frame.srcdoc = html; }, () => {
+    framePage = null;  // try again next time; meanwhile the page by URL
+    frame.src = viewerPage;
+  });
 }
 
 const EXAMPLE_URL = 'example/real_run_s1.h5';

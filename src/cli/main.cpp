@@ -48,6 +48,14 @@ std::vector<std::string> expand_globs(const std::vector<std::string>& args) {
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  if (const ss::CliCommand command = ss::cli_command(args); command != ss::CliCommand::export_files) {
+    // view and serve serve the page: the Node CLI of the npm package has them.
+    const std::string name = ss::cli_command_name(command);
+    std::cerr << ss::cli_usage(command) << "error: " << name
+              << " is a command of the npm package's CLI: run npx scope-speedscope " << name
+              << " (a file named " << name << " is ./" << name << ")\n";
+    return 2;
+  }
   ss::CliOptions options;
   try {
     options = ss::parse_cli(args);

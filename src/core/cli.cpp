@@ -77,14 +77,25 @@ std::vector<int64_t> parse_rank_specs(const std::vector<std::string>& specs) {
   return {ranks.begin(), ranks.end()};
 }
 
+CliCommand cli_command(const std::vector<std::string>& args) {
+  if (args.empty()) return CliCommand::export_files;
+  if (args[0] == "view") return CliCommand::view;
+  if (args[0] == "serve") return CliCommand::serve;
+  return CliCommand::export_files;
+}
+
 CliOptions parse_cli(const std::vector<std::string>& args) {
   CliOptions o;
   bool ranks_given = false;
   std::vector<std::string> rank_specs;
   bool only_files = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
+  o.command = cli_command(args);
+  const std::size_t first = o.command == CliCommand::export_files ? 0 : 1;
+  const bool exporting = o.command != CliCommand::serve;
+  for (std::size_t i = first; i < args.size(); ++i) {
     std::string arg = args[i];
     if (only_files || arg.empty() || arg[0] != '-' || arg == "-") {
+      if (!exporting) usage_error("unrecognized argument: " + arg);
       o.files.push_back(arg);
       continue;
     }
@@ -124,6 +135,17 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
       o.help = true;
     } else if (arg == "--version") {
       o.version = true;
+    } else if (arg == "--port" && o.command != CliCommand::export_files) {
+      const std::string value = take_values(1, 1)[0];
+      int64_t port = -1;
+      if (!parse_int(value, port) || port < 0 || port > 65535) {
+        usage_error("argument --port: invalid port '" + value + "' (0-65535)");
+      }
+      o.port = static_cast<int>(port);
+    } else if (arg == "--no-open" && o.command == CliCommand::view && !has_inline) {
+      o.open = false;
+    } else if (!exporting) {
+      usage_error("unrecognized argument: " + args[i]);
     } else if (arg == "-o" || arg == "--output") {
       o.output_dir = take_values(1, 1)[0];
     } else if (arg == "--filepath") {
@@ -149,7 +171,7 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
       usage_error("unrecognized argument: " + args[i]);
     }
   }
-  if (o.help || o.version) return o;
+  if (o.help || o.version || o.command == CliCommand::serve) return o;
   // Each file once, first occurrence kept (as scope-profiler's CLI does).
   std::vector<std::string> unique;
   for (const std::string& f : o.files) {
@@ -158,7 +180,11 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
   o.files = std::move(unique);
   if (o.files.empty()) usage_error("the following arguments are required: FILE");
   if (o.output_dir.empty() && o.filepath.empty()) {
-    usage_error("the following arguments are required: -o/--output");
+    if (o.command != CliCommand::view) usage_error("the following arguments are required: -o/--output");
+    // view without -o: the outputs are named as the export names them, and
+    // only served.
+    o.write_outputs = false;
+    o.filepath = "profile.speedscope.json";
   }
   if (!o.output_dir.empty() && !o.filepath.empty()) {
     usage_error("argument --filepath: not allowed with argument -o/--output");
@@ -174,13 +200,58 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
   return o;
 }
 
-std::string cli_usage() {
+const char* cli_command_name(CliCommand command) {
+  switch (command) {
+    case CliCommand::view: return "view";
+    case CliCommand::serve: return "serve";
+    case CliCommand::export_files: break;
+  }
+  return "export";
+}
+
+std::string cli_usage(CliCommand command) {
+  switch (command) {
+    case CliCommand::view:
+      return "usage: scope-speedscope view FILE... [--ranks SPEC ...] [--include RE ...] "
+             "[--exclude RE ...] [--label L ...] [-o DIR | --filepath PATH] [--port N] [--no-open] "
+             "[--quiet]\n";
+    case CliCommand::serve:
+      return "usage: scope-speedscope serve [--port N]\n";
+    case CliCommand::export_files: break;
+  }
   return "usage: scope-speedscope FILE... -o DIR [--ranks SPEC ...] [--include RE ...] "
          "[--exclude RE ...] [--min-duration D] [--time-window START:END] [--label L ...] "
          "[--quiet]\n";
 }
 
-std::string cli_help() {
+std::string cli_help(CliCommand command) {
+  switch (command) {
+    case CliCommand::view:
+      return cli_usage(command) +
+             "\n"
+             "Convert FILEs as the export does (same options, same bytes), serve the page\n"
+             "with the result on http://127.0.0.1:PORT/ and open it in the default browser.\n"
+             "Serves until Ctrl+C; nothing leaves this computer.\n"
+             "\n"
+             "options (besides the export's --ranks, --include, --exclude, --label, --quiet):\n"
+             "  -o DIR, --filepath PATH\n"
+             "                      also write the outputs to files, as the export does\n"
+             "  --port N            serve on port N (default: a free port)\n"
+             "  --no-open           print the URL, do not open a browser\n"
+             "                      (or set SCOPE_SPEEDSCOPE_NO_OPEN=1)\n"
+             "  -h, --help          show this help and exit\n";
+    case CliCommand::serve:
+      return cli_usage(command) +
+             "\n"
+             "Serve the page (convert and view in the browser) on http://127.0.0.1:PORT/\n"
+             "until Ctrl+C.\n"
+             "\n"
+             "options:\n"
+             "  --port N            serve on port N (default 8080, or a free port when 8080\n"
+             "                      is taken)\n"
+             "  -h, --help          show this help and exit\n";
+    case CliCommand::export_files: break;
+  }
   return cli_usage() +
          "\n"
          "Convert scope-profiler HDF5 files to speedscope JSON (one document per file),\n"
@@ -212,7 +283,11 @@ std::string cli_help() {
          "  --version           print the version and exit\n"
          "\n"
          "Exit status: 0 on success, 1 when the export fails (nothing is written),\n"
-         "2 on a usage error.\n";
+         "2 on a usage error.\n"
+         "\n"
+         "commands of the npm package's CLI (npx scope-speedscope COMMAND --help):\n"
+         "  view FILE... [options]  convert, then show the flame chart in the browser\n"
+         "  serve [--port N]        serve the page that converts and shows files\n";
 }
 
 std::string cli_summary(const std::vector<std::string>& written) {

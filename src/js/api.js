@@ -143,8 +143,10 @@ class ScopeSpeedscope {
   /** The command line shared with the native tool (used by the Node CLI). */
   cli = {
     parse: (args) => unwrap(this.#module.parseCli(args)),
-    help: () => this.#module.cliHelp(),
-    usage: () => this.#module.cliUsage(),
+    // 'export', 'view' or 'serve': the command args ask for (also when parse throws).
+    command: (args) => this.#module.cliCommand(args),
+    help: (command = 'export') => this.#module.cliHelp(command),
+    usage: (command = 'export') => this.#module.cliUsage(command),
     summary: (written) => this.#module.cliSummary(written),
     fileNotFoundMessage: (path) => this.#module.fileNotFoundMessage(path),
   };

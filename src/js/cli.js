@@ -3,9 +3,14 @@
 // through the wasm core. Arguments, help, messages and the summary come from
 // the core; this file reads the inputs and streams each output to a
 // temporary file that is renamed only when the whole export succeeded.
+// Two more commands serve the page (dist/web) with src/js/server.js:
+// `view FILE...` converts, then shows the result in the browser; `serve`
+// serves the page alone.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createScopeSpeedscope, ScopeSpeedscopeError } from './node.js';
+import { startServer, viewUrl } from './server.js';
 
 function fileSink() {
   const done = [];
@@ -61,17 +66,121 @@ function fileSink() {
   };
 }
 
+// Collects each output's chunks in memory (for `view`), passing them on to
+// `next` (a fileSink, when the outputs are written too). Its onProgress
+// counts each output's calls (the writer's events, two per call), which the
+// page weighs against the viewer's budget.
+function teeSink(outputs, next) {
+  let current = null;
+  const pending = [];
+  return {
+    onProgress({ phase, total }) {
+      if (phase === 'write' && current) current.calls = Math.floor(total / 2);
+    },
+    open(target) { current = { fileName: target, chunks: [], calls: 0 }; next?.open(target); },
+    write(view) { current.chunks.push(view.slice()); next?.write(view); },
+    close() { pending.push(current); current = null; next?.close(); },
+    commit() { outputs.push(...pending); pending.length = 0; next?.commit(); },
+    abort() { pending.length = 0; current = null; next?.abort(); },
+  };
+}
+
+function readInputs(sp, files) {
+  return files.map((file) => {
+    let bytes;
+    try {
+      bytes = fs.readFileSync(file);
+    } catch (error) {
+      if (error.code === 'ENOENT') throw new ScopeSpeedscopeError('FileNotFoundError', sp.cli.fileNotFoundMessage(file));
+      throw error;
+    }
+    return { name: file, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+  });
+}
+
+function exportOptions(options, sink) {
+  return {
+    filepath: options.filepath,
+    ranks: options.ranks,
+    include: options.include,
+    exclude: options.exclude,
+    labels: options.labels,
+    minDuration: options.minDuration,
+    timeWindow: options.timeWindow,
+    sink,
+  };
+}
+
+// The default browser, without waiting for it. Failing to start one is not an
+// error: the URL is printed anyway.
+function openBrowser(url) {
+  const [command, args] = process.platform === 'darwin' ? ['open', [url]]
+    : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url.replaceAll('&', '^&')]]
+      : ['xdg-open', [url]];
+  try {
+    const child = spawn(command, args, { stdio: 'ignore', detached: true });
+    child.on('error', () => process.stderr.write(`Could not open a browser (${command}); open the URL above.\n`));
+    child.unref();
+  } catch {
+    process.stderr.write(`Could not open a browser (${command}); open the URL above.\n`);
+  }
+}
+
+// Serves until SIGINT (Ctrl+C) or SIGTERM, then closes the server: exit 0.
+async function serveUntilStopped(server) {
+  await new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await server.close();
+  process.stdout.write('Stopped.\n');
+}
+
+async function serve(options) {
+  // serve: 8080, else a free port (as npm start); an explicit --port is kept.
+  const server = await startServer({ port: options.port ?? 8080, fallback: options.port === null });
+  if (options.port === null && !server.url.endsWith(':8080/')) process.stdout.write('Port 8080 is taken; using another.\n');
+  process.stdout.write(`Serving the scope-speedscope page at ${server.url}\nPress Ctrl+C to stop.\n`);
+  await serveUntilStopped(server);
+  return 0;
+}
+
+async function view(sp, options) {
+  const outputs = [];
+  try {
+    const inputs = readInputs(sp, options.files);
+    const sink = teeSink(outputs, options.writeOutputs ? fileSink() : null);
+    const written = sp.exportSpeedscope(inputs, { ...exportOptions(options, sink), onProgress: sink.onProgress });
+    if (options.writeOutputs && !options.quiet) process.stdout.write(sp.cli.summary(written));
+  } catch (error) {
+    process.stderr.write(`error: ${error.message}\n`);
+    return 1;
+  }
+  const server = await startServer({ port: options.port ?? 0, fallback: false, outputs });
+  const url = viewUrl(server.url, server.resultPaths);
+  const names = outputs.map((o) => path.basename(o.fileName)).join(', ');
+  process.stdout.write(`Showing ${names || 'no output'} at\n  ${url}\nPress Ctrl+C to stop.\n`);
+  if (options.open && !process.env.SCOPE_SPEEDSCOPE_NO_OPEN) openBrowser(url);
+  await serveUntilStopped(server);
+  return 0;
+}
+
 async function main(argv) {
   const sp = await createScopeSpeedscope();
   let options;
   try {
     options = sp.cli.parse(argv);
   } catch (error) {
-    process.stderr.write(`${sp.cli.usage()}error: ${error.message}\n`);
+    process.stderr.write(`${sp.cli.usage(sp.cli.command(argv))}error: ${error.message}\n`);
     return 2;
   }
   if (options.help) {
-    process.stdout.write(sp.cli.help());
+    process.stdout.write(sp.cli.help(options.command));
     return 0;
   }
   if (options.version) {
@@ -79,26 +188,18 @@ async function main(argv) {
     return 0;
   }
   try {
-    const inputs = options.files.map((file) => {
-      let bytes;
-      try {
-        bytes = fs.readFileSync(file);
-      } catch (error) {
-        if (error.code === 'ENOENT') throw new ScopeSpeedscopeError('FileNotFoundError', sp.cli.fileNotFoundMessage(file));
-        throw error;
-      }
-      return { name: file, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
-    });
-    const written = sp.exportSpeedscope(inputs, {
-      filepath: options.filepath,
-      ranks: options.ranks,
-      include: options.include,
-      exclude: options.exclude,
-      labels: options.labels,
-      minDuration: options.minDuration,
-      timeWindow: options.timeWindow,
-      sink: fileSink(),
-    });
+    if (options.command === 'serve') return await serve(options);
+    if (options.command === 'view') return await view(sp, options);
+  } catch (error) {
+    // The server could not start (port taken, site missing).
+    const message = error.code === 'EADDRINUSE'
+      ? `port ${options.port} is taken: choose another with --port N (0: any free port)` : error.message;
+    process.stderr.write(`error: ${message}\n`);
+    return 1;
+  }
+  try {
+    const inputs = readInputs(sp, options.files);
+    const written = sp.exportSpeedscope(inputs, exportOptions(options, fileSink()));
     if (!options.quiet) process.stdout.write(sp.cli.summary(written));
     return 0;
   } catch (error) {

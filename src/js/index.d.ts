@@ -257,7 +257,17 @@ export interface CliOptions {
   quiet: boolean;
   help: boolean;
   version: boolean;
+  /** The Node CLI's command: the export (default), `view` or `serve`. */
+  command: CliCommand;
+  /** view: false when no -o/--filepath was given (outputs are only served). */
+  writeOutputs: boolean;
+  /** view and serve: --port N, or null for the command's default. */
+  port: number | null;
+  /** view: open the default browser (false with --no-open). */
+  open: boolean;
 }
+
+export type CliCommand = 'export' | 'view' | 'serve';
 
 export interface ScopeSpeedscope {
   readonly version: string;
@@ -286,8 +296,9 @@ export interface ScopeSpeedscope {
   inspectAsync(input: Input): Promise<Inspection>;
   readonly cli: {
     parse(args: string[]): CliOptions;
-    help(): string;
-    usage(): string;
+    command(args: string[]): CliCommand;
+    help(command?: CliCommand): string;
+    usage(command?: CliCommand): string;
     summary(written: string[]): string;
     fileNotFoundMessage(path: string): string;
   };

@@ -401,9 +401,22 @@ val parse_cli(val args) {
     out.set("quiet", o.quiet);
     out.set("help", o.help);
     out.set("version", o.version);
+    out.set("command", std::string(ss::cli_command_name(o.command)));
+    out.set("writeOutputs", o.write_outputs);
+    out.set("port", o.port ? val(*o.port) : val::null());
+    out.set("open", o.open);
     return out;
   });
 }
+
+ss::CliCommand command_named(const std::string& name) {
+  if (name == "view") return ss::CliCommand::view;
+  if (name == "serve") return ss::CliCommand::serve;
+  return ss::CliCommand::export_files;
+}
+std::string cli_command(val args) { return ss::cli_command_name(ss::cli_command(strings_of(args))); }
+std::string cli_help(std::string command) { return ss::cli_help(command_named(command)); }
+std::string cli_usage(std::string command) { return ss::cli_usage(command_named(command)); }
 
 std::string cli_summary(val written) { return ss::cli_summary(strings_of(written)); }
 // A message of the table by its code, as a failure value (for errors the
@@ -441,8 +454,9 @@ EMSCRIPTEN_BINDINGS(scope_speedscope) {
   emscripten::function("overview", &overview);
   emscripten::function("suggestNarrowing", &suggest_narrowing);
   emscripten::function("parseCli", &parse_cli);
-  emscripten::function("cliHelp", &ss::cli_help);
-  emscripten::function("cliUsage", &ss::cli_usage);
+  emscripten::function("cliCommand", &cli_command);
+  emscripten::function("cliHelp", &cli_help);
+  emscripten::function("cliUsage", &cli_usage);
   emscripten::function("cliSummary", &cli_summary);
   emscripten::function("fileNotFoundMessage", &file_not_found_message);
   emscripten::function("errorFor", &error_for);

@@ -180,5 +180,92 @@ TEST(cli_options, summary_is_what_scope_profiler_prints) {
             "https://www.speedscope.app (or: npx speedscope <file>)\n");
 }
 
+// The Node CLI's commands (npx scope-speedscope view|serve): the same parser.
+TEST(cli_options, the_first_argument_selects_view_or_serve) {
+  EXPECT_EQ(cli_command({}), CliCommand::export_files);
+  EXPECT_EQ(cli_command({"a.h5", "view"}), CliCommand::export_files) << "only the first argument";
+  EXPECT_EQ(cli_command({"view"}), CliCommand::view);
+  EXPECT_EQ(cli_command({"serve", "--bogus"}), CliCommand::serve);
+  EXPECT_EQ(cli_command({"./view"}), CliCommand::export_files);
+  EXPECT_EQ(parse_cli({"a.h5", "-o", "d"}).command, CliCommand::export_files);
+  EXPECT_STREQ(cli_command_name(CliCommand::export_files), "export");
+  EXPECT_STREQ(cli_command_name(CliCommand::view), "view");
+  EXPECT_STREQ(cli_command_name(CliCommand::serve), "serve");
+}
+
+TEST(cli_options, view_takes_the_export_options_and_needs_no_output) {
+  const CliOptions o = parse_cli({"view", "a.h5", "b.h5", "--ranks", "0-1", "--include", "x",
+                                  "--exclude", "y", "--label", "L1", "--port", "8123", "--no-open"});
+  EXPECT_EQ(o.command, CliCommand::view);
+  EXPECT_EQ(o.files, (Strings{"a.h5", "b.h5"}));
+  EXPECT_EQ(o.ranks, (Ranks{0, 1}));
+  EXPECT_EQ(o.include, Strings{"x"});
+  EXPECT_EQ(o.exclude, Strings{"y"});
+  EXPECT_EQ(o.labels, Strings{"L1"});
+  EXPECT_EQ(o.port, 8123);
+  EXPECT_FALSE(o.open);
+  EXPECT_FALSE(o.write_outputs);
+  EXPECT_EQ(o.filepath, "profile.speedscope.json") << "named as the export names them";
+
+  const CliOptions plain = parse_cli({"view", "a.h5"});
+  EXPECT_EQ(plain.ranks, Ranks{0});
+  EXPECT_FALSE(plain.port.has_value());
+  EXPECT_TRUE(plain.open);
+  EXPECT_FALSE(plain.write_outputs);
+
+  const CliOptions written = parse_cli({"view", "a.h5", "-o", "out"});
+  EXPECT_TRUE(written.write_outputs);
+  EXPECT_EQ(written.filepath, "out/profile.speedscope.json");
+  EXPECT_TRUE(parse_cli({"view", "a.h5", "--filepath", "x.json"}).write_outputs);
+  EXPECT_EQ(parse_cli({"view", "a.h5", "--port=0"}).port, 0);
+  // The export's options stay as they were: no --port, no --no-open.
+  EXPECT_EQ(usage_error([] { parse_cli({"a.h5", "-o", "d", "--port", "8080"}); }), "usage");
+  EXPECT_EQ(usage_error([] { parse_cli({"a.h5", "-o", "d", "--no-open"}); }), "usage");
+}
+
+TEST(cli_options, serve_takes_a_port_only) {
+  const CliOptions o = parse_cli({"serve", "--port", "9000"});
+  EXPECT_EQ(o.command, CliCommand::serve);
+  EXPECT_EQ(o.port, 9000);
+  EXPECT_FALSE(parse_cli({"serve"}).port.has_value());
+  EXPECT_TRUE(parse_cli({"serve", "--help"}).help);
+  EXPECT_TRUE(parse_cli({"view", "-h"}).help);
+}
+
+TEST(cli_options, view_and_serve_usage_errors) {
+  const auto message = [](const Strings& args) {
+    try {
+      parse_cli(args);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message({"view"}), "the following arguments are required: FILE");
+  EXPECT_EQ(message({"view", "a.h5", "--port", "x"}), "argument --port: invalid port 'x' (0-65535)");
+  EXPECT_EQ(message({"view", "a.h5", "--port", "65536"}), "argument --port: invalid port '65536' (0-65535)");
+  EXPECT_EQ(message({"view", "a.h5", "--port"}), "argument --port: expected one argument");
+  EXPECT_EQ(message({"serve", "a.h5"}), "unrecognized argument: a.h5");
+  EXPECT_EQ(message({"serve", "--ranks", "1"}), "unrecognized argument: --ranks");
+  EXPECT_EQ(message({"serve", "--no-open"}), "unrecognized argument: --no-open");
+  EXPECT_EQ(message({"view", "a.h5", "-o", "d", "--filepath", "f.json"}),
+            "argument --filepath: not allowed with argument -o/--output");
+}
+
+TEST(cli_options, each_command_has_a_short_help_starting_with_its_usage) {
+  for (const CliCommand c : {CliCommand::view, CliCommand::serve}) {
+    const std::string help = cli_help(c);
+    const std::string usage = cli_usage(c);
+    EXPECT_EQ(help.rfind(usage, 0), 0u) << help;
+    EXPECT_EQ(usage.rfind(std::string("usage: scope-speedscope ") + cli_command_name(c), 0), 0u);
+    EXPECT_EQ(std::count(usage.begin(), usage.end(), '\n'), 1) << "one line";
+    EXPECT_NE(help.find("--port"), std::string::npos);
+    EXPECT_LT(std::count(help.begin(), help.end(), '\n'), 20) << "short";
+  }
+  EXPECT_NE(cli_help(CliCommand::view).find("--no-open"), std::string::npos);
+  EXPECT_NE(cli_help().find("view FILE..."), std::string::npos) << "the export's help names the commands";
+  EXPECT_NE(cli_help().find("serve [--port N]"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace scope_speedscope::test

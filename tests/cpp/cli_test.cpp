@@ -338,5 +338,17 @@ TEST(cli, bad_rank_spec_is_a_usage_error) {
   EXPECT_EQ(files_under(dir.path()), std::vector<std::string>{});
 }
 
+TEST(cli, view_and_serve_point_to_the_npm_package) {
+  for (const std::string command : {"view", "serve"}) {
+    const Process p = run_cli({command, shared_h5("hdf5-schema-3.h5")});
+    EXPECT_EQ(p.status, 2);
+    EXPECT_EQ(p.out, "");
+    const CliCommand c = command == "view" ? CliCommand::view : CliCommand::serve;
+    EXPECT_EQ(p.err, cli_usage(c) + "error: " + command +
+                         " is a command of the npm package's CLI: run npx scope-speedscope " + command +
+                         " (a file named " + command + " is ./" + command + ")\n");
+  }
+}
+
 }  // namespace
 }  // namespace scope_speedscope::test
