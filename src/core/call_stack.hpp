@@ -47,6 +47,11 @@ struct UninitializedAllocator : std::allocator<T> {
 
 using CallVector = std::vector<Call, UninitializedAllocator<Call>>;
 
+// Twice a time, as the spec's depth rule compares them (2*start against
+// 2*end + 1 for a zero-length call). 128 bits: exact for every int64 time,
+// where 64 would overflow beyond 2^62 ns.
+using DoubledTime = __int128;
+
 struct Lane {
   int64_t lane;      // -1 when the rank is one stack
   std::size_t begin;  // calls [begin, end) of RankCalls::calls
@@ -100,7 +105,7 @@ class MergedCalls {
   uint64_t size_ = 0;
   std::vector<Head> heap_;
   std::size_t heap_size_ = 0;
-  std::vector<int64_t> open_end_;  // doubled ends of the open calls
+  std::vector<DoubledTime> open_end_;  // doubled ends of the open calls
   std::size_t top_ = 0;
   bool nested_ = true;
   Summary summary_;

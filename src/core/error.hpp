@@ -3,6 +3,7 @@
 // class scope-profiler would raise, for tests and for callers that branch.
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -16,6 +17,7 @@ enum class ErrorKind {
   file_not_found,   // FileNotFoundError
   io,               // OSError while writing outputs
   usage,            // command-line usage error
+  pattern,          // PatternError (Python's re.error): a bad --include/--exclude expression
 };
 
 class Error : public std::runtime_error {
@@ -47,6 +49,42 @@ extern const char* const no_calls_recorded;
 std::string invalid_rank(long long rank);
 extern const char* const ends_before_starts;
 extern const char* const not_properly_nested;
+
+// Damaged files (CorruptProfileError): each names the file and the dataset.
+// `dataset` is an HDF5 path such as "rank_region_index/event_offsets".
+std::string negative_index_value(const std::string& path, const std::string& dataset,
+                                 unsigned long long row, long long value);
+std::string rank_out_of_range(const std::string& path, const std::string& dataset,
+                              unsigned long long row, long long value);
+std::string thread_id_out_of_range(const std::string& path, const std::string& dataset,
+                                   unsigned long long row, long long value);
+std::string decoded_time_overflow(const std::string& path, const std::string& dataset,
+                                  unsigned long long row);
+std::string bad_mpi_size(const std::string& path, const std::string& repr);
+std::string declared_size_exceeds_storage(const std::string& path, const std::string& dataset,
+                                          unsigned long long values,
+                                          unsigned long long declared_bytes,
+                                          unsigned long long stored_bytes);
+// `where` names the object: "dataset 'region_table/names'", "attribute 'label'".
+std::string strings_exceed_file(const std::string& path, const std::string& where,
+                                unsigned long long declared, unsigned long long file_size);
+// `where` is "region_table/names[3]" or "attribute 'label'".
+std::string damaged_string(const std::string& path, const std::string& where);
+std::string duplicate_region_name(const std::string& path, const std::string& dataset,
+                                  unsigned long long row, unsigned long long first,
+                                  const std::string& name);
+std::string group_reached_twice(const std::string& path, const std::string& group);
+// A conversion that stopped inside the WebAssembly module (a trap: memory
+// access out of bounds, unreachable, ...): the JavaScript wrapper rebuilds
+// the module and reports this, `what` being the trap's own words.
+std::string converter_stopped(const std::string& path, const std::string& what);
+
+// Region filters (pattern.cpp). `position` counts characters, as Python's
+// re.error does.
+std::string invalid_pattern(const std::string& pattern, const std::string& what,
+                            std::size_t position);
+std::string pattern_too_complex(const std::string& pattern, std::size_t name_length);
+std::string pattern_match_failed(const std::string& pattern, const std::string& what);
 }  // namespace messages
 
 }  // namespace scope_speedscope

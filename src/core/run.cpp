@@ -17,6 +17,19 @@ std::string stem(const std::string& name) {
   return name;
 }
 
+std::string thread_label(const Run& run, int64_t index, int64_t rank) {
+  auto threads = run.threads.find(rank);
+  if (threads != run.threads.end()) {
+    for (const ThreadInfo& thread : threads->second) {
+      if (thread.index == index) return thread.name;
+    }
+  }
+  return "thread " + std::to_string(index);
+}
+
+// scope-profiler's lane_label. A task's thread is lane_label(-2 -
+// thread_index), taken apart here so that no value from the file overflows:
+// thread_index >= 0 is that thread, -1 the unknown lane, below -1 a task.
 std::string label_of_lane(const Run& run, int64_t lane, int64_t rank, int hops) {
   if (lane >= 0) {
     auto tasks = run.tasks.find(rank);
@@ -26,21 +39,21 @@ std::string label_of_lane(const Run& run, int64_t lane, int64_t rank, int hops) 
         const auto dot = task.coro_name.rfind('.');
         const std::string tail =
             dot == std::string::npos ? task.coro_name : task.coro_name.substr(dot + 1);
-        return task.name + " (" + tail + ") on " +
-               label_of_lane(run, -2 - task.thread_index, rank, hops + 1);
+        std::string on;
+        if (task.thread_index >= 0) {
+          on = thread_label(run, task.thread_index, rank);
+        } else if (task.thread_index == -1) {
+          on = "unknown lane";
+        } else {  // -2 - thread_index >= 0 (no overflow: thread_index >= INT64_MIN)
+          on = label_of_lane(run, -2 - task.thread_index, rank, hops + 1);
+        }
+        return task.name + " (" + tail + ") on " + on;
       }
     }
     return "task " + std::to_string(lane);
   }
   if (lane == -1) return "unknown lane";
-  const int64_t index = -2 - lane;
-  auto threads = run.threads.find(rank);
-  if (threads != run.threads.end()) {
-    for (const ThreadInfo& thread : threads->second) {
-      if (thread.index == index) return thread.name;
-    }
-  }
-  return "thread " + std::to_string(index);
+  return thread_label(run, -2 - lane, rank);  // lane <= -2: no overflow
 }
 
 }  // namespace
@@ -56,7 +69,10 @@ std::string Run::lane_label(int64_t lane, int64_t rank) const {
 
 int64_t lane_id(int64_t thread_id, const int64_t* task_id) {
   if (task_id != nullptr && *task_id >= 0) return *task_id;
-  return thread_id < 0 ? -1 : -2 - thread_id;
+  if (thread_id < 0) return -1;
+  // -2 - thread_id, wrapping like numpy for INT64_MAX (which the reader
+  // refuses as damage before it gets here).
+  return static_cast<int64_t>(uint64_t{0} - 2 - static_cast<uint64_t>(thread_id));
 }
 
 }  // namespace scope_speedscope
