@@ -180,6 +180,15 @@ TEST(export, lane_label_examples_of_the_spec) {
   EXPECT_EQ(run.lane_label(-2, 2), "thread 0");
 }
 
+TEST(export, lane_label_of_a_task_on_an_extreme_thread_index) {
+  // lane_label(-2 - thread_index) of scope-profiler, without overflowing.
+  scope_speedscope::Run run = make_run({{"a", 0, {{0, 1}}}});
+  run.tasks[0] = {{0, INT64_MAX, "t", "c"}, {1, INT64_MIN, "u", "m.c"}, {2, -2, "v", "c"}};
+  EXPECT_EQ(run.lane_label(0, 0), "t (c) on thread 9223372036854775807");
+  EXPECT_EQ(run.lane_label(1, 0), "u (c) on task 9223372036854775806");
+  EXPECT_EQ(run.lane_label(2, 0), "v (c) on t (c) on thread 9223372036854775807");
+}
+
 TEST(export, profile_name_is_rank_then_lane_label) {
   const scope_speedscope::Run run = lane_table_run();
   EXPECT_EQ(profile_name(run, 0, -1), "rank 0");
