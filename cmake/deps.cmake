@@ -41,7 +41,7 @@ set(SCOPE_SPEEDSCOPE_HDF5_TARBALL hdf5_1.14.5+repack.orig.tar.gz)
 set(SCOPE_SPEEDSCOPE_HDF5_SHA256 71cdb04c151ef4e8a7f88907adfc4f3b75afd44e96fbd55775e1c9d7c4e7c112)
 # Applied in this order by the HDF5 builds (native and wasm).
 set(SCOPE_SPEEDSCOPE_HDF5_PATCHES
-  "${CMAKE_CURRENT_LIST_DIR}/patches/hdf5-1.14.5-global-heap-free-space.patch"
+  "${CMAKE_CURRENT_LIST_DIR}/patches/hdf5-1.14.5-global-heap-sizes.patch"
   "${CMAKE_CURRENT_LIST_DIR}/patches/hdf5-1.14.5-fe-invalid.patch")
 
 set(SCOPE_SPEEDSCOPE_ZLIB_PACKAGE zlib)

@@ -297,6 +297,7 @@ void read_lane_tables(File& f, Run& run) {
       run.tasks[ranks[r]].push_back(TaskInfo{index[r], thread_index[r], name[r], coro[r]});
     }
   }
+  run.index_lanes();
 }
 
 }  // namespace scope_speedscope::h5
