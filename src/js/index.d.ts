@@ -13,10 +13,17 @@ export type ErrorKind =
   | 'FileNotFoundError'
   | 'OSError'
   | 'UsageError'
+  | 'PatternError'
   | 'MemoryError'
   | 'Error';
 
-/** A failed conversion. `message` is exactly what the CLIs print after "error: ". */
+/**
+ * A failed conversion. `message` is exactly what the CLIs print after "error: ".
+ * A conversion that stops inside the WebAssembly module (a trap such as
+ * "memory access out of bounds") is reported as kind 'CorruptProfileError' with
+ * "<name>: the file is damaged: the converter stopped (<trap>)"; the module
+ * instance is replaced, so the next call works.
+ */
 export declare class ScopeSpeedscopeError extends Error {
   readonly name: 'ScopeSpeedscopeError';
   readonly kind: ErrorKind;
@@ -120,6 +127,13 @@ export interface ScopeSpeedscope {
   exportSpeedscope(inputs: Input | Input[], options?: ExportOptions & { sink?: undefined }): Output[];
   exportSpeedscope(inputs: Input | Input[], options: ExportOptions & { sink: OutputSink }): string[];
   buildSpeedscopeDocument(input: Input, options?: Omit<ExportOptions, 'sink'>): SpeedscopeDocument;
+  /**
+   * Checks one include/exclude pattern (Python's re syntax) with the engine
+   * the export uses (PCRE2 in the module): null when it compiles, else the
+   * message an export with it would fail with (kind 'PatternError'), e.g.
+   * "Invalid regular expression '(': missing closing parenthesis at position 1".
+   */
+  checkPattern(pattern: string): string | null;
   readonly cli: {
     parse(args: string[]): CliOptions;
     help(): string;
@@ -132,7 +146,7 @@ export interface ScopeSpeedscope {
 export interface CreateOptions {
   /** The .wasm bytes; read from next to index.js under Node when absent. */
   wasmBinary?: ArrayBuffer | Uint8Array;
-  /** Where browsers fetch the .wasm from (Emscripten's locateFile). */
+  /** Where browsers fetch the .wasm from: locateFile('scope-speedscope.wasm', <folder of index.js>). */
   locateFile?: (file: string, prefix: string) => string;
   print?: (text: string) => void;
   printErr?: (text: string) => void;

@@ -23,6 +23,7 @@
 #include "export.hpp"
 #include "h5_reader.hpp"
 #include "inspect.hpp"
+#include "pattern.hpp"
 #include "speedscope_format.hpp"
 
 using emscripten::val;
@@ -242,6 +243,20 @@ val parse_cli(val args) {
   });
 }
 
+// null when the pattern compiles, else the message an export would fail with.
+val check_pattern(std::string pattern) {
+  try {
+    const auto error = ss::check_pattern(pattern);
+    return error ? val(*error) : val::null();
+  } catch (const std::exception& e) {  // out of memory while compiling
+    return val(std::string(e.what()));
+  }
+}
+
+std::string converter_stopped_message(std::string name, std::string what) {
+  return ss::messages::converter_stopped(name, what);
+}
+
 std::string cli_summary(val written) { return ss::cli_summary(strings_of(written)); }
 std::string file_not_found_message(std::string path) { return ss::messages::file_not_found(path); }
 std::string version() { return ss::VERSION; }
@@ -259,6 +274,8 @@ EMSCRIPTEN_BINDINGS(scope_speedscope) {
   emscripten::function("cliUsage", &ss::cli_usage);
   emscripten::function("cliSummary", &cli_summary);
   emscripten::function("fileNotFoundMessage", &file_not_found_message);
+  emscripten::function("checkPattern", &check_pattern);
+  emscripten::function("converterStoppedMessage", &converter_stopped_message);
   emscripten::function("version", &version);
   emscripten::function("schemaUrl", &schema_url);
   emscripten::function("timeUnit", &time_unit);
