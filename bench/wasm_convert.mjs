@@ -3,7 +3,7 @@
 // per file. Prints {"init_s": ..., "convert_s": ...}.
 // usage: node bench/wasm_convert.mjs IN.h5 OUT.json RANKS
 import fs from 'node:fs';
-import { createScopeSpeedscope } from '../dist/index.js';
+import { createScopeSpeedscope } from '../dist/node.js';
 
 const [input, output, ranks] = process.argv.slice(2);
 let t = performance.now();

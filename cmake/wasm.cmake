@@ -9,7 +9,9 @@
 #     also used for HDF5 and zlib) and compiles all C++ with -fexceptions,
 #     without which a `throw` aborts the module instead of reaching `catch`;
 #   - provides scope_speedscope_configure_wasm_target(<target> web|node),
-#     which adds the link flags of the JavaScript module.
+#     which adds the link flags of the JavaScript module (the npm package
+#     builds both: scope-speedscope.js for browsers, scope-speedscope.node.js
+#     for Node).
 include_guard(GLOBAL)
 
 if(NOT EMSCRIPTEN)
@@ -43,26 +45,34 @@ add_compile_options("$<$<COMPILE_LANGUAGE:CXX>:-fexceptions>")
 add_compile_definitions(FMT_USE_INT128=0)
 
 # Emscripten 3.1.6 emits CommonJS-only Node code (require, __dirname) even for
-# an ES module; this prologue defines them when the module runs under Node.
-set(SCOPE_SPEEDSCOPE_WASM_ESM_SHIM "${CMAKE_CURRENT_LIST_DIR}/wasm-esm-node-shim.js")
+# an ES module; this prologue of the Node variant defines them with static
+# imports (no top-level await: bundlers and require(esm) reject it).
+set(SCOPE_SPEEDSCOPE_WASM_NODE_SHIM "${CMAKE_CURRENT_LIST_DIR}/wasm-esm-node-shim.js")
 
 # scope_speedscope_configure_wasm_target(<target> <kind>)
 #   Makes the executable <target> an ES module exporting the factory
 #   `createScopeSpeedscopeModule` (embind API, Module.FS, growable memory up to
-#   4 GB, C++ exceptions). <kind> is
-#   web:  runs in a page, a worker or Node; files come through Module.FS
-#         (MEMFS) or a File/Blob mounted with Module.WORKERFS in a worker
-#         (FS.mount(Module.WORKERFS, { files: [file] }, '/in')).
-#   node: runs in Node only; NODERAWFS, so C++ opens host paths directly.
-#   Under Node, pass the wasm bytes: createScopeSpeedscopeModule({ wasmBinary }),
-#   since the default locator builds a file: URL that Node cannot read.
+#   4 GB, C++ exceptions). Both kinds make the same .wasm (scripts/build-dist.mjs
+#   checks it); only the JavaScript glue differs. <kind> is
+#   web:  browsers and Web Workers (-sENVIRONMENT=web,worker): no Node code
+#         at all, so bundlers never see a `node:` module, `require` or a
+#         top-level await. Files come as bytes (MEMFS) or, in a worker, a
+#         File/Blob mounted with Module.WORKERFS.
+#   node: Node only (-sENVIRONMENT=node), with the prologue above. Pass the
+#         wasm bytes: createScopeSpeedscopeModule({ wasmBinary }), since
+#         Emscripten 3.1.6 would fetch() a file path under Node 20.
 function(scope_speedscope_configure_wasm_target target kind)
   if(kind STREQUAL "web")
-    set(kind_flags -sENVIRONMENT=web,worker,node -lworkerfs.js
+    set(kind_flags -sENVIRONMENT=web,worker -lworkerfs.js
                    -sEXPORTED_RUNTIME_METHODS=FS,WORKERFS,HEAPU8)
   elseif(kind STREQUAL "node")
-    set(kind_flags -sENVIRONMENT=node -sNODERAWFS=1
-                   -sEXPORTED_RUNTIME_METHODS=FS,HEAPU8)
+    set(kind_flags -sENVIRONMENT=node
+                   -sEXPORTED_RUNTIME_METHODS=FS,HEAPU8
+                   # A library must not install process-wide handlers in the embedding app.
+                   -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0
+                   "SHELL:--extern-pre-js ${SCOPE_SPEEDSCOPE_WASM_NODE_SHIM}")
+    set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS
+      "${SCOPE_SPEEDSCOPE_WASM_NODE_SHIM}")
   else()
     message(FATAL_ERROR
       "scope_speedscope_configure_wasm_target(${target} ${kind}): kind must be web or node")
@@ -79,10 +89,5 @@ function(scope_speedscope_configure_wasm_target target kind)
     -sFORCE_FILESYSTEM=1
     # The wrapper copies input bytes into the heap itself.
     -sEXPORTED_FUNCTIONS=_malloc,_free
-    # A library must not install process-wide handlers in the embedding app.
-    -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0
-    ${kind_flags}
-    "SHELL:--extern-pre-js ${SCOPE_SPEEDSCOPE_WASM_ESM_SHIM}")
-  set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS
-    "${SCOPE_SPEEDSCOPE_WASM_ESM_SHIM}")
+    ${kind_flags})
 endfunction()

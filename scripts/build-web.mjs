@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // Assembles the static site in dist/web/ from
 //   web/*                                    the page (HTML, CSS, JS modules)
-//   dist/{index.js,scope-speedscope.js,scope-speedscope.wasm} -> lib/  (the wasm package)
+//   dist/{browser.js,api.js,options.js,scope-speedscope.js,scope-speedscope.wasm} -> lib/
+//                                            (the package's browser build; browser.js
+//                                            becomes lib/index.js, the page's import)
 //   node_modules/speedscope/dist/release/*   -> speedscope/  (the viewer, with a CSP added)
 //   tests/fixtures/h5/real_run_s1.h5         -> example/     (the "Try the example" run)
 // Run it after the wasm build (npm run build does both).
 //
 //   node scripts/build-web.mjs [--out DIR] [--lib DIR]
 //
-// --lib DIR takes the three wasm package files from DIR instead of dist/.
+// --lib DIR takes the package's browser files from DIR instead of dist/.
 
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -67,14 +69,24 @@ function copyViewer(dest) {
   writeFileSync(indexPath, html.replace(anchor, (h) => `${h}\n    ${meta}\n    ${bridge}`));
 }
 
+// The browser build's module graph: the entry (renamed index.js: the page
+// and its worker import ./lib/index.js), the API it shares with the Node
+// entry, the Emscripten glue for browsers and the wasm it finds next to it.
+const LIB_FILES = {
+  'browser.js': 'index.js',
+  'api.js': 'api.js',
+  'options.js': 'options.js',
+  'scope-speedscope.js': 'scope-speedscope.js',
+  'scope-speedscope.wasm': 'scope-speedscope.wasm',
+};
+
 function copyLib(dest) {
   mkdirSync(dest, { recursive: true });
-  const files = ['index.js', 'scope-speedscope.js', 'scope-speedscope.wasm'];
-  const missing = files.filter((f) => !existsSync(join(libDir, f)));
+  const missing = Object.keys(LIB_FILES).filter((f) => !existsSync(join(libDir, f)));
   if (missing.length) {
     fail(`${missing.map((f) => join(libDir, f)).join(', ')} missing: build the wasm package first (npm run build)`);
   }
-  for (const f of files) cpSync(join(libDir, f), join(dest, f));
+  for (const [from, to] of Object.entries(LIB_FILES)) cpSync(join(libDir, from), join(dest, to));
 }
 
 const web = join(repo, 'web');

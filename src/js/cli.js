@@ -5,7 +5,7 @@
 // temporary file that is renamed only when the whole export succeeded.
 import fs from 'node:fs';
 import path from 'node:path';
-import { createScopeSpeedscope, ScopeSpeedscopeError } from './index.js';
+import { createScopeSpeedscope, ScopeSpeedscopeError } from './node.js';
 
 function fileSink() {
   const done = [];

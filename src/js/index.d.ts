@@ -1,5 +1,7 @@
-// Types of the scope-speedscope package: one file for Node, browsers and
-// Web Workers (they share src/js/index.js).
+// Types of the scope-speedscope package: one file for both entries, browser.js
+// (browsers, Web Workers, bundlers) and node.js (Node), which share api.js.
+// index.d.cts is a copy of it for CommonJS (require), whose index.cjs exports
+// the same names.
 
 export declare const NS_PER_SECOND: 1000000000;
 export declare const SCHEMA_URL: 'https://www.speedscope.app/file-format-schema.json';
@@ -30,9 +32,14 @@ export declare class ScopeSpeedscopeError extends Error {
   constructor(kind: ErrorKind, message: string);
 }
 
-/** An HDF5 file: its name (used in messages and labels) and its bytes or, inside a Web Worker, a File read lazily. */
+/**
+ * An HDF5 file: its name (used in messages and labels) and its bytes, a File
+ * or Blob, or a path in the module's file system. The synchronous methods
+ * take a File or Blob only inside a Web Worker (read lazily there); on the
+ * main thread and in Node use the async methods, or readInput first.
+ */
 export type Input =
-  | { name: string; bytes: Uint8Array }
+  | { name: string; bytes: Uint8Array | ArrayBuffer }
   | { name: string; file: Blob }
   | { name: string; path: string };
 
@@ -42,11 +49,18 @@ export interface Progress {
   total: number;
 }
 
+/**
+ * Bytes in an ArrayBuffer of their own: Uint8Array<ArrayBuffer> in
+ * TypeScript 5.7 and later (what `new Blob(chunks)` and `fs.writeFile` take),
+ * Uint8Array before.
+ */
+export type Bytes = ReturnType<Uint8Array['slice']>;
+
 export interface Output {
   /** As scope-profiler's export_speedscope names it, e.g. "profile.speedscope.json". */
   fileName: string;
   /** Concatenated, the document's bytes (ASCII JSON). */
-  chunks: Uint8Array[];
+  chunks: Bytes[];
 }
 
 /** Receives outputs as they are written; see the README. Methods may throw: the export then fails. */
@@ -54,25 +68,31 @@ export interface OutputSink {
   open(fileName: string): void;
   write(chunk: Uint8Array): void; // valid during the call only: copy it
   close(): void;
-  commit(): void;
-  abort(): void;
+  /** Every output is complete (optional). */
+  commit?(): void;
+  /** The export failed: drop what was written (optional). */
+  abort?(): void;
 }
 
+/**
+ * Options of exportSpeedscope; null or undefined means the default. A wrong
+ * type or an unknown option is a TypeError naming it.
+ */
 export interface ExportOptions {
   /** Base path as export_speedscope takes it. Default "profile.speedscope.json". */
-  filepath?: string;
-  /** Ranks, used as given. Default [0]. */
+  filepath?: string | null;
+  /** Ranks (integers), used as given. Default [0]. */
   ranks?: number[] | null;
   /** Regular expressions matched at the start of region names (Python re.match). */
   include?: string | string[] | null;
   exclude?: string | string[] | null;
   /** Labels replacing each input's label, in order. */
-  labels?: string[];
-  onProgress?: (progress: Progress) => void;
+  labels?: string[] | null;
+  onProgress?: ((progress: Progress) => void) | null;
   /** Stream outputs here instead of returning their chunks. */
   sink?: OutputSink;
-  /** Chunk size in bytes (default 65536). */
-  flushSize?: number;
+  /** Chunk size in bytes, a positive integer (default 65536). */
+  flushSize?: number | null;
 }
 
 export interface Inspection {
@@ -134,6 +154,17 @@ export interface ScopeSpeedscope {
    * "Invalid regular expression '(': missing closing parenthesis at position 1".
    */
   checkPattern(pattern: string): string | null;
+  /**
+   * An input the synchronous methods take: a File or Blob is read into
+   * { name, bytes } on the main thread and in Node, and returned as it is in
+   * a Web Worker (read lazily while converting); other inputs as they are.
+   */
+  readInput(input: Input): Promise<Input>;
+  /** exportSpeedscope for any input, also a File or Blob on the main thread. */
+  exportSpeedscopeAsync(inputs: Input | Input[], options?: ExportOptions & { sink?: undefined }): Promise<Output[]>;
+  exportSpeedscopeAsync(inputs: Input | Input[], options: ExportOptions & { sink: OutputSink }): Promise<string[]>;
+  /** inspect for any input, also a File or Blob on the main thread. */
+  inspectAsync(input: Input): Promise<Inspection>;
   readonly cli: {
     parse(args: string[]): CliOptions;
     help(): string;
@@ -144,14 +175,18 @@ export interface ScopeSpeedscope {
 }
 
 export interface CreateOptions {
-  /** The .wasm bytes; read from next to index.js under Node when absent. */
+  /** The .wasm bytes. Default: under Node read from the package, in browsers fetched (see locateFile). */
   wasmBinary?: ArrayBuffer | Uint8Array;
-  /** Where browsers fetch the .wasm from: locateFile('scope-speedscope.wasm', <folder of index.js>). */
+  /**
+   * Where the .wasm is (Emscripten's locateFile, called with "scope-speedscope.wasm"):
+   * a URL in browsers, a path or file: URL under Node. Default: next to the
+   * package's JavaScript, `new URL('./scope-speedscope.wasm', import.meta.url)`.
+   */
   locateFile?: (file: string, prefix: string) => string;
   print?: (text: string) => void;
   printErr?: (text: string) => void;
 }
 
 export declare function createScopeSpeedscope(options?: CreateOptions): Promise<ScopeSpeedscope>;
-export declare function concatChunks(chunks: Uint8Array[]): Uint8Array;
+export declare function concatChunks(chunks: Uint8Array[]): Bytes;
 export default createScopeSpeedscope;

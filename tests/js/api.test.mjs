@@ -7,7 +7,7 @@ import { describe, it, before } from 'node:test';
 import { asScopeProfiler, cases, expectedMessage, inputPath, sha256, version } from './helpers.mjs';
 import {
   createScopeSpeedscope, concatChunks, NS_PER_SECOND, SCHEMA_URL, TIME_UNIT, ScopeSpeedscopeError,
-} from '../../dist/index.js';
+} from '../../dist/node.js';
 
 const read = (name) => ({ name: inputPath(name), bytes: new Uint8Array(fs.readFileSync(inputPath(name))) });
 
@@ -134,6 +134,6 @@ describe('scope-speedscope JS API', () => {
   });
 
   it('rejects inputs without bytes', () => {
-    assert.throws(() => sp.exportSpeedscope([{ name: 'x.h5' }]), /has neither bytes nor file/);
+    assert.throws(() => sp.exportSpeedscope([{ name: 'x.h5' }]), /input x.h5 has no bytes, file or path/);
   });
 });

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { describe, it, before } from 'node:test';
 
 import { asScopeProfiler, fixtures, inputPath, listFiles, nativeCli, nodeCli, root, sha256, tempDir } from './helpers.mjs';
-import { createScopeSpeedscope, concatChunks, ScopeSpeedscopeError } from '../../dist/index.js';
+import { createScopeSpeedscope, concatChunks, ScopeSpeedscopeError } from '../../dist/node.js';
 
 const TIME_LIMIT_MS = 30_000;
 const MEMORY_LIMIT_KIB = 1024 * 1024;

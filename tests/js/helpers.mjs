@@ -12,7 +12,7 @@ export const nodeCli = path.join(dist, 'cli.js');
 export const version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version;
 export const cases = JSON.parse(fs.readFileSync(path.join(fixtures, 'cases.json'), 'utf8'));
 
-for (const needed of [path.join(dist, 'index.js'), path.join(dist, 'scope-speedscope.wasm')]) {
+for (const needed of [path.join(dist, 'node.js'), path.join(dist, 'scope-speedscope.wasm')]) {
   if (!fs.existsSync(needed)) throw new Error(`${needed} is missing: run npm run build first`);
 }
 

@@ -5,18 +5,57 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import esbuild from 'esbuild';
 
-import { asScopeProfiler, inputPath, root, sha256, tempDir, cases, version } from './helpers.mjs';
+import { asScopeProfiler, dist, inputPath, root, sha256, tempDir, cases, version } from './helpers.mjs';
 
 describe('npm package', () => {
-  it('declares an ESM package with types, a bin and only the files users need', () => {
+  it('declares an ESM package with a browser, a Node and a CommonJS entry, types, a bin', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
     assert.equal(pkg.name, 'scope-speedscope');
     assert.equal(pkg.type, 'module');
-    assert.equal(pkg.exports['.'].types, './dist/index.d.ts');
-    assert.equal(pkg.exports['.'].import, './dist/index.js');
+    assert.equal(pkg.license, 'MIT');
+    // Order matters: bundlers pick `browser`, Node `node`, everything else the browser build.
+    assert.deepEqual(pkg.exports['.'], {
+      browser: { types: './dist/index.d.ts', default: './dist/browser.js' },
+      node: {
+        import: { types: './dist/index.d.ts', default: './dist/node.js' },
+        require: { types: './dist/index.d.cts', default: './dist/index.cjs' },
+        default: './dist/node.js',
+      },
+      types: './dist/index.d.ts',
+      default: './dist/browser.js',
+    });
+    assert.equal(pkg.exports['./scope-speedscope.wasm'], './dist/scope-speedscope.wasm');
+    assert.equal(pkg.main, './dist/index.cjs');
     assert.deepEqual(pkg.bin, { 'scope-speedscope': 'dist/cli.js' });
     assert.equal(pkg.engines.node, '>=20');
+  });
+
+  it('has no node: import, require or top-level await in the browser build\'s module graph', () => {
+    const seen = new Set();
+    const visit = (file) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = fs.readFileSync(path.join(dist, file), 'utf8');
+      const node = text.match(/.{0,60}(?:['"]node:|\brequire\(|__dirname).{0,60}/);
+      assert.equal(node, null, `${file} has Node code: ${node}`);
+      for (const [, spec] of text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s*['"](\.\/[^'"]+)['"]/gm)) visit(spec.slice(2));
+      for (const [, spec] of text.matchAll(/^import\s*['"](\.\/[^'"]+)['"]/gm)) visit(spec.slice(2));
+    };
+    visit('browser.js');
+    assert.deepEqual([...seen].sort(), ['api.js', 'browser.js', 'options.js', 'scope-speedscope.js']);
+    // A top-level await stops IIFE bundles (Vite's default for workers) and require(esm).
+    for (const format of ['iife', 'cjs']) {
+      assert.doesNotThrow(() => esbuild.buildSync({
+        entryPoints: [path.join(dist, 'browser.js')], bundle: true, format, write: false, logLevel: 'silent',
+      }), `esbuild --format=${format} fails on the browser build`);
+    }
+    // The Node build has no top-level await either (require(esm), bundles for Node).
+    assert.doesNotThrow(() => esbuild.buildSync({
+      entryPoints: [path.join(dist, 'node.js')], bundle: true, platform: 'node', format: 'cjs', write: false,
+      logLevel: 'silent',
+    }), 'esbuild --platform=node --format=cjs fails on the Node build');
   });
 
   it('packs, installs into an empty folder and runs with npx', () => {
@@ -24,8 +63,9 @@ describe('npm package', () => {
     const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' });
     const [{ filename, files }] = JSON.parse(out);
     const names = files.map((f) => f.path).sort();
-    assert.deepEqual(names, ['README.md', 'dist/cli.js', 'dist/index.d.ts', 'dist/index.js',
-      'dist/scope-speedscope.js', 'dist/scope-speedscope.wasm', 'package.json']);
+    assert.deepEqual(names, ['LICENSE', 'README.md', 'dist/api.js', 'dist/browser.js', 'dist/cli.js',
+      'dist/index.cjs', 'dist/index.d.cts', 'dist/index.d.ts', 'dist/node.js', 'dist/options.js',
+      'dist/scope-speedscope.js', 'dist/scope-speedscope.node.js', 'dist/scope-speedscope.wasm', 'package.json']);
     const app = path.join(work, 'app');
     fs.mkdirSync(app);
     fs.writeFileSync(path.join(app, 'package.json'), '{"name": "app", "private": true, "type": "module"}\n');

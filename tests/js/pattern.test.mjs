@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { describe, it, before } from 'node:test';
 
 import { inputPath, listFiles, nativeCli, nodeCli, tempDir } from './helpers.mjs';
-import { createScopeSpeedscope, concatChunks, ScopeSpeedscopeError } from '../../dist/index.js';
+import { createScopeSpeedscope, concatChunks, ScopeSpeedscopeError } from '../../dist/node.js';
 
 const input = (name) => ({ name, bytes: new Uint8Array(fs.readFileSync(inputPath(name))) });
 const frames = (outputs) => JSON.parse(new TextDecoder().decode(concatChunks(outputs[0].chunks)))

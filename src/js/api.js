@@ -1,0 +1,339 @@
+// scope-speedscope for JavaScript: the WebAssembly core behind a small API.
+// This module is shared by the two entries, browser.js (browsers, Web Workers,
+// bundlers) and node.js (Node); they only say how the wasm is found. Types in
+// index.d.ts. No conversion logic lives here: reading, reconstruction, naming
+// and writing happen in C++. This file moves bytes in and out and turns the
+// core's error values into ScopeSpeedscopeError (the one place where that
+// happens); what callers pass is checked in options.js, its only import (so
+// no `node:` module reaches a browser bundle).
+import {
+  blobOnMainThreadError, canReadBlobsSynchronously, exportOptionsOf, inputOf, inputsOf,
+} from './options.js';
+
+export { createOptionsOf } from './options.js';
+
+export const NS_PER_SECOND = 1_000_000_000;
+export const SCHEMA_URL = 'https://www.speedscope.app/file-format-schema.json';
+export const TIME_UNIT = 'seconds';
+
+/** A conversion failed; `message` is the same text the CLIs print. */
+export class ScopeSpeedscopeError extends Error {
+  constructor(kind, message) {
+    super(message);
+    this.name = 'ScopeSpeedscopeError';
+    /** 'ValueError', 'NestingError', 'CorruptProfileError', 'HDF5SchemaError', ... */
+    this.kind = kind;
+  }
+}
+
+function unwrap(result) {
+  if (result.ok) return result.value;
+  throw new ScopeSpeedscopeError(result.kind, result.message);
+}
+
+let mountCounter = 0;
+
+class ScopeSpeedscope {
+  #module;
+  #recreate;
+  #pending = null;
+  #stoppedMessage;
+
+  constructor(module, recreate) {
+    this.#module = module;
+    this.#recreate = recreate;
+    // The core's words for a trap (messages::converter_stopped), taken now:
+    // after a trap the instance must not be asked for anything.
+    this.#stoppedMessage = module.converterStoppedMessage('\u0001', '\u0002');
+    this.version = module.version();
+    if (module.schemaUrl() !== SCHEMA_URL || module.timeUnit() !== TIME_UNIT ||
+        module.nsPerSecond() !== NS_PER_SECOND) {
+      throw new Error('scope-speedscope: the JavaScript wrapper and the wasm module disagree');
+    }
+  }
+
+  /** What a file holds: label, schema, ranks with lanes, regions with call counts. */
+  inspect(input, name) {
+    const one = input instanceof Uint8Array ? { name: name ?? 'profile.h5', bytes: input } : input;
+    const checked = inputOf(one, 'input');
+    return this.#withInputs([checked], (m, [prepared]) => unwrap(m.inspect(prepared)));
+  }
+
+  /**
+   * Checks one include/exclude pattern with the engine the export uses (PCRE2
+   * in the module): null when it compiles, else the message an export with it
+   * would fail with (kind PatternError).
+   */
+  checkPattern(pattern) {
+    if (typeof pattern !== 'string') {
+      throw new TypeError(`scope-speedscope: checkPattern(pattern): pattern must be a string, not ${typeof pattern}`);
+    }
+    return this.#guarded([], (m) => m.checkPattern(pattern));
+  }
+
+  /**
+   * Converts inputs ({name, bytes}, {name, path} or, in a Web Worker,
+   * {name, file}) and returns [{fileName, chunks}], or streams each output
+   * into options.sink and returns the written file names.
+   */
+  exportSpeedscope(inputs, options) {
+    const { core, js } = exportOptionsOf(options);
+    const checked = inputsOf(inputs);
+    const outputs = [];
+    const guardedSink = guardSink(js.sink ?? collectingSink(outputs), js.onProgress);
+    const written = this.#withInputs(checked, (m, prepared) =>
+      unwrap(m.exportSpeedscope(prepared, core, guardedSink)));
+    return js.sink ? written : outputs;
+  }
+
+  /**
+   * An input whose File or Blob can be used by the synchronous methods here:
+   * on the main thread (and in Node) it is read into { name, bytes }; in a
+   * Web Worker it is returned as it is (read lazily while converting).
+   */
+  async readInput(input) {
+    const checked = inputOf(input, 'input');
+    if (!checked.file || canReadBlobsSynchronously) return checked;
+    return { name: checked.name, bytes: new Uint8Array(await checked.file.arrayBuffer()) };
+  }
+
+  /** exportSpeedscope for any input, also a File or Blob on the main thread. */
+  async exportSpeedscopeAsync(inputs, options) {
+    exportOptionsOf(options);  // fail before reading anything
+    const checked = inputsOf(inputs);
+    const ready = [];
+    for (const input of checked) ready.push(await this.readInput(input));
+    return this.exportSpeedscope(ready, options);
+  }
+
+  /** inspect for any input, also a File or Blob on the main thread. */
+  async inspectAsync(input) {
+    return this.inspect(await this.readInput(input));
+  }
+
+  /** The speedscope document of one (small) input as an object. */
+  buildSpeedscopeDocument(input, options = {}) {
+    const [output] = this.exportSpeedscope([input], { ...options, sink: undefined });
+    return JSON.parse(new TextDecoder().decode(concatChunks(output.chunks)));
+  }
+
+  /** Bytes of WebAssembly memory in use (it grows, never shrinks). */
+  get wasmMemoryBytes() {
+    return this.#live().HEAPU8.buffer.byteLength;
+  }
+
+  /** The command line shared with the native tool (used by the Node CLI). */
+  cli = {
+    parse: (args) => unwrap(this.#live().parseCli(args)),
+    help: () => this.#live().cliHelp(),
+    usage: () => this.#live().cliUsage(),
+    summary: (written) => this.#live().cliSummary(written),
+    fileNotFoundMessage: (path) => this.#live().fileNotFoundMessage(path),
+  };
+
+  // The module instance, made anew first when a trap dropped it.
+  #live() {
+    if (!this.#module) {
+      try {
+        this.#module = this.#recreate();
+      } catch {
+        // A page's main thread may refuse to instantiate synchronously.
+        this.#pending ??= this.#recreate.later().then(
+          (m) => { this.#module ??= m; this.#pending = null; },
+          () => { this.#pending = null; });
+        throw new ScopeSpeedscopeError('Error',
+          'scope-speedscope: the converter is being restarted after a failure; try again');
+      }
+    }
+    return this.#module;
+  }
+
+  // The one place that notices a trap. The core returns its failures as
+  // values (src/wasm/bindings.cpp) and the arguments are checked before this
+  // runs, so anything else thrown while the module runs means the instance is
+  // no longer sound: a WebAssembly trap (RuntimeError: memory access out of
+  // bounds, unreachable, null function; also what Emscripten's abort()
+  // throws), the engine's stack overflow (RangeError), or Emscripten's glue
+  // failing on a corrupted heap (TypeError, ...). The instance is dropped (the
+  // next call makes a fresh one of the same compiled code) and the failure
+  // reported as a ScopeSpeedscopeError naming the input(s), without calling
+  // into anything that needs much stack.
+  #guarded(names, fn) {
+    const m = this.#live();
+    try {
+      return fn(m);
+    } catch (error) {
+      if (error instanceof ScopeSpeedscopeError) throw error;
+      this.#module = null;
+      const name = names.join(', ') || 'scope-speedscope';
+      const what = String(error?.message ?? error).replace(/^RuntimeError: /, '') || 'unknown failure';
+      throw new ScopeSpeedscopeError('CorruptProfileError',
+        this.#stoppedMessage.replace('\u0001', () => name).replace('\u0002', () => what));
+    }
+  }
+
+  // Copies bytes into the heap or mounts Files (WORKERFS), runs fn(module,
+  // prepared inputs), and frees everything again whatever happens (nothing
+  // after a trap: that instance is gone). Inputs are checked already.
+  #withInputs(inputs, fn) {
+    const workerfs = this.#live().WORKERFS;
+    for (const input of inputs) {
+      if (input.file && !(canReadBlobsSynchronously && workerfs)) throw blobOnMainThreadError(input.name);
+    }
+    return this.#guarded(inputs.map((input) => input.name), (m) => this.#withInputsOn(m, inputs, fn));
+  }
+
+  #withInputsOn(m, inputs, fn) {
+    const pointers = [];
+    const mounts = [];
+    let trapped = false;
+    try {
+      const prepared = inputs.map((input) => {
+        if (input.bytes) {
+          const size = input.bytes.byteLength;
+          const ptr = m._malloc(Math.max(size, 1));
+          if (!ptr) throw new ScopeSpeedscopeError('MemoryError', 'out of memory');
+          pointers.push(ptr);
+          m.HEAPU8.set(input.bytes, ptr);
+          return { name: input.name, ptr, size };
+        }
+        if (input.file) {
+          const dir = `/scope-speedscope-in-${++mountCounter}`;
+          m.FS.mkdir(dir);
+          mounts.push(dir);
+          m.FS.mount(m.WORKERFS, { blobs: [{ name: 'input.h5', data: input.file }] }, dir);
+          return { name: input.name, path: `${dir}/input.h5` };
+        }
+        return { name: input.name, path: input.path };
+      });
+      return fn(m, prepared);
+    } catch (error) {
+      trapped = !(error instanceof ScopeSpeedscopeError);
+      throw error;
+    } finally {
+      if (!trapped) {
+        for (const ptr of pointers) m._free(ptr);
+        for (const dir of mounts) {
+          try { m.FS.unmount(dir); } catch { /* not mounted */ }
+          try { m.FS.rmdir(dir); } catch { /* already gone */ }
+        }
+      }
+    }
+  }
+}
+
+function collectingSink(outputs) {
+  let current = null;
+  return {
+    open(fileName) { current = { fileName, chunks: [] }; },
+    write(view) { current.chunks.push(view.slice()); },
+    close() { outputs.push(current); current = null; },
+    commit() {},
+    abort() { outputs.length = 0; current = null; },
+  };
+}
+
+// The core calls these; they must not throw (see src/wasm/bindings.cpp):
+// a failure comes back as its message.
+function guardSink(sink, onProgress) {
+  const call = (method, ...args) => {
+    try {
+      if (typeof sink[method] === 'function') sink[method](...args);
+      return undefined;
+    } catch (error) {
+      return String(error && error.message ? error.message : error);
+    }
+  };
+  return {
+    open: (path) => call('open', path),
+    write: (view) => call('write', view),
+    close: () => call('close'),
+    commit: () => call('commit'),
+    abort: () => { call('abort'); },
+    progress: (phase, done, total) => {
+      if (onProgress) {
+        try { onProgress({ phase, done, total }); } catch { /* a progress callback cannot stop us */ }
+      }
+    },
+  };
+}
+
+export function concatChunks(chunks) {
+  const size = chunks.reduce((n, c) => n + c.byteLength, 0);
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) { out.set(c, offset); offset += c.byteLength; }
+  return out;
+}
+
+/**
+ * Instantiates the wasm module made by `createModule` (an Emscripten factory)
+ * with the checked create options (see createOptionsOf; the entries add how
+ * the .wasm is found: `wasmBinary`, or `locateFile` giving its URL) and wraps
+ * it. `wasmFrom` names where the .wasm comes from, for the message when it
+ * cannot be loaded. The compiled code is kept: after a trap the wrapper makes
+ * a fresh instance of it synchronously (see ScopeSpeedscope#guarded).
+ */
+export async function instantiate(createModule, moduleArgs, wasmFrom) {
+  let compiled;
+  let module;
+  try {
+    compiled = await compileWasm(moduleArgs);
+    module = await instantiateAsync(createModule, moduleArgs, compiled);
+  } catch (error) {
+    throw wasmLoadError(error, wasmFrom);
+  }
+  const recreate = () => instantiateNow(createModule, moduleArgs, compiled);
+  recreate.later = () => instantiateAsync(createModule, moduleArgs, compiled);
+  return new ScopeSpeedscope(module, recreate);
+}
+
+async function compileWasm(moduleArgs) {
+  if (moduleArgs.wasmBinary) return WebAssembly.compile(moduleArgs.wasmBinary);
+  const url = moduleArgs.locateFile('scope-speedscope.wasm', '');
+  const response = await fetch(url, { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const type = response.headers.get('content-type') ?? '';
+  if (typeof WebAssembly.compileStreaming === 'function' && type.startsWith('application/wasm')) {
+    return WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await response.arrayBuffer());  // served with another type
+}
+
+// The Module object Emscripten 3.1.6 fills in is the argument of its
+// factory; its instantiateWasm hook takes the instance from us.
+function moduleArgsWith(moduleArgs, instantiateWasm) {
+  return { print: () => {}, printErr: () => {}, ...moduleArgs, instantiateWasm };
+}
+
+async function instantiateAsync(createModule, moduleArgs, compiled) {
+  let failed;
+  const failure = new Promise((_, reject) => { failed = reject; });
+  const module = moduleArgsWith(moduleArgs, (imports, receiveInstance) => {
+    WebAssembly.instantiate(compiled, imports)
+      .then((instance) => receiveInstance(instance, compiled), failed);
+    return {};
+  });
+  await Promise.race([createModule(module), failure]);
+  return module;
+}
+
+// Synchronously: the glue instantiates through the hook and runs at once.
+function instantiateNow(createModule, moduleArgs, compiled) {
+  const module = moduleArgsWith(moduleArgs, (imports, receiveInstance) => {
+    const instance = new WebAssembly.Instance(compiled, imports);
+    receiveInstance(instance, compiled);
+    return instance.exports;
+  });
+  createModule(module).catch(() => {});
+  if (!module.calledRun) throw new Error('scope-speedscope: the wasm module did not start');
+  return module;
+}
+
+/** The error when the .wasm cannot be read, fetched or instantiated. */
+export function wasmLoadError(error, wasmFrom) {
+  const detail = String(error?.message ?? error);
+  return new Error(`scope-speedscope: could not load scope-speedscope.wasm${wasmFrom ? ` from ${wasmFrom}` : ''} (${detail}). ` +
+    'It must be served next to the package\'s JavaScript (bundlers: see the README of scope-speedscope), ' +
+    'or pass createScopeSpeedscope({ locateFile }) or createScopeSpeedscope({ wasmBinary })', { cause: error });
+}

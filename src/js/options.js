@@ -1,0 +1,182 @@
+// What callers of scope-speedscope pass, checked in this one place: the
+// options of exportSpeedscope and createScopeSpeedscope, and inputs. A wrong
+// type is a TypeError naming the option, before anything is read or
+// converted; values are checked by the core (a rank the file does not have,
+// a bad regular expression), whose errors are ScopeSpeedscopeErrors.
+// Part of api.js (imported by it alone); imports nothing.
+
+function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'string': return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
+    case 'number': return `a number (${value})`;
+    case 'bigint': return `a bigint (${value}n)`;
+    case 'boolean': return `a boolean (${value})`;
+    case 'function': return 'a function';
+    case 'undefined': return 'undefined';
+    default: return value?.constructor?.name ? `an object (${value.constructor.name})` : 'an object';
+  }
+}
+
+function optionError(message) {
+  return new TypeError(`scope-speedscope: ${message}`);
+}
+
+function each(value, name, what, ok) {
+  if (!Array.isArray(value)) throw optionError(`${name} must be ${what}, not ${describe(value)}`);
+  value.forEach((item, i) => {
+    if (!ok(item)) throw optionError(`${name} must be ${what}; ${name}[${i}] is ${describe(item)}`);
+  });
+  return [...value];
+}
+
+const isString = (v) => typeof v === 'string';
+const isFunction = (v) => typeof v === 'function';
+
+const checks = {
+  string: (value, name) => {
+    if (!isString(value)) throw optionError(`${name} must be a string, not ${describe(value)}`);
+    return value;
+  },
+  strings: (value, name) => each(value, name, 'an array of strings', isString),
+  // A pattern or a list of them (regular expressions, matched by the core).
+  patterns: (value, name) => (isString(value) ? [value]
+    : each(value, name, 'a string or an array of strings', isString)),
+  // Rank numbers are checked against the file by the core ("Invalid rank requested").
+  integers: (value, name) => each(value, name, 'an array of integers', Number.isSafeInteger),
+  positiveInteger: (value, name) => {
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw optionError(`${name} must be a positive integer, not ${describe(value)}`);
+    }
+    return value;
+  },
+  function: (value, name) => {
+    if (!isFunction(value)) throw optionError(`${name} must be a function, not ${describe(value)}`);
+    return value;
+  },
+  sink: (value, name) => {
+    if (typeof value !== 'object') {
+      throw optionError(`${name} must be an object with open, write and close methods, not ${describe(value)}`);
+    }
+    for (const method of ['open', 'write', 'close']) {
+      if (!isFunction(value[method])) {
+        throw optionError(`${name}.${method} must be a function (a sink has open, write and close methods, and optionally commit and abort), not ${describe(value[method])}`);
+      }
+    }
+    for (const method of ['commit', 'abort']) {
+      if (value[method] !== undefined && !isFunction(value[method])) {
+        throw optionError(`${name}.${method} must be a function, not ${describe(value[method])}`);
+      }
+    }
+    return value;
+  },
+};
+
+// Every option of exportSpeedscope: its check and its default. `undefined`
+// and `null` mean the default. Options marked `js` stay in this file; the
+// others go to the core (src/wasm/bindings.cpp reads them by these names).
+// A new option is one line here and one in index.d.ts (ExportOptions).
+const EXPORT_OPTIONS = {
+  filepath: { check: checks.string, default: 'profile.speedscope.json' },
+  ranks: { check: checks.integers, default: null },
+  include: { check: checks.patterns, default: null },
+  exclude: { check: checks.patterns, default: null },
+  labels: { check: checks.strings, default: [] },
+  flushSize: { check: checks.positiveInteger, default: undefined },
+  onProgress: { check: checks.function, default: undefined, js: true },
+  sink: { check: checks.sink, default: undefined, js: true },
+};
+
+/** Checks exportSpeedscope's options; returns { core, js } (what the core gets, what stays here). */
+export function exportOptionsOf(options) {
+  if (options === undefined || options === null) options = {};
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw optionError(`options must be an object, not ${describe(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!Object.hasOwn(EXPORT_OPTIONS, key)) {
+      throw optionError(`unknown option ${JSON.stringify(key)} (the options are ${Object.keys(EXPORT_OPTIONS).join(', ')})`);
+    }
+  }
+  const core = {};
+  const js = {};
+  for (const [name, spec] of Object.entries(EXPORT_OPTIONS)) {
+    const value = options[name];
+    const checked = value === undefined || value === null ? spec.default : spec.check(value, name);
+    if (checked !== undefined) (spec.js ? js : core)[name] = checked;
+  }
+  return { core, js };
+}
+
+const CREATE_OPTIONS = {
+  wasmBinary: (value, name) => {
+    if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return value;
+    throw optionError(`${name} must be an ArrayBuffer or a Uint8Array, not ${describe(value)}`);
+  },
+  locateFile: checks.function,
+  print: checks.function,
+  printErr: checks.function,
+};
+
+/** Checks createScopeSpeedscope's options; returns a copy without the unset ones. */
+export function createOptionsOf(options) {
+  if (options === undefined || options === null) options = {};
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw optionError(`createScopeSpeedscope's options must be an object, not ${describe(options)}`);
+  }
+  const out = {};
+  for (const [key, value] of Object.entries(options)) {
+    if (!Object.hasOwn(CREATE_OPTIONS, key)) {
+      throw optionError(`unknown option ${JSON.stringify(key)} of createScopeSpeedscope (the options are ${Object.keys(CREATE_OPTIONS).join(', ')})`);
+    }
+    if (value !== undefined && value !== null) out[key] = CREATE_OPTIONS[key](value, key);
+  }
+  return out;
+}
+
+// Emscripten's WORKERFS reads a Blob lazily with FileReaderSync, which exists
+// only inside (dedicated) Web Workers.
+export const canReadBlobsSynchronously = typeof FileReaderSync === 'function';
+
+const isBlob = (v) => v !== null && typeof v === 'object' && typeof v.size === 'number' &&
+  typeof v.slice === 'function' && typeof v.arrayBuffer === 'function';
+
+const INPUT_SHAPES = '{ name, bytes } (a Uint8Array), { name, file } (a File or Blob) or { name, path }';
+
+/** Checks one input; returns { name, bytes } | { name, file } | { name, path }. */
+export function inputOf(input, where) {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    throw optionError(`${where} must be an object: ${INPUT_SHAPES}, not ${describe(input)}`);
+  }
+  if (!isString(input.name)) {
+    throw optionError(`${where}.name must be a string (the file's name, used in messages and labels), not ${describe(input.name)}`);
+  }
+  const { name } = input;
+  if (input.bytes !== undefined) {
+    if (input.bytes instanceof Uint8Array) return { name, bytes: input.bytes };
+    if (input.bytes instanceof ArrayBuffer) return { name, bytes: new Uint8Array(input.bytes) };
+    throw optionError(`input ${name}: bytes must be a Uint8Array or an ArrayBuffer, not ${describe(input.bytes)}`);
+  }
+  if (input.file !== undefined) {
+    if (isBlob(input.file)) return { name, file: input.file };
+    throw optionError(`input ${name}: file must be a File or a Blob, not ${describe(input.file)}`);
+  }
+  if (input.path !== undefined) {
+    if (isString(input.path)) return { name, path: input.path };
+    throw optionError(`input ${name}: path must be a string, not ${describe(input.path)}`);
+  }
+  throw optionError(`input ${name} has no bytes, file or path; an input is ${INPUT_SHAPES}`);
+}
+
+export function inputsOf(inputs) {
+  if (!Array.isArray(inputs)) return [inputOf(inputs, 'input')];
+  return inputs.map((input, i) => inputOf(input, `inputs[${i}]`));
+}
+
+export function blobOnMainThreadError(name) {
+  return optionError(
+    `input ${name}: a File or Blob can be read synchronously only inside a Web Worker. ` +
+    'Here, use the async methods (await sp.exportSpeedscopeAsync(inputs, options), await sp.inspectAsync(input)), ' +
+    'or read it first: await sp.readInput({ name, file }) gives { name, bytes }.');
+}
