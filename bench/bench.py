@@ -3,11 +3,12 @@
 (WebAssembly) and a Python h5py + numpy baseline, measured in the same run on
 the same inputs, with ratios. Run through `npm run bench` (which builds first).
 
-usage: bench.py [--calls N] [--repeat R] [--skip-python] [--skip-wasm]
+usage: bench.py [--calls N] [--lanes L] [--repeat R] [--skip-python] [--skip-wasm]
 
 Inputs: tests/fixtures/h5/large_s3.h5 (212,030 calls, ranks 0 and 1) and a
 generated schema-3 run of N calls (default 1,000,001; gzip + shuffle, chunked,
-as scope-profiler writes large runs). Each tool is run R times (default 3);
+as scope-profiler writes large runs; with --lanes L, recorded on L threads
+at once, which the Python baseline leaves out). Each tool is run R times (default 3);
 the best wall time and the largest peak RSS are reported. Outputs of all tools
 must be identical (the "exporter" value aside), or the benchmark fails."""
 import argparse
@@ -56,6 +57,7 @@ def normalised(path):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--calls", type=int, default=1_000_001)
+    ap.add_argument("--lanes", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--skip-python", action="store_true")
     ap.add_argument("--skip-wasm", action="store_true")
@@ -65,18 +67,20 @@ def main():
     work = tempfile.mkdtemp(prefix="scope-speedscope-bench-")
     generated = os.path.join(work, "generated.h5")
     iterations = max(1, (args.calls - 1) // 4)
-    subprocess.run(["/usr/bin/python3", MAKE_RUN, generated, str(iterations)], check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(["/usr/bin/python3", MAKE_RUN, generated, str(iterations), "--lanes", str(args.lanes)],
+                   check=True, stdout=subprocess.DEVNULL)
+    calls = 4 * iterations + max(1, args.lanes)
+    lanes_text = f", {args.lanes} threads" if args.lanes > 1 else ""
     inputs = [
         ("large_s3.h5", os.path.join(ROOT, "tests", "fixtures", "h5", "large_s3.h5"), "0,1", 212_030),
-        (f"generated ({4 * iterations + 1:,} calls)", generated, "0", 4 * iterations + 1),
+        (f"generated ({calls:,} calls{lanes_text})", generated, "0", calls),
     ]
     rows = []
     for label, path, ranks, calls in inputs:
         tools = [("native", [NATIVE, path, "--ranks", ranks, "--quiet", "--filepath"])]
         if not args.skip_wasm:
             tools.append(("wasm (node)", ["node", NODE_CLI, path, "--ranks", ranks, "--quiet", "--filepath"]))
-        if not args.skip_python:
+        if not args.skip_python and not (path == generated and args.lanes > 1):
             tools.append(("python baseline", ["/usr/bin/python3", BASELINE, path]))
         outputs = {}
         results = {}
@@ -100,8 +104,10 @@ def main():
         for name, data in outputs.items():
             if data != reference:
                 sys.exit(f"bench: {name} output differs from native on {label}")
-        # The input's event columns as they are decoded: start and end, int64 each.
-        columns_mib = calls * 16 / 2**20
+        # The input's event columns as they are decoded: start and end, int64
+        # each, and the lane of each call when the run recorded threads.
+        per_call = 24 if path == generated and args.lanes > 1 else 16
+        columns_mib = calls * per_call / 2**20
         for name, (wall, rss) in results.items():
             rows.append((label, name, calls, wall, calls / wall, rss, columns_mib, len(reference)))
         native_wall = results["native"][0]

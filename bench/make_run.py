@@ -2,40 +2,78 @@
 """Writes a synthetic scope-profiler run (schema 3, gzip + shuffle, chunked,
 as scope-profiler writes runs of 16384 events or more) for the benchmark.
 
-usage: make_run.py OUT.h5 ITERATIONS [RANKS]
+usage: make_run.py OUT.h5 ITERATIONS [RANKS] [--lanes L]
 
 Each rank records one `main` call around ITERATIONS `step` calls, each with
 `solve` ⊃ `kernel` and an `assemble` after it: 4 * ITERATIONS + 1 calls per
-rank, at perf-counter-like absolute nanoseconds."""
+rank, at perf-counter-like absolute nanoseconds.
+
+With --lanes L (L > 1) the run was recorded with track_threads: each rank has
+L threads running at the same time, each with its own `main` and
+ITERATIONS / L steps (4 * ITERATIONS + L calls per rank), a `thread_ids`
+column and a thread table; each region's row holds the calls of all threads,
+interleaved in start order, as a threaded run records them."""
 import sys
 
 import h5py
 import numpy as np
 
-out, iterations = sys.argv[1], int(sys.argv[2])
-ranks = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+args, lanes = [], 1
+argv = sys.argv[1:]
+i = 0
+while i < len(argv):
+    if argv[i] == "--lanes":
+        lanes = int(argv[i + 1])
+        i += 2
+        continue
+    if argv[i].startswith("--lanes="):
+        lanes = int(argv[i].split("=", 1)[1])
+    else:
+        args.append(argv[i])
+    i += 1
+out, iterations = args[0], int(args[1])
+ranks = int(args[2]) if len(args) > 2 else 1
 names = ["main", "step", "solve", "kernel", "assemble"]
 t0 = 123_456_789_000_000
 rng = np.random.default_rng(7)
 
-rows = []  # (rank, region id, starts, ends)
-for rank in range(ranks):
-    base = t0 + rank * 1_000 + np.arange(iterations, dtype=np.int64) * 1_000
-    jitter = rng.integers(0, 50, size=iterations, dtype=np.int64)
+
+def lane_calls(rank, lane, count):
+    """(starts, ends) per region for one thread's `count` iterations."""
+    base = t0 + rank * 1_000 + lane * 137 + np.arange(count, dtype=np.int64) * 1_000
+    jitter = rng.integers(0, 50, size=count, dtype=np.int64)
     step = (base + 1, base + 900)
     solve = (base + 10, base + 500 + jitter)
     kernel = (base + 20, base + 300 + jitter)
     assemble = (base + 600, base + 890)
-    main = (np.array([t0 + rank * 1_000], dtype=np.int64), np.array([base[-1] + 1_000], dtype=np.int64))
-    for rid, (s, e) in enumerate([main, step, solve, kernel, assemble]):
-        rows.append((rank, rid, s, e))
+    first = t0 + rank * 1_000 + lane * 137
+    main = (np.array([first], dtype=np.int64), np.array([base[-1] + 1_000], dtype=np.int64))
+    return [main, step, solve, kernel, assemble]
 
-starts, durations, offsets, counts, rank_col, region_col = [], [], [], [], [], []
+
+rows = []  # (rank, region id, starts, ends, thread ids or None)
+for rank in range(ranks):
+    if lanes <= 1:
+        for rid, (s, e) in enumerate(lane_calls(rank, 0, iterations)):
+            rows.append((rank, rid, s, e, None))
+        continue
+    per_lane = [iterations // lanes + (1 if l < iterations % lanes else 0) for l in range(lanes)]
+    calls = [lane_calls(rank, l, per_lane[l]) for l in range(lanes)]
+    for rid in range(len(names)):
+        s = np.concatenate([calls[l][rid][0] for l in range(lanes)])
+        e = np.concatenate([calls[l][rid][1] for l in range(lanes)])
+        t = np.concatenate([np.full(len(calls[l][rid][0]), l, dtype=np.int64) for l in range(lanes)])
+        order = np.argsort(s, kind="stable")
+        rows.append((rank, rid, s[order], e[order], t[order]))
+
+starts, durations, threads, offsets, counts, rank_col, region_col = [], [], [], [], [], [], []
 offset = 0
-for rank, rid, s, e in rows:
+for rank, rid, s, e, t in rows:
     deltas = np.diff(s, prepend=np.int64(0))
     starts.append(deltas)
     durations.append(e - s)
+    if t is not None:
+        threads.append(t)
     offsets.append(offset)
     counts.append(len(s))
     rank_col.append(rank)
@@ -43,6 +81,7 @@ for rank, rid, s, e in rows:
     offset += len(s)
 
 str_t = h5py.string_dtype("utf-8")
+compressed = dict(chunks=True, compression="gzip", compression_opts=4, shuffle=True, maxshape=(None,))
 with h5py.File(out, "w") as f:
     f.attrs["scope_profiler_schema"] = np.int64(3)
     f.attrs["storage_layout"] = "columnar"
@@ -58,7 +97,13 @@ with h5py.File(out, "w") as f:
         idx.create_dataset(col, data=np.array([""] * len(rows), dtype=object), dtype=str_t)
     idx.create_dataset("tags", data=np.array(["[]"] * len(rows), dtype=object), dtype=str_t)
     ev = f.create_group("events")
-    for name, col in (("start_deltas", starts), ("durations", durations)):
-        ev.create_dataset(name, data=np.concatenate(col), chunks=True, compression="gzip",
-                          compression_opts=4, shuffle=True, maxshape=(None,))
+    for name, col in (("start_deltas", starts), ("durations", durations), ("thread_ids", threads)):
+        if col:
+            ev.create_dataset(name, data=np.concatenate(col), **compressed)
+    if lanes > 1:
+        t = f.create_group("thread_table")
+        t["ranks"] = np.repeat(np.arange(ranks, dtype=np.uint32), lanes)
+        t["index"] = np.tile(np.arange(lanes, dtype=np.int64), ranks)
+        thread_names = ["MainThread"] + [f"worker-{l}" for l in range(1, lanes)]
+        t.create_dataset("name", data=np.array(thread_names * ranks, dtype=object), dtype=str_t)
 print(offset)

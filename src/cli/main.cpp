@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
     export_options.ranks = options.ranks;
     export_options.include = options.include;
     export_options.exclude = options.exclude;
+    export_options.narrowing = options.narrowing;
     export_options.verbose = false;
     const auto written = ss::export_speedscope(runs, options.filepath, export_options);
     if (!options.quiet) std::cout << ss::cli_summary(written);

@@ -1,16 +1,22 @@
 // reconstruct: scope-profiler's build_call_arrays + split_by_lane.
 //
-// Fast path: one array of 24-byte records per rank, sorted by (lane, start,
-// -end, concatenation order), then one stack pass per lane. On properly
-// nested input the stack pass gives exactly the spec's count-based depths and
-// "latest earlier call at depth - 1" parents. When the stack pass sees a call
-// that starts inside an open call and ends after it, the rank is handed to
-// the literal algorithm, which finds the same pair scope-profiler blames.
+// Fast path: the calls of a rank in (lane, start, -end, concatenation order),
+// then one stack pass per lane. On properly nested input the stack pass gives
+// exactly the spec's count-based depths and "latest earlier call at depth -
+// 1" parents. When the stack pass sees a call that starts inside an open call
+// and ends after it, the rank is handed to the literal algorithm, which finds
+// the same pair scope-profiler blames.
+//
+// The order is kept in one of three forms: 24-byte records (materialized,
+// for the tests and runs of more than 2^32 events); for the export, merged
+// on demand from the columns (a one-lane rank whose rows are in start order:
+// nothing per call) or as 4-byte event indices (other ranks).
 #include "call_stack.hpp"
 
 #include <algorithm>
 #include <numeric>
 #include <string>
+#include <unordered_set>
 
 #include "error.hpp"
 #include "unicode.hpp"
@@ -57,7 +63,7 @@ void check_ends_after_starts(const Run& run, const Gathered& g) {
   for (const auto& row : g.rows) {
     for (uint64_t e = row.offset; e < row.offset + row.count; ++e) {
       if (run.end_ns[e] < run.start_ns[e]) {
-        throw Error(ErrorKind::nesting, messages::ends_before_starts);
+        throw Error(Msg::ends_before_starts);
       }
     }
   }
@@ -181,6 +187,30 @@ void sort_calls(const Run& run, const Gathered& g, const std::vector<int64_t>& l
 
 }  // namespace
 
+bool CallStream::summarize(std::size_t region_count) {
+  rewind();
+  summary_ = Summary{};
+  std::vector<bool> seen(region_count, false);
+  std::vector<Call> block(4096);
+  bool first = true;
+  for (std::size_t n; nested_ && (n = next(block.data(), block.size())) > 0;) {
+    if (first) summary_.first_start_ns = block[0].start_ns;
+    first = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      const Call& c = block[i];
+      if (!seen[c.region]) {
+        seen[c.region] = true;
+        summary_.regions.push_back(c.region);
+      }
+      if (c.depth == 0) summary_.last_root_end_ns = c.end_ns;
+    }
+  }
+  const bool ok = nested_;
+  summary_.valid = ok;
+  rewind();
+  return ok;
+}
+
 MergedCalls::MergedCalls(const Run& run, std::vector<Row> rows) : run_(&run), rows_(std::move(rows)) {
   for (const Row& row : rows_) size_ += row.count;
   rewind();
@@ -210,46 +240,14 @@ void MergedCalls::rewind() {
     return head_less(b.start, b.end, b.k, a.start, a.end, a.k);
   });
   heap_size_ = heap_.size();
-  top_ = 0;
-  nested_ = true;
-}
-
-bool MergedCalls::summarize(std::size_t region_count) {
-  rewind();
-  summary_ = Summary{};
-  std::vector<bool> seen(region_count, false);
-  std::vector<Call> block(4096);
-  bool first = true;
-  for (std::size_t n; nested_ && (n = next(block.data(), block.size())) > 0;) {
-    if (first) summary_.first_start_ns = block[0].start_ns;
-    first = false;
-    for (std::size_t i = 0; i < n; ++i) {
-      const Call& c = block[i];
-      if (!seen[c.region]) {
-        seen[c.region] = true;
-        summary_.regions.push_back(c.region);
-      }
-      if (c.depth == 0) summary_.last_root_end_ns = c.end_ns;
-    }
-  }
-  const bool ok = nested_;
-  summary_.valid = ok;
-  rewind();
-  return ok;
+  reset_depths();
 }
 
 std::size_t MergedCalls::next(Call* out, std::size_t max) {
   std::size_t n = 0;
   while (n < max && heap_size_ > 0) {
     Head& head = heap_.front();
-    // Depth by the stack pass (see build_call_arrays).
-    const DoubledTime s2 = doubled(head.start);
-    while (top_ > 0 && open_end_[top_ - 1] <= s2) --top_;
-    const DoubledTime e2 = doubled_end(head.start, head.end);
-    if (top_ > 0 && e2 > open_end_[top_ - 1]) nested_ = false;
-    out[n++] = Call{head.start, head.end, rows_[head.row].region, static_cast<uint32_t>(top_)};
-    if (top_ == open_end_.size()) open_end_.resize(2 * top_ + 64);
-    open_end_[top_++] = e2;
+    out[n++] = Call{head.start, head.end, rows_[head.row].region, depth_of(head.start, head.end)};
 
     if (head.next < rows_[head.row].count) {
       load(head, head.row, head.next);
@@ -278,6 +276,218 @@ std::size_t MergedCalls::next(Call* out, std::size_t max) {
   }
   return n;
 }
+
+IndexedCalls::IndexedCalls(std::shared_ptr<const Rows> rows, std::size_t begin, std::size_t end)
+    : rows_(std::move(rows)), begin_(begin), end_(end), pos_(begin) {}
+
+void IndexedCalls::rewind() {
+  pos_ = begin_;
+  last_span_ = 0;
+  reset_depths();
+}
+
+uint32_t IndexedCalls::region_of(uint64_t event) {
+  const auto& spans = rows_->by_offset;
+  const auto& last = spans[last_span_];
+  if (event >= last.offset && event - last.offset < last.count) return last.region;
+  // The last span that starts at or before the event.
+  const auto it = std::upper_bound(spans.begin(), spans.end(), event,
+                                   [](uint64_t e, const Rows::Span& s) { return e < s.offset; });
+  last_span_ = static_cast<std::size_t>(it - spans.begin()) - 1;
+  return spans[last_span_].region;
+}
+
+std::size_t IndexedCalls::next(Call* out, std::size_t max) {
+  const Run& run = *rows_->run;
+  const uint32_t* order = rows_->order.data();
+  std::size_t n = 0;
+  if (rows_->packed) {  // entries carry their row
+    const uint32_t mask = rows_->mask;
+    const int shift = rows_->shift;
+    const uint32_t* region_of_row = rows_->region_of_row.data();
+    while (n < max && pos_ < end_) {
+      const uint32_t v = order[pos_++];
+      const uint32_t e = v & mask;
+      const int64_t start = run.start_ns[e], end = run.end_ns[e];
+      const uint32_t region = region_of_row[v >> shift];
+      out[n++] = Call{start, end, region, depth_of(start, end)};
+    }
+    return n;
+  }
+  while (n < max && pos_ < end_) {
+    const uint64_t e = order[pos_++];
+    const int64_t start = run.start_ns[e], end = run.end_ns[e];
+    out[n++] = Call{start, end, region_of(e), depth_of(start, end)};
+  }
+  return n;
+}
+
+namespace {
+
+// The call order of a rank's events, lane after lane (lanes ascending), as
+// event indices: a stable counting sort by lane (rows in concatenation
+// order), then in each lane a k-way merge of the rows' runs, each in start
+// order (a row that is not is sorted on its own first). Ties (same start and
+// end) go by concatenation order. When the run's event indices leave room in
+// 32 bits, each entry also carries its row (so the writer needs no lookup).
+// 4 bytes a call, plus 4 a call of the largest lane while it is merged.
+std::shared_ptr<IndexedCalls::Rows> index_calls(const Run& run, const Gathered& g,
+                                                const std::vector<int64_t>& lane_values,
+                                                std::vector<Lane>& lanes, bool may_pack) {
+  auto rows = std::make_shared<IndexedCalls::Rows>();
+  rows->run = &run;
+  const std::size_t n = g.size;
+  const std::size_t L = lane_values.size();
+  // Lane position of an event: a table over a dense range of lane ids, else
+  // a binary search.
+  const int64_t lo = lane_values.front();
+  const uint64_t range = static_cast<uint64_t>(lane_values.back()) - static_cast<uint64_t>(lo);
+  const bool dense = g.any_lane && range <= 4 * static_cast<uint64_t>(L) + 4096;
+  std::vector<uint32_t> dense_position;
+  if (dense) {
+    dense_position.assign(static_cast<std::size_t>(range) + 1, 0);
+    for (std::size_t l = 0; l < L; ++l) {
+      dense_position[static_cast<uint64_t>(lane_values[l]) - static_cast<uint64_t>(lo)] =
+          static_cast<uint32_t>(l);
+    }
+  }
+  auto lane_of = [&](uint64_t e) -> std::size_t {
+    if (!g.any_lane) return 0;
+    const int64_t v = run.lane[e];
+    if (dense) return dense_position[static_cast<uint64_t>(v) - static_cast<uint64_t>(lo)];
+    return static_cast<std::size_t>(std::lower_bound(lane_values.begin(), lane_values.end(), v) -
+                                    lane_values.begin());
+  };
+  std::vector<std::size_t> begin(L + 1, 0);
+  for (const auto& row : g.rows) {
+    for (uint64_t e = row.offset; e < row.offset + row.count; ++e) ++begin[lane_of(e) + 1];
+  }
+  for (std::size_t l = 0; l < L; ++l) begin[l + 1] += begin[l];
+  std::vector<uint32_t>& order = rows->order;
+  order.resize(n);
+  {
+    std::vector<std::size_t> fill(begin.begin(), begin.end() - 1);
+    for (const auto& row : g.rows) {
+      for (uint64_t e = row.offset; e < row.offset + row.count; ++e) {
+        order[fill[lane_of(e)]++] = static_cast<uint32_t>(e);
+      }
+    }
+  }
+  // Room for the row in the high bits? (bits: enough for every event index)
+  int bits = 1;
+  while (bits < 32 && (uint64_t{1} << bits) < run.start_ns.size()) ++bits;
+  if (may_pack && bits < 32 && static_cast<uint64_t>(g.rows.size()) <= (uint64_t{1} << (32 - bits))) {
+    rows->packed = true;
+    rows->shift = bits;
+    rows->mask = static_cast<uint32_t>((uint64_t{1} << bits) - 1);
+    for (const auto& row : g.rows) rows->region_of_row.push_back(row.region);
+  }
+  const bool packed = rows->packed;
+  const uint32_t mask = rows->mask;
+  const int shift = rows->shift;
+
+  std::vector<char> in_order(g.rows.size());
+  std::size_t largest = 0;
+  for (std::size_t r = 0; r < g.rows.size(); ++r) in_order[r] = row_in_order(run, g.rows[r]) ? 1 : 0;
+  for (std::size_t l = 0; l < L; ++l) largest = std::max(largest, begin[l + 1] - begin[l]);
+
+  auto less = [&](uint32_t a, uint32_t b) {  // within one row: event order is concatenation order
+    const int64_t sa = run.start_ns[a], sb = run.start_ns[b];
+    if (sa != sb) return sa < sb;
+    const int64_t ea = run.end_ns[a], eb = run.end_ns[b];
+    if (ea != eb) return ea > eb;
+    return a < b;
+  };
+  struct Piece {
+    std::size_t begin, end;  // positions in `order`
+    std::size_t row;         // in g.rows
+  };
+  std::vector<Piece> pieces;
+  std::vector<uint32_t> merged;
+  struct Head {
+    int64_t start, end;
+    std::size_t piece;  // concatenation order of the rows
+    std::size_t at;
+  };
+  auto head_before = [](const Head& a, const Head& b) {  // a comes first
+    if (a.start != b.start) return a.start < b.start;
+    if (a.end != b.end) return a.end > b.end;
+    return a.piece < b.piece;
+  };
+  std::vector<Head> heap;
+  for (std::size_t l = 0; l < L; ++l) {
+    if (begin[l] == begin[l + 1]) continue;
+    lanes.push_back(Lane{lane_values[l], begin[l], begin[l + 1]});
+    // The lane's runs, one per row, in concatenation order: a new one starts
+    // where an event is not in the current run's row.
+    pieces.clear();
+    std::size_t row = 0;
+    auto in_row = [&](uint64_t e, std::size_t r) {
+      return e >= g.rows[r].offset && e - g.rows[r].offset < g.rows[r].count;
+    };
+    for (std::size_t i = begin[l]; i < begin[l + 1]; ++i) {
+      const uint64_t e = order[i];
+      if (!pieces.empty() && in_row(e, pieces.back().row)) continue;
+      while (!in_row(e, row)) ++row;
+      if (!pieces.empty()) pieces.back().end = i;
+      pieces.push_back(Piece{i, begin[l + 1], row});
+    }
+    for (const Piece& piece : pieces) {
+      if (!in_order[piece.row]) {  // sorted on its own
+        std::sort(order.begin() + static_cast<std::ptrdiff_t>(piece.begin),
+                  order.begin() + static_cast<std::ptrdiff_t>(piece.end), less);
+      }
+      if (packed) {
+        const uint32_t tag = static_cast<uint32_t>(piece.row) << shift;
+        for (std::size_t i = piece.begin; i < piece.end; ++i) order[i] |= tag;
+      }
+    }
+    if (pieces.size() == 1) continue;
+    if (merged.size() < largest) merged.resize(largest);
+    heap.clear();
+    auto load = [&](Head& h) {
+      const uint32_t e = order[h.at] & mask;
+      h.start = run.start_ns[e];
+      h.end = run.end_ns[e];
+    };
+    for (std::size_t p = 0; p < pieces.size(); ++p) {
+      heap.push_back(Head{0, 0, p, pieces[p].begin});
+      load(heap.back());
+    }
+    auto heap_less = [&](const Head& a, const Head& b) { return head_before(b, a); };
+    std::make_heap(heap.begin(), heap.end(), heap_less);
+    std::size_t out = 0;
+    std::size_t size = heap.size();
+    while (size > 0) {
+      Head& top = heap.front();
+      merged[out++] = order[top.at];
+      if (++top.at < pieces[top.piece].end) {
+        load(top);
+      } else {
+        top = heap[--size];
+      }
+      std::size_t i = 0;
+      const Head moving = heap[0];
+      while (true) {
+        std::size_t child = 2 * i + 1;
+        if (child >= size) break;
+        if (child + 1 < size && head_before(heap[child + 1], heap[child])) ++child;
+        if (!head_before(heap[child], moving)) break;
+        heap[i] = heap[child];
+        i = child;
+      }
+      heap[i] = moving;
+    }
+    std::copy(merged.begin(), merged.begin() + static_cast<std::ptrdiff_t>(out),
+              order.begin() + static_cast<std::ptrdiff_t>(begin[l]));
+  }
+  for (const auto& row : g.rows) rows->by_offset.push_back({row.offset, row.count, row.region});
+  std::sort(rows->by_offset.begin(), rows->by_offset.end(),
+            [](const auto& a, const auto& b) { return a.offset < b.offset; });
+  return rows;
+}
+
+}  // namespace
 
 namespace detail {
 
@@ -343,7 +553,7 @@ RankCalls build_call_arrays_literal(const Run& run, const std::vector<uint32_t>&
       depth[ids[j]] = static_cast<int64_t>(j) - closed;
       min_depth = std::min(min_depth, depth[ids[j]]);
     }
-    if (m > 0 && min_depth < 0) throw Error(ErrorKind::nesting, messages::not_properly_nested);
+    if (m > 0 && min_depth < 0) throw Error(Msg::not_properly_nested);
   }
   // Parent (spec 3.5): the latest earlier call of the lane at depth - 1.
   for (const auto& ids : members) {
@@ -363,12 +573,8 @@ RankCalls build_call_arrays_literal(const Run& run, const std::vector<uint32_t>&
     const uint64_t k = order[id];
     const uint64_t pk = order[static_cast<uint64_t>(parent[id])];
     if (end[pk] < end[k]) {
-      throw Error(ErrorKind::nesting,
-                  std::string(messages::not_properly_nested) + ": " +
-                      describe(run, g, k, start[k], end[k]) + " starts inside " +
-                      describe(run, g, pk, start[pk], end[pk]) +
-                      " but ends after it. Regions must nest completely or not overlap at all "
-                      "- check for a missing or misordered sp_end / __exit__.");
+      throw Error(Msg::calls_overlap, {{"child", describe(run, g, k, start[k], end[k])},
+                                       {"parent", describe(run, g, pk, start[pk], end[pk])}});
     }
   }
 
@@ -399,37 +605,65 @@ RankCalls build_call_arrays(const Run& run, const std::vector<uint32_t>& regions
   // Distinct lanes, ascending (a rank without a lane column is lane -1).
   std::vector<int64_t> lane_values;
   if (g.any_lane) {
+    // No copy of the lane column: the values met, in a small sorted vector
+    // while there are few of them, then in a hash set.
+    std::unordered_set<int64_t> many;
+    auto see = [&](int64_t v) {
+      if (!many.empty()) {
+        many.insert(v);
+        return;
+      }
+      const auto at = std::lower_bound(lane_values.begin(), lane_values.end(), v);
+      if (at != lane_values.end() && *at == v) return;
+      lane_values.insert(at, v);
+      if (lane_values.size() > 64) many.insert(lane_values.begin(), lane_values.end());
+    };
     for (const auto& row : g.rows) {
-      lane_values.insert(lane_values.end(), run.lane.begin() + static_cast<std::ptrdiff_t>(row.offset),
-                         run.lane.begin() + static_cast<std::ptrdiff_t>(row.offset + row.count));
+      for (uint64_t e = row.offset; e < row.offset + row.count; ++e) see(run.lane[e]);
     }
-    std::sort(lane_values.begin(), lane_values.end());
-    lane_values.erase(std::unique(lane_values.begin(), lane_values.end()), lane_values.end());
-    lane_values.shrink_to_fit();
+    if (!many.empty()) {
+      lane_values.assign(many.begin(), many.end());
+      std::sort(lane_values.begin(), lane_values.end());
+    }
   } else {
     lane_values.push_back(-1);
   }
 
-  // One lane and every row in start order: merge from the columns when
-  // writing, after a first merge here proves the nesting.
-  if (storage == CallStorage::merged && lane_values.size() == 1 && rows_in_order(run, g)) {
-    std::vector<MergedCalls::Row> rows;
-    rows.reserve(g.rows.size());
-    for (const auto& row : g.rows) rows.push_back({row.region, row.first_k, row.offset, row.count});
-    auto merged = std::make_shared<MergedCalls>(run, std::move(rows));
-    if (!merged->summarize(run.regions.size())) {
-      return detail::build_call_arrays_literal(run, regions, rank);
+  if (storage != CallStorage::materialized) {
+    // One lane and every row in start order: merge from the columns when
+    // writing, after a first merge here proves the nesting.
+    if (lane_values.size() == 1 && rows_in_order(run, g)) {
+      std::vector<MergedCalls::Row> rows;
+      rows.reserve(g.rows.size());
+      for (const auto& row : g.rows) rows.push_back({row.region, row.first_k, row.offset, row.count});
+      auto merged = std::make_shared<MergedCalls>(run, std::move(rows));
+      if (!merged->summarize(run.regions.size())) {
+        return detail::build_call_arrays_literal(run, regions, rank);
+      }
+      out.streams.push_back(std::move(merged));
+      out.lanes.push_back(Lane{lane_values[0], 0, static_cast<std::size_t>(n)});
+      return out;
     }
-    out.merged = std::move(merged);
-    out.lanes.push_back(Lane{lane_values[0], 0, static_cast<std::size_t>(n)});
-    return out;
+    // Otherwise the call order as event indices, 4 bytes a call.
+    if (run.start_ns.size() <= UINT32_MAX) {
+      std::shared_ptr<const IndexedCalls::Rows> rows =
+          index_calls(run, g, lane_values, out.lanes, storage == CallStorage::streamed);
+      for (const Lane& lane : out.lanes) {
+        auto stream = std::make_shared<IndexedCalls>(rows, lane.begin, lane.end);
+        if (!stream->summarize(run.regions.size())) {
+          return detail::build_call_arrays_literal(run, regions, rank);
+        }
+        out.streams.push_back(std::move(stream));
+      }
+      return out;
+    }
   }
 
   // Records in call_id order: region holds the concatenation index and depth
   // the lane's rank until the stack pass.
   CallVector& calls = out.calls;
   if (n > UINT32_MAX) {
-    throw Error(ErrorKind::value, "a rank with more than 4294967295 calls is not supported");
+    throw Error(Msg::too_many_calls);
   }
   sort_calls(run, g, lane_values, calls);
 

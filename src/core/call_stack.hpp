@@ -58,26 +58,19 @@ struct Lane {
   std::size_t end;
 };
 
-// The calls of a one-lane rank whose regions all recorded their calls in
-// start order, produced on demand by merging the regions' rows straight from
-// the run's columns: call order and depths without any memory per call. The
-// run must outlive it.
-class MergedCalls {
+// The calls of one lane produced on demand, block by block, in call order
+// with their depths, straight from the run's columns (which must outlive
+// it): no memory per call, or 4 bytes a call for IndexedCalls.
+class CallStream {
  public:
-  struct Row {
-    uint32_t region;   // index into Run::regions
-    uint64_t first_k;  // concatenation index of its first call (ties)
-    uint64_t offset;   // first event in the run's columns
-    uint64_t count;
-  };
-  MergedCalls(const Run& run, std::vector<Row> rows);
+  virtual ~CallStream() = default;
   // Starts again from the first call.
-  void rewind();
+  virtual void rewind() = 0;
   // Writes up to `max` next calls (with depth) to `out`; 0 at the end.
-  std::size_t next(Call* out, std::size_t max);
+  virtual std::size_t next(Call* out, std::size_t max) = 0;
+  virtual uint64_t size() const = 0;
   // False once a call was seen that starts inside an open call and ends after it.
   bool nested() const { return nested_; }
-  uint64_t size() const { return size_; }
 
   // Read through once (validating the nesting) and remembered, for the
   // writer's plan: regions in order of first appearance, the first start and
@@ -92,6 +85,47 @@ class MergedCalls {
   bool summarize(std::size_t region_count);
   const Summary& summary() const { return summary_; }
 
+ protected:
+  void reset_depths() {
+    top_ = 0;
+    nested_ = true;
+  }
+  // The depth of the next call in call order (the stack pass of
+  // build_call_arrays: calls still open at its start; doubled times, a
+  // zero-length call open at its own start). Inline: it runs for every call.
+  uint32_t depth_of(int64_t start, int64_t end) {
+    const DoubledTime s2 = DoubledTime{start} * 2;
+    while (top_ > 0 && open_end_[top_ - 1] <= s2) --top_;
+    const DoubledTime e2 = DoubledTime{end} * 2 + (end == start ? 1 : 0);
+    if (top_ > 0 && e2 > open_end_[top_ - 1]) nested_ = false;
+    const auto depth = static_cast<uint32_t>(top_);
+    if (top_ == open_end_.size()) open_end_.resize(2 * top_ + 64);
+    open_end_[top_++] = e2;
+    return depth;
+  }
+
+ private:
+  std::vector<DoubledTime> open_end_;  // doubled ends of the open calls
+  std::size_t top_ = 0;
+  bool nested_ = true;
+  Summary summary_;
+};
+
+// The calls of a one-lane rank whose regions all recorded their calls in
+// start order, merged from the regions' rows in the columns.
+class MergedCalls final : public CallStream {
+ public:
+  struct Row {
+    uint32_t region;   // index into Run::regions
+    uint64_t first_k;  // concatenation index of its first call (ties)
+    uint64_t offset;   // first event in the run's columns
+    uint64_t count;
+  };
+  MergedCalls(const Run& run, std::vector<Row> rows);
+  void rewind() override;
+  std::size_t next(Call* out, std::size_t max) override;
+  uint64_t size() const override { return size_; }
+
  private:
   struct Head {
     int64_t start, end;
@@ -105,25 +139,68 @@ class MergedCalls {
   uint64_t size_ = 0;
   std::vector<Head> heap_;
   std::size_t heap_size_ = 0;
-  std::vector<DoubledTime> open_end_;  // doubled ends of the open calls
-  std::size_t top_ = 0;
-  bool nested_ = true;
-  Summary summary_;
+};
+
+// The calls of one lane of a rank whose call order was worked out once: the
+// rank's event indices in call order, lane after lane (4 bytes a call,
+// shared by the rank's lanes); regions are looked up from the rows.
+class IndexedCalls final : public CallStream {
+ public:
+  struct Rows {
+    struct Span {
+      uint64_t offset;  // events [offset, offset + count) of the run's columns
+      uint64_t count;
+      uint32_t region;
+    };
+    const Run* run = nullptr;
+    std::vector<Span> by_offset;  // the rank's rows, ascending offset
+    // Event indices, lane after lane, in call order; when `packed`, the row
+    // (in concatenation order) in the bits above `shift`.
+    std::vector<uint32_t> order;
+    bool packed = false;
+    int shift = 32;
+    uint32_t mask = 0xffffffffu;
+    std::vector<uint32_t> region_of_row;  // when packed
+  };
+  IndexedCalls(std::shared_ptr<const Rows> rows, std::size_t begin, std::size_t end);
+  void rewind() override;
+  std::size_t next(Call* out, std::size_t max) override;
+  uint64_t size() const override { return end_ - begin_; }
+
+ private:
+  uint32_t region_of(uint64_t event);
+  std::shared_ptr<const Rows> rows_;
+  std::size_t begin_, end_, pos_;
+  std::size_t last_span_ = 0;
 };
 
 struct RankCalls {
   int64_t rank = 0;
-  CallVector calls;         // grouped by lane, lanes ascending (empty when merged)
+  CallVector calls;         // grouped by lane, lanes ascending (empty when streamed)
   std::vector<Lane> lanes;  // only lanes with at least one call
-  // Set instead of `calls` for a one-lane rank with start-ordered regions:
-  // the calls are merged from the run's columns when they are written.
-  std::shared_ptr<MergedCalls> merged;
-  std::size_t size() const { return merged ? static_cast<std::size_t>(merged->size()) : calls.size(); }
+  // Set instead of `calls` (CallStorage::streamed): one stream per lane, in
+  // the order of `lanes`, producing the calls from the run's columns when
+  // they are written.
+  std::vector<std::shared_ptr<CallStream>> streams;
+  std::size_t size() const {
+    if (streams.empty()) return calls.size();
+    std::size_t n = 0;
+    for (const auto& s : streams) n += static_cast<std::size_t>(s->size());
+    return n;
+  }
 };
 
 enum class CallStorage {
-  materialized,  // RankCalls::calls holds every call
-  merged,        // RankCalls::merged where possible (one lane, regions in start order)
+  materialized,  // RankCalls::calls holds every call (24 bytes a call)
+  // RankCalls::streams: a one-lane rank whose rows are in start order is
+  // merged from the columns (no memory per call); other ranks keep 4 bytes a
+  // call (IndexedCalls), or are materialized when the run has more than
+  // 2^32 events.
+  streamed,
+  // As streamed, with IndexedCalls looking regions up instead of carrying
+  // them (what runs do whose event indices leave no room for the row: many
+  // rows and tens of millions of events); for the tests.
+  streamed_with_lookup,
 };
 
 // The calls of `rank` over `regions` (indices into run.regions, in the order

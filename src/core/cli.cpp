@@ -11,7 +11,7 @@
 namespace scope_speedscope {
 namespace {
 
-[[noreturn]] void usage_error(const std::string& message) { throw Error(ErrorKind::usage, message); }
+[[noreturn]] void usage_error(const std::string& message) { throw Error(Msg::usage, {{"detail", message}}); }
 
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t");
@@ -137,6 +137,10 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
     } else if (arg == "--exclude") {
       if (!o.exclude) o.exclude.emplace();
       for (auto& v : take_values(0, many)) o.exclude->push_back(v);
+    } else if (arg == "--min-duration") {
+      o.min_duration = take_values(1, 1)[0];
+    } else if (arg == "--time-window") {
+      o.time_window = take_values(1, 1)[0];
     } else if (arg == "--label") {
       for (auto& v : take_values(1, many)) o.labels.push_back(v);
     } else if (arg == "-q" || arg == "--quiet") {
@@ -165,12 +169,15 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
   }
   if (o.filepath.empty()) o.filepath = normalize_path(o.output_dir + "/profile.speedscope.json");
   o.ranks = ranks_given ? parse_rank_specs(rank_specs) : std::vector<int64_t>{0};
+  if (o.min_duration) set_min_duration(o.narrowing, *o.min_duration, "argument --min-duration", true);
+  if (o.time_window) set_time_window(o.narrowing, *o.time_window, "argument --time-window", true);
   return o;
 }
 
 std::string cli_usage() {
   return "usage: scope-speedscope FILE... -o DIR [--ranks SPEC ...] [--include RE ...] "
-         "[--exclude RE ...] [--label L ...] [--quiet]\n";
+         "[--exclude RE ...] [--min-duration D] [--time-window START:END] [--label L ...] "
+         "[--quiet]\n";
 }
 
 std::string cli_help() {
@@ -192,6 +199,12 @@ std::string cli_help() {
          "  --include [RE ...]  keep only regions whose name matches one of these regular\n"
          "                      expressions at its start (Python re.match)\n"
          "  --exclude [RE ...]  drop regions whose name matches one of these at its start\n"
+         "  --min-duration D    drop every call shorter than D: seconds (1e-4, 0.5) or a\n"
+         "                      number with a unit (500ns, 100us, 2ms, 1s)\n"
+         "  --time-window START:END\n"
+         "                      keep the calls that overlap [START, END), seconds from the\n"
+         "                      run's first call (2:5, 0.5:, :10, 100ms:250ms), cut at\n"
+         "                      the window's edges\n"
          "  --label L ...       use these labels for the FILEs, in order, instead of the\n"
          "                      run's label or file name\n"
          "  -q, --quiet         print nothing on success\n"

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "narrow.hpp"
+
 namespace scope_speedscope {
 
 struct CliOptions {
@@ -18,6 +20,9 @@ struct CliOptions {
   std::optional<std::vector<std::string>> include;
   std::optional<std::vector<std::string>> exclude;
   std::vector<std::string> labels;                 // --label, per input in order
+  std::optional<std::string> min_duration;         // --min-duration D, as given
+  std::optional<std::string> time_window;          // --time-window START:END, as given
+  Narrowing narrowing;                             // both, checked
   bool quiet = false;
   bool help = false;
   bool version = false;

@@ -1,11 +1,19 @@
-// One error type for everything the user reads. The message is final text
-// (the same words scope-profiler uses); the kind names the Python exception
-// class scope-profiler would raise, for tests and for callers that branch.
+// One error type for everything the user reads, and every message in one
+// table (error.cpp). Each entry has:
+//   - its kind: the Python exception class scope-profiler would raise, for
+//     tests and for callers that branch;
+//   - its text: what the CLIs print after "error: " (scope-profiler's words
+//     where scope-profiler has the message);
+//   - its words for people: what the page shows next to the file's name, so
+//     they never repeat the file name and never name a Python class.
+// Both are templates: {name} is replaced by the argument of that name.
+// Adding a message is one enum value and one table entry.
 #pragma once
 
-#include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace scope_speedscope {
 
@@ -17,74 +25,123 @@ enum class ErrorKind {
   file_not_found,   // FileNotFoundError
   io,               // OSError while writing outputs
   usage,            // command-line usage error
+  memory,           // MemoryError: out of memory
+  internal,         // Error: a failure that is a bug of ours
   pattern,          // PatternError (Python's re.error): a bad --include/--exclude expression
 };
 
+// The messages. The comment names the arguments each one takes.
+enum class Msg {
+  // reading
+  file_not_found,         // path
+  not_hdf5,               // path, underlying: opens as HDF5 but is damaged or cut short
+  not_hdf5_no_signature,  // path, underlying: no HDF5 signature at all
+  not_hdf5_empty,         // path, underlying: 0 bytes
+  corrupt_file,           // path, detail: the reader's own checks of the layout
+  truncated_index,        // path, claimed, held
+  overlapping_index,      // path
+  schema_not_integer,     // repr
+  schema_not_positive,    // version
+  schema_too_new,         // version
+  // damaged files (ours: scope-profiler would read garbage or fail obscurely)
+  negative_index_value,   // path, dataset, row, value
+  rank_out_of_range,      // path, dataset, row, value
+  thread_id_out_of_range, // path, dataset, row, value
+  decoded_time_overflow,  // path, dataset, row
+  bad_mpi_size,           // path, repr
+  declared_size_exceeds_storage,  // path, dataset, values, declared, stored
+  strings_exceed_file,    // path, where, declared, size
+  damaged_string,         // path, where
+  duplicate_region_name,  // path, dataset, row, first, name
+  group_reached_twice,    // path, group
+  converter_stopped,      // path, what: a trap inside the WebAssembly module
+  // export
+  no_profiling_data,
+  no_regions_matched,
+  no_calls_recorded,
+  invalid_rank,           // rank, valid ("its ranks are 0 to 3", ...)
+  ends_before_starts,
+  not_properly_nested,
+  calls_overlap,          // child, parent ("'solve' call 3 [10, 200] ns")
+  too_many_calls,
+  invalid_regex,          // pattern, detail (PCRE2's words "at position N")
+  pattern_too_complex,    // pattern, length
+  pattern_match_failed,   // pattern, detail
+  empty_output_name,      // path
+  cannot_write,           // path, reason
+  cannot_create_directory,  // path, reason
+  output_failed,          // detail: a caller's output sink failed
+  // narrowing (ours)
+  invalid_duration,       // option, text
+  invalid_time_window,    // option, text
+  time_window_backwards,  // option, text
+  nothing_left_min,       // min
+  nothing_left_window,    // window
+  nothing_left_both,      // min, window
+  // shells
+  usage,                  // detail: a command-line usage error
+  bad_argument,           // detail: an API argument of the wrong shape
+  out_of_memory,
+  internal,               // detail
+};
+
+using MessageArgs = std::vector<std::pair<std::string, std::string>>;
+
 class Error : public std::runtime_error {
  public:
-  Error(ErrorKind kind, const std::string& message)
-      : std::runtime_error(message), kind_(kind) {}
+  // A message of the table.
+  explicit Error(Msg id, const MessageArgs& args = {});
+  // The same with another kind (a value error that is a usage error on the
+  // command line).
+  Error(Msg id, ErrorKind kind, const MessageArgs& args = {});
   ErrorKind kind() const noexcept { return kind_; }
   // "ValueError", "NestingError", ... as scope-profiler names them.
   const char* kind_name() const noexcept;
+  Msg id() const noexcept { return id_; }
+  // The entry's name, stable for callers: "not_hdf5_no_signature", ...
+  const char* code() const noexcept;
+  // The message for people (what() is the CLIs' text).
+  std::string people_message() const;
+  // The same text, other words for people: an entry whose text template is
+  // the same (not_hdf5 -> not_hdf5_empty once the reader knows more).
+  Error& reword(Msg id);
+
+  // What caused it, for callers that show an error next to a file or a field.
+  // The input file as the user named it ("" when no input file is to blame).
+  const std::string& file() const noexcept { return file_; }
+  // The option: "include", "exclude", "ranks", "minDuration", "timeWindow",
+  // "filepath" ("" when none).
+  const std::string& field() const noexcept { return field_; }
+  // The position within that option's list (a filter pattern, a rank), or -1.
+  long long index() const noexcept { return index_; }
+  // Sets the file when none is set yet.
+  Error& in_file(const std::string& file) {
+    if (file_.empty()) file_ = file;
+    return *this;
+  }
+  Error& on_field(const std::string& field, long long index = -1) {
+    field_ = field;
+    index_ = index;
+    return *this;
+  }
 
  private:
+  Msg id_;
   ErrorKind kind_;
+  MessageArgs args_;
+  std::string file_;
+  std::string field_;
+  long long index_ = -1;
 };
 
-// The message texts, in one place (shared by the reader, the export and the
-// shells that check a path before handing bytes to the core).
+// A message's text (what the CLIs print) without throwing it.
+std::string message_text(Msg id, const MessageArgs& args = {});
+// The message whose code() is `code`; false when there is none.
+bool message_of_code(const std::string& code, Msg& id);
+
 namespace messages {
-std::string file_not_found(const std::string& path);
-std::string not_hdf5(const std::string& path, const std::string& underlying);
-std::string truncated_index(const std::string& path, unsigned long long claimed,
-                            unsigned long long held);
-std::string overlapping_index(const std::string& path);
-std::string schema_not_integer(const std::string& repr);
-std::string schema_not_positive(long long version);
-std::string schema_too_new(long long version);
-extern const char* const no_profiling_data;
-extern const char* const no_regions_matched;
-extern const char* const no_calls_recorded;
-std::string invalid_rank(long long rank);
-extern const char* const ends_before_starts;
-extern const char* const not_properly_nested;
-
-// Damaged files (CorruptProfileError): each names the file and the dataset.
-// `dataset` is an HDF5 path such as "rank_region_index/event_offsets".
-std::string negative_index_value(const std::string& path, const std::string& dataset,
-                                 unsigned long long row, long long value);
-std::string rank_out_of_range(const std::string& path, const std::string& dataset,
-                              unsigned long long row, long long value);
-std::string thread_id_out_of_range(const std::string& path, const std::string& dataset,
-                                   unsigned long long row, long long value);
-std::string decoded_time_overflow(const std::string& path, const std::string& dataset,
-                                  unsigned long long row);
-std::string bad_mpi_size(const std::string& path, const std::string& repr);
-std::string declared_size_exceeds_storage(const std::string& path, const std::string& dataset,
-                                          unsigned long long values,
-                                          unsigned long long declared_bytes,
-                                          unsigned long long stored_bytes);
-// `where` names the object: "dataset 'region_table/names'", "attribute 'label'".
-std::string strings_exceed_file(const std::string& path, const std::string& where,
-                                unsigned long long declared, unsigned long long file_size);
-// `where` is "region_table/names[3]" or "attribute 'label'".
-std::string damaged_string(const std::string& path, const std::string& where);
-std::string duplicate_region_name(const std::string& path, const std::string& dataset,
-                                  unsigned long long row, unsigned long long first,
-                                  const std::string& name);
-std::string group_reached_twice(const std::string& path, const std::string& group);
-// A conversion that stopped inside the WebAssembly module (a trap: memory
-// access out of bounds, unreachable, ...): the JavaScript wrapper rebuilds
-// the module and reports this, `what` being the trap's own words.
-std::string converter_stopped(const std::string& path, const std::string& what);
-
-// Region filters (pattern.cpp). `position` counts characters, as Python's
-// re.error does.
-std::string invalid_pattern(const std::string& pattern, const std::string& what,
-                            std::size_t position);
-std::string pattern_too_complex(const std::string& pattern, std::size_t name_length);
-std::string pattern_match_failed(const std::string& pattern, const std::string& what);
+// "its ranks are 0 to 3", "its only rank is 0", "it has no ranks".
+std::string valid_ranks(long long num_ranks);
 }  // namespace messages
 
 }  // namespace scope_speedscope

@@ -15,13 +15,13 @@ inline double seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
 // Calls fn(begin, end) over a profile's calls, in order, block by block.
 template <class F>
 void for_each_block(const NamedCalls& p, F&& fn) {
-  if (p.merged == nullptr) {
+  if (p.stream == nullptr) {
     if (p.begin != p.end) fn(p.begin, p.end);
     return;
   }
   std::vector<Call> block(4096);
-  p.merged->rewind();
-  for (std::size_t n; (n = p.merged->next(block.data(), block.size())) > 0;) {
+  p.stream->rewind();
+  for (std::size_t n; (n = p.stream->next(block.data(), block.size())) > 0;) {
     fn(block.data(), block.data() + n);
   }
 }
@@ -54,9 +54,9 @@ inline DocumentPlan plan_document(std::size_t region_count, const std::vector<Na
   };
   for (const NamedCalls& p : profiles) {
     DocumentPlan::Bounds b;
-    const bool summarized = p.merged != nullptr && p.merged->summary().valid;
-    if (summarized && p.merged->size() > 0) {  // read through once already
-      const MergedCalls::Summary& s = p.merged->summary();
+    const bool summarized = p.stream != nullptr && p.stream->summary().valid;
+    if (summarized && p.stream->size() > 0) {  // read through once already
+      const CallStream::Summary& s = p.stream->summary();
       b.any = true;
       b.first_start_ns = s.first_start_ns;
       b.last_root_end_ns = s.last_root_end_ns;

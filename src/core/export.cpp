@@ -14,6 +14,7 @@
 
 #include "call_stack.hpp"
 #include "error.hpp"
+#include "narrow.hpp"
 #include "pattern.hpp"
 #include "unicode.hpp"
 
@@ -28,19 +29,27 @@ namespace {
 // reaches it (and never behind a pattern that already matched).
 class Matcher {
  public:
-  explicit Matcher(const std::vector<std::string>& patterns) : texts_(patterns) {
+  // `field`: "include" or "exclude", named in errors with the pattern's index.
+  Matcher(const std::vector<std::string>& patterns, const char* field)
+      : texts_(patterns), field_(field) {
     compiled_.resize(texts_.size());
   }
   bool any(const std::string& text) {
     for (std::size_t i = 0; i < texts_.size(); ++i) {
-      if (!compiled_[i]) compiled_[i].emplace(texts_[i]);
-      if (compiled_[i]->match_at_start(text)) return true;
+      try {
+        if (!compiled_[i]) compiled_[i].emplace(texts_[i]);
+        if (compiled_[i]->match_at_start(text)) return true;
+      } catch (Error& e) {
+        e.on_field(field_, static_cast<long long>(i));
+        throw;
+      }
     }
     return false;
   }
 
  private:
   std::vector<std::string> texts_;
+  const char* field_;
   std::vector<std::optional<Pattern>> compiled_;
 };
 
@@ -65,28 +74,46 @@ double first_start_seconds(const Run& run, const Region& region) {
 }  // namespace
 
 bool regex_match_at_start(const std::string& pattern, const std::string& text) {
-  return Matcher({pattern}).any(text);
+  return Matcher({pattern}, "include").any(text);
+}
+
+std::vector<uint32_t> filter_regions(const Run& run,
+                                     const std::optional<std::vector<std::string>>& include,
+                                     const std::optional<std::vector<std::string>>& exclude,
+                                     const char** emptied_by) {
+  std::optional<Matcher> inc, exc;
+  if (include) inc.emplace(*include, "include");
+  if (exclude) exc.emplace(*exclude, "exclude");
+  std::vector<uint32_t> kept;
+  bool any_included = false;
+  for (uint32_t r = 0; r < run.regions.size(); ++r) {
+    const std::string& name = run.regions[r].name;
+    if (inc && !inc->any(name)) continue;
+    any_included = true;
+    if (exc && exc->any(name)) continue;
+    kept.push_back(r);
+  }
+  if (emptied_by != nullptr) {
+    *emptied_by = !kept.empty() ? "" : (inc && !any_included) ? "include" : exc ? "exclude" : "";
+  }
+  return kept;
+}
+
+std::vector<uint32_t> order_regions(const Run& run, std::vector<uint32_t> regions) {
+  std::sort(regions.begin(), regions.end());  // file order breaks ties
+  std::vector<std::pair<double, uint32_t>> keyed;
+  keyed.reserve(regions.size());
+  for (uint32_t r : regions) keyed.emplace_back(first_start_seconds(run, run.regions[r]), r);
+  std::stable_sort(keyed.begin(), keyed.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (std::size_t i = 0; i < keyed.size(); ++i) regions[i] = keyed[i].second;
+  return regions;
 }
 
 std::vector<uint32_t> get_regions(const Run& run,
                                   const std::optional<std::vector<std::string>>& include,
                                   const std::optional<std::vector<std::string>>& exclude) {
-  std::optional<Matcher> inc, exc;
-  if (include) inc.emplace(*include);
-  if (exclude) exc.emplace(*exclude);
-  std::vector<std::pair<double, uint32_t>> kept;
-  for (uint32_t r = 0; r < run.regions.size(); ++r) {
-    const std::string& name = run.regions[r].name;
-    if (inc && !inc->any(name)) continue;
-    if (exc && exc->any(name)) continue;
-    kept.emplace_back(first_start_seconds(run, run.regions[r]), r);
-  }
-  std::stable_sort(kept.begin(), kept.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<uint32_t> out;
-  out.reserve(kept.size());
-  for (const auto& k : kept) out.push_back(k.second);
-  return out;
+  return order_regions(run, filter_regions(run, include, exclude, nullptr));
 }
 
 // ---- names -----------------------------------------------------------------------
@@ -154,7 +181,7 @@ std::vector<std::string> output_paths(const std::string& filepath,
   const std::string parent = slash == std::string::npos ? "" : base.substr(0, slash + 1);
   const std::string name = slash == std::string::npos ? base : base.substr(slash + 1);
   if (name.empty() || name == ".") {
-    throw Error(ErrorKind::value, "PosixPath('" + base + "') has an empty name");
+    throw Error(Msg::empty_output_name, {{"path", base}}).on_field("filepath");
   }
   const auto dot = name.find('.');
   const std::string stem = dot == std::string::npos ? name : name.substr(0, dot);
@@ -184,7 +211,7 @@ class FileSink final : public Sink {
   FileSink(std::FILE* file, std::string path) : file_(file), path_(std::move(path)) {}
   void write(const char* data, std::size_t size) override {
     if (std::fwrite(data, 1, size, file_) != size) {
-      throw Error(ErrorKind::io, "cannot write " + path_ + ": " + std::strerror(errno));
+      throw Error(Msg::cannot_write, {{"path", path_}, {"reason", std::strerror(errno)}});
     }
   }
 
@@ -220,7 +247,7 @@ struct FileOutputTarget::Impl {
     }
     for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
       if (::mkdir(it->c_str(), 0777) != 0 && errno != EEXIST) {
-        throw Error(ErrorKind::io, "cannot create directory " + *it + ": " + std::strerror(errno));
+        throw Error(Msg::cannot_create_directory, {{"path", *it}, {"reason", std::strerror(errno)}});
       }
       created_dirs.push_back(*it);
     }
@@ -242,7 +269,7 @@ Sink& FileOutputTarget::open(const std::string& path) {
                         std::to_string(impl_->counter++);
   impl_->file = std::fopen(impl_->current.temp.c_str(), "wb");
   if (impl_->file == nullptr) {
-    throw Error(ErrorKind::io, "cannot write " + path + ": " + std::strerror(errno));
+    throw Error(Msg::cannot_write, {{"path", path}, {"reason", std::strerror(errno)}});
   }
   std::setvbuf(impl_->file, nullptr, _IOFBF, 1 << 16);
   impl_->sink = std::make_unique<FileSink>(impl_->file, path);
@@ -259,14 +286,14 @@ void FileOutputTarget::close() {
   impl_->done.push_back(impl_->current);
   impl_->current = {};
   if (failed) {
-    throw Error(ErrorKind::io, "cannot write " + impl_->current.target + ": " + std::strerror(saved));
+    throw Error(Msg::cannot_write, {{"path", impl_->current.target}, {"reason", std::strerror(saved)}});
   }
 }
 
 void FileOutputTarget::commit() {
   for (const auto& out : impl_->done) {
     if (std::rename(out.temp.c_str(), out.target.c_str()) != 0) {
-      throw Error(ErrorKind::io, "cannot write " + out.target + ": " + std::strerror(errno));
+      throw Error(Msg::cannot_write, {{"path", out.target}, {"reason", std::strerror(errno)}});
     }
   }
   impl_->done.clear();
@@ -289,10 +316,52 @@ void FileOutputTarget::abort() noexcept {
 
 namespace {
 
+// The message when narrowing left nothing although the selection had calls:
+// it names the option that emptied it (both when only together they do).
+[[noreturn]] void nothing_left(const std::vector<Run>& runs, const std::vector<int64_t>& ranks,
+                               const ExportOptions& options) {
+  const Narrowing& n = options.narrowing;
+  bool by_min = n.min_duration_ns.has_value();
+  bool by_window = n.window;
+  if (by_min && by_window) {
+    // Does either option alone leave nothing? Then it alone is named.
+    auto keeps_some = [&](const Narrowing& alone) {
+      for (const Run& run : runs) {
+        const std::vector<uint32_t> regions =
+            filter_regions(run, options.include, options.exclude, nullptr);
+        const Clip clip = clip_of(alone, alone.window ? run_origin_ns(run) : std::nullopt);
+        for (uint32_t r : regions) {
+          for (const RankSlice& slice : run.regions[r].ranks) {
+            if (std::find(ranks.begin(), ranks.end(), slice.rank) == ranks.end()) continue;
+            for (uint64_t e = slice.offset; e < slice.offset + slice.count; ++e) {
+              if (clip.keep(run.start_ns[e], run.end_ns[e])) return true;
+            }
+          }
+        }
+      }
+      return false;
+    };
+    Narrowing only_min = n, only_window = n;
+    only_min.window = false;
+    only_window.min_duration_ns.reset();
+    if (!keeps_some(only_min)) {
+      by_window = false;
+    } else if (!keeps_some(only_window)) {
+      by_min = false;
+    }
+  }
+  Error e(by_min && by_window ? Msg::nothing_left_both : by_min ? Msg::nothing_left_min : Msg::nothing_left_window,
+          {{"min", n.min_duration_text}, {"window", n.window_text}});
+  e.on_field(by_min ? "minDuration" : "timeWindow");
+  if (runs.size() == 1) e.in_file(runs.front().path);
+  throw e;
+}
+
 std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::string& filepath,
                                      const ExportOptions& options, OutputTarget& target) {
-  if (runs.empty()) throw Error(ErrorKind::value, messages::no_profiling_data);
+  if (runs.empty()) throw Error(Msg::no_profiling_data);
   const std::vector<int64_t> ranks = options.ranks ? *options.ranks : std::vector<int64_t>{0};
+  const Narrowing& narrowing = options.narrowing;
 
   std::vector<std::string> display;
   display.reserve(runs.size());
@@ -310,48 +379,76 @@ std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::st
   }
 
   std::vector<std::string> written;
+  bool narrowed_away = false;  // narrowing left nothing of calls the selection had
   const uint64_t steps = static_cast<uint64_t>(runs.size()) * ranks.size();
   uint64_t step = 0;
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    const Run& run = runs[i];
-    const std::vector<uint32_t> regions = get_regions(run, options.include, options.exclude);
-    if (regions.empty()) throw Error(ErrorKind::value, messages::no_regions_matched);
+    try {
+      const Run& original = runs[i];
+      const char* emptied_by = "";
+      std::vector<uint32_t> regions =
+          filter_regions(original, options.include, options.exclude, &emptied_by);
+      if (regions.empty()) {
+        throw Error(Msg::no_regions_matched).on_field(emptied_by);
+      }
+      // Narrowing: from here on, the run is the file holding only the kept calls.
+      std::optional<Run> narrowed;
+      if (narrowing.active()) narrowed.emplace(narrow_run(original, regions, narrowing));
+      const Run& run = narrowed ? *narrowed : original;
+      regions = order_regions(run, std::move(regions));
 
-    std::map<int64_t, RankCalls> by_rank;  // ranks may repeat: [0, 0] gives two profiles
-    std::vector<NamedCalls> profiles;
-    for (int64_t rank : ranks) {
-      if (rank < 0 || rank >= run.num_ranks) {
-        throw Error(ErrorKind::value, messages::invalid_rank(rank));
-      }
-      auto it = by_rank.find(rank);
-      if (it == by_rank.end()) {
-        it = by_rank.emplace(rank, build_call_arrays(run, regions, rank, CallStorage::merged)).first;
-      }
-      if (options.progress) options.progress("reconstruct", ++step, steps);
-      const RankCalls& calls = it->second;
-      for (const Lane& lane : calls.lanes) {
-        if (calls.merged) {
-          profiles.push_back(NamedCalls{profile_name(run, rank, lane.lane), nullptr, nullptr,
-                                        calls.merged.get()});
-        } else {
-          profiles.push_back(NamedCalls{profile_name(run, rank, lane.lane),
-                                        calls.calls.data() + lane.begin,
-                                        calls.calls.data() + lane.end, nullptr});
+      std::map<int64_t, RankCalls> by_rank;  // ranks may repeat: [0, 0] gives two profiles
+      std::vector<NamedCalls> profiles;
+      for (std::size_t k = 0; k < ranks.size(); ++k) {
+        const int64_t rank = ranks[k];
+        if (rank < 0 || rank >= run.num_ranks) {
+          throw Error(Msg::invalid_rank, {{"rank", std::to_string(rank)},
+                                          {"valid", messages::valid_ranks(run.num_ranks)}})
+              .on_field("ranks", static_cast<long long>(k));
+        }
+        auto it = by_rank.find(rank);
+        if (it == by_rank.end()) {
+          it = by_rank.emplace(rank, build_call_arrays(run, regions, rank, CallStorage::streamed)).first;
+        }
+        if (options.progress) options.progress("reconstruct", ++step, steps);
+        const RankCalls& calls = it->second;
+        for (std::size_t l = 0; l < calls.lanes.size(); ++l) {
+          const Lane& lane = calls.lanes[l];
+          if (!calls.streams.empty()) {
+            profiles.push_back(NamedCalls{profile_name(run, rank, lane.lane), nullptr, nullptr,
+                                          calls.streams[l].get()});
+          } else {
+            profiles.push_back(NamedCalls{profile_name(run, rank, lane.lane),
+                                          calls.calls.data() + lane.begin,
+                                          calls.calls.data() + lane.end, nullptr});
+          }
         }
       }
+      if (profiles.empty()) {  // a run without calls is skipped
+        if (narrowed && selection_calls(original, regions, ranks) > 0) narrowed_away = true;
+        continue;
+      }
+      if (naming_error) {
+        written.push_back("");
+        continue;
+      }
+      Sink& sink = target.open(paths[i]);
+      write_speedscope_document(sink, run, labels[i], profiles, options.flush_size,
+                                options.progress);
+      target.close();
+      written.push_back(paths[i]);
+    } catch (Error& e) {
+      if (e.kind() != ErrorKind::io) e.in_file(runs[i].path);  // not the output's failures
+      throw;
     }
-    if (profiles.empty()) continue;  // a run without calls is skipped
-    if (naming_error) {
-      written.push_back("");
-      continue;
-    }
-    Sink& sink = target.open(paths[i]);
-    write_speedscope_document(sink, run, labels[i], profiles, options.flush_size,
-                              options.progress);
-    target.close();
-    written.push_back(paths[i]);
   }
-  if (written.empty()) throw Error(ErrorKind::value, messages::no_calls_recorded);
+  if (written.empty()) {
+    if (narrowed_away) nothing_left(runs, ranks, options);
+    Error e(Msg::no_calls_recorded);
+    e.on_field("ranks");
+    if (runs.size() == 1) e.in_file(runs.front().path);
+    throw e;
+  }
   if (naming_error) throw *naming_error;
   target.commit();
   if (options.verbose) {

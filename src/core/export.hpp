@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "narrow.hpp"
 #include "run.hpp"
 #include "speedscope_writer.hpp"
 
@@ -19,6 +20,9 @@ struct ExportOptions {
   std::optional<std::vector<int64_t>> ranks;         // nullopt: [0]; used as given
   std::optional<std::vector<std::string>> include;   // nullopt: no filter
   std::optional<std::vector<std::string>> exclude;   // nullopt: no filter
+  // min-duration / time-window (ours; none by default: the output is then
+  // scope-profiler's). See narrow.hpp.
+  Narrowing narrowing;
   bool verbose = true;  // print "Wrote <path> (view at https://www.speedscope.app)"
   Progress progress;
   std::size_t flush_size = 1 << 16;
@@ -71,6 +75,16 @@ std::vector<std::string> export_speedscope(const std::vector<Run>& runs,
 std::vector<uint32_t> get_regions(const Run& run,
                                   const std::optional<std::vector<std::string>>& include,
                                   const std::optional<std::vector<std::string>>& exclude);
+// The regions kept by the filters, in file order; when none is kept,
+// *emptied_by (if given) says which filter emptied the list: "include" (no
+// region matched it), "exclude", or "" (the run has no regions).
+std::vector<uint32_t> filter_regions(const Run& run,
+                                     const std::optional<std::vector<std::string>>& include,
+                                     const std::optional<std::vector<std::string>>& exclude,
+                                     const char** emptied_by);
+// Regions stably sorted by their earliest first start in seconds (ties in
+// file order).
+std::vector<uint32_t> order_regions(const Run& run, std::vector<uint32_t> regions);
 // True when `pattern` matches at the start of `text` (Python re.match).
 bool regex_match_at_start(const std::string& pattern, const std::string& text);
 // "run", "run", "run" -> "run", "run (2)", "run (3)".

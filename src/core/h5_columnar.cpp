@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "h5_detail.hpp"
+#include "unicode.hpp"
 
 namespace scope_speedscope::h5 {
 namespace {
@@ -32,8 +33,9 @@ RegionTable read_region_table(File& f, Run& run) {
     const std::string& name = names[row];
     const auto [seen, first] = row_of.emplace(name, row);
     if (!first) {
-      f.fail_with(messages::duplicate_region_name(f.path, "region_table/names", row,
-                                                  seen->second, name));
+      f.fail(Msg::duplicate_region_name,
+             {{"dataset", "region_table/names"}, {"row", std::to_string(row)},
+              {"first", std::to_string(seen->second)}, {"name", python_str_repr(name)}});
     }
     table.region_of_id.push_back(static_cast<uint32_t>(run.regions.size()));
     run.regions.push_back(Region{name, {}});
@@ -88,20 +90,21 @@ void validate_event_index(const File& f, const std::vector<int64_t>& offsets,
   uint64_t max_end = 0;
   for (std::size_t p = 0; p < offsets.size(); ++p) {
     if (offsets[p] < 0) {
-      throw Error(ErrorKind::corrupt_profile,
-                  messages::negative_index_value(f.path, "rank_region_index/event_offsets", p,
-                                                 offsets[p]));
+      f.fail(Msg::negative_index_value, {{"dataset", "rank_region_index/event_offsets"},
+                                         {"row", std::to_string(p)},
+                                         {"value", std::to_string(offsets[p])}});
     }
     if (counts[p] < 0) {
-      throw Error(ErrorKind::corrupt_profile,
-                  messages::negative_index_value(f.path, "rank_region_index/event_counts", p,
-                                                 counts[p]));
+      f.fail(Msg::negative_index_value, {{"dataset", "rank_region_index/event_counts"},
+                                         {"row", std::to_string(p)},
+                                         {"value", std::to_string(counts[p])}});
     }
     // Both below 2^63: the sum fits in 64 unsigned bits.
     max_end = std::max(max_end, static_cast<uint64_t>(offsets[p]) + static_cast<uint64_t>(counts[p]));
   }
   if (max_end > events) {
-    throw Error(ErrorKind::corrupt_profile, messages::truncated_index(f.path, max_end, events));
+    throw Error(Msg::truncated_index, {{"path", f.path}, {"claimed", std::to_string(max_end)},
+                                       {"held", std::to_string(events)}});
   }
   std::vector<std::size_t> order(offsets.size());
   std::iota(order.begin(), order.end(), 0);
@@ -110,7 +113,7 @@ void validate_event_index(const File& f, const std::vector<int64_t>& offsets,
   for (std::size_t k = 1; k < order.size(); ++k) {
     const int64_t prev_end = offsets[order[k - 1]] + counts[order[k - 1]];  // <= events
     if (offsets[order[k]] < prev_end) {
-      throw Error(ErrorKind::corrupt_profile, messages::overlapping_index(f.path));
+      throw Error(Msg::overlapping_index, {{"path", f.path}});
     }
   }
 }
@@ -119,8 +122,9 @@ void validate_event_index(const File& f, const std::vector<int64_t>& offsets,
 void validate_ranks(const File& f, const std::vector<int64_t>& ranks) {
   for (std::size_t p = 0; p < ranks.size(); ++p) {
     if (ranks[p] < 0 || ranks[p] > int64_t{UINT32_MAX}) {
-      throw Error(ErrorKind::corrupt_profile,
-                  messages::rank_out_of_range(f.path, "rank_region_index/ranks", p, ranks[p]));
+      f.fail(Msg::rank_out_of_range, {{"dataset", "rank_region_index/ranks"},
+                                      {"row", std::to_string(p)},
+                                      {"value", std::to_string(ranks[p])}});
     }
   }
 }
@@ -172,8 +176,9 @@ void read_columnar(File& f, Run& run) {
     require_same_length(f, run.lane, run.start_ns, "events/thread_ids");
     for (std::size_t i = 0; i < run.lane.size(); ++i) {
       if (run.lane[i] == INT64_MAX) {  // -2 - thread_id would overflow
-        throw Error(ErrorKind::corrupt_profile,
-                    messages::thread_id_out_of_range(f.path, "events/thread_ids", i, run.lane[i]));
+        f.fail(Msg::thread_id_out_of_range, {{"dataset", "events/thread_ids"},
+                                             {"row", std::to_string(i)},
+                                             {"value", std::to_string(run.lane[i])}});
       }
     }
     if (tasks) {
@@ -195,13 +200,11 @@ void read_columnar(File& f, Run& run) {
       int64_t acc = 0;
       for (uint64_t i = offset; i < offset + count; ++i) {
         if (__builtin_add_overflow(acc, run.start_ns[i], &acc)) {
-          throw Error(ErrorKind::corrupt_profile,
-                      messages::decoded_time_overflow(f.path, start_path, i));
+          f.fail(Msg::decoded_time_overflow, {{"dataset", start_path}, {"row", std::to_string(i)}});
         }
         run.start_ns[i] = acc;
         if (__builtin_add_overflow(acc, run.end_ns[i], &run.end_ns[i])) {
-          throw Error(ErrorKind::corrupt_profile,
-                      messages::decoded_time_overflow(f.path, end_path, i));
+          f.fail(Msg::decoded_time_overflow, {{"dataset", end_path}, {"row", std::to_string(i)}});
         }
       }
     }

@@ -62,8 +62,8 @@ struct File {
   uint64_t events_done = 0;
 
   [[noreturn]] void fail(const std::string& what) const;  // corrupt_profile, names the file
-  // corrupt_profile with a whole message (from messages::, naming the file).
-  [[noreturn]] void fail_with(const std::string& message) const;
+  // A message of the table about this file: {"path", path} comes first.
+  [[noreturn]] void fail(Msg id, MessageArgs args) const;
   // Bytes of the file (of the image, in memory): nothing in it can be larger.
   uint64_t size() const;
 };

@@ -125,11 +125,12 @@ void silence_hdf5_errors() {
 }
 
 void File::fail(const std::string& what) const {
-  throw Error(ErrorKind::corrupt_profile, path + ": " + what);
+  throw Error(Msg::corrupt_file, {{"path", path}, {"detail", what}});
 }
 
-void File::fail_with(const std::string& message) const {
-  throw Error(ErrorKind::corrupt_profile, message);
+void File::fail(Msg id, MessageArgs args) const {
+  args.insert(args.begin(), {"path", path});
+  throw Error(id, args);
 }
 
 uint64_t File::size() const {
@@ -294,7 +295,9 @@ void check_storage(const File& f, hid_t dset, const std::string& what, uint64_t 
       static_cast<unsigned __int128>(stored) * (filters > 0 ? 1100 : 1);
   if (declared > limit) {
     const uint64_t shown = declared > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(declared);
-    f.fail_with(messages::declared_size_exceeds_storage(f.path, what, values, shown, stored));
+    f.fail(Msg::declared_size_exceeds_storage,
+           {{"dataset", what}, {"values", std::to_string(values)},
+            {"declared", std::to_string(shown)}, {"stored", std::to_string(stored)}});
   }
 }
 
@@ -360,7 +363,9 @@ std::vector<StoredString> read_stored_strings(const File& f, hid_t dset, const s
   uint64_t total = 0;
   for (const StoredString& s : stored) total += s.length;
   if (total > f.size()) {
-    f.fail_with(messages::strings_exceed_file(f.path, "dataset '" + path + "'", total, f.size()));
+    f.fail(Msg::strings_exceed_file, {{"where", "dataset '" + path + "'"},
+                                      {"declared", std::to_string(total)},
+                                      {"size", std::to_string(f.size())}});
   }
   return stored;
 }
@@ -376,8 +381,8 @@ void check_stored_strings(const File& f, const std::string& where,
   for (std::size_t i = 0; i < stored.size(); ++i) {
     const std::size_t got = strings[i] != nullptr ? std::strlen(strings[i]) : 0;
     if (got != stored[i].length) {
-      f.fail_with(messages::damaged_string(
-          f.path, attribute ? where : where + "[" + std::to_string(i) + "]"));
+      f.fail(Msg::damaged_string,
+             {{"where", attribute ? where : where + "[" + std::to_string(i) + "]"}});
     }
   }
 }
@@ -481,8 +486,9 @@ std::optional<AttributeValue> read_attribute(const File& f, hid_t loc, const std
         f.fail("cannot read attribute '" + name + "': " + error_stack_message());
       }
       if (stored.length > f.size()) {
-        f.fail_with(messages::strings_exceed_file(f.path, "attribute '" + name + "'",
-                                                  stored.length, f.size()));
+        f.fail(Msg::strings_exceed_file, {{"where", "attribute '" + name + "'"},
+                                          {"declared", std::to_string(stored.length)},
+                                          {"size", std::to_string(f.size())}});
       }
       H5Tset_size(mem.get(), H5T_VARIABLE);
       VlenStrings raw(mem.get(), space.get(), 1);
@@ -528,7 +534,7 @@ int64_t mpi_size_of(const h5::File& f, const std::optional<h5::AttributeValue>& 
   if (attr->type == AttributeValue::Type::integer) return attr->integer;
   if (attr->type != AttributeValue::Type::floating) return 1;
   const double v = attr->floating;
-  if (std::isnan(v) || std::isinf(v)) f.fail_with(messages::bad_mpi_size(f.path, attr->repr));
+  if (std::isnan(v) || std::isinf(v)) f.fail(Msg::bad_mpi_size, {{"repr", attr->repr}});
   if (v >= 9223372036854775807.0) return INT64_MAX;
   if (v <= -9223372036854775808.0) return INT64_MIN;
   return static_cast<int64_t>(v);
@@ -544,11 +550,11 @@ Run read_open_file(h5::File& f) {
   int64_t version = 1;
   if (auto attr = h5::read_attribute(f, root, "scope_profiler_schema")) {
     if (attr->type != AttributeValue::Type::integer) {
-      throw Error(ErrorKind::schema, messages::schema_not_integer(attr->repr));
+      throw Error(Msg::schema_not_integer, {{"repr", attr->repr}});
     }
     version = attr->integer;
-    if (version < 1) throw Error(ErrorKind::schema, messages::schema_not_positive(version));
-    if (version > 3) throw Error(ErrorKind::schema, messages::schema_too_new(version));
+    if (version < 1) throw Error(Msg::schema_not_positive, {{"version", std::to_string(version)}});
+    if (version > 3) throw Error(Msg::schema_too_new, {{"version", std::to_string(version)}});
   }
   run.schema_version = version;
 
@@ -602,24 +608,13 @@ Run read_with_fapl(const std::string& open_name, const std::string& path, hid_t 
   f.progress = progress;
   f.file = h5::Handle(H5Fopen(open_name.c_str(), H5F_ACC_RDONLY, fapl), H5Fclose);
   if (!f.file.valid()) {
-    throw Error(ErrorKind::corrupt_profile, messages::not_hdf5(path, h5::error_stack_message()));
+    throw Error(Msg::not_hdf5, {{"path", path}, {"underlying", h5::error_stack_message()}});
   }
   return read_open_file(f);
 }
 
-}  // namespace
-
-Run read_run(const std::string& path, const Progress& progress, const std::string& display_name) {
-  const std::string& shown = display_name.empty() ? path : display_name;
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0) {
-    throw Error(ErrorKind::file_not_found, messages::file_not_found(shown));
-  }
-  return read_with_fapl(path, shown, H5P_DEFAULT, progress);
-}
-
-Run read_run_from_memory(const void* data, std::size_t size, const std::string& name,
-                         const Progress& progress) {
+Run read_memory_image(const void* data, std::size_t size, const std::string& name,
+                      const Progress& progress) {
   h5::silence_hdf5_errors();
   // HDF5 refuses an image of 0 bytes outright ("Inconsistent buf_ptr and
   // buf_len"); one zero byte makes it say what it says of an empty file on
@@ -632,7 +627,7 @@ Run read_run_from_memory(const void* data, std::size_t size, const std::string& 
   h5::Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   if (!fapl.valid() || H5Pset_fapl_core(fapl.get(), 1 << 16, 0) < 0 ||
       H5Pset_file_image(fapl.get(), const_cast<void*>(data), size) < 0) {
-    throw Error(ErrorKind::corrupt_profile, messages::not_hdf5(name, h5::error_stack_message()));
+    throw Error(Msg::not_hdf5, {{"path", name}, {"underlying", h5::error_stack_message()}});
   }
   // The core driver would look at a real file of the given name; open a name
   // that is no file (the image is all there is), and show `name` in messages.
@@ -640,6 +635,47 @@ Run read_run_from_memory(const void* data, std::size_t size, const std::string& 
   const std::string image_name = "scope-speedscope memory image " + std::to_string(++counter) +
                                  " (no such file)";
   return read_with_fapl(image_name, name, fapl.get(), progress);
+}
+
+// A file HDF5 cannot open: empty, not HDF5 at all, or damaged? The CLIs'
+// text stays scope-profiler's; the words for people say which.
+void classify_open_failure(Error& e, uint64_t size) {
+  if (e.id() != Msg::not_hdf5) return;
+  if (size == 0) {
+    e.reword(Msg::not_hdf5_empty);
+  } else if (std::string(e.what()).find("file signature not found") != std::string::npos) {
+    e.reword(Msg::not_hdf5_no_signature);  // HDF5 found its signature at no offset it tries
+  }
+}
+
+}  // namespace
+
+Run read_run(const std::string& path, const Progress& progress, const std::string& display_name) {
+  const std::string& shown = display_name.empty() ? path : display_name;
+  uint64_t size = 0;
+  try {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0) {
+      throw Error(Msg::file_not_found, {{"path", shown}});
+    }
+    size = static_cast<uint64_t>(st.st_size);
+    return read_with_fapl(path, shown, H5P_DEFAULT, progress);
+  } catch (Error& e) {
+    e.in_file(shown);  // every reading error blames this file
+    classify_open_failure(e, size);
+    throw;
+  }
+}
+
+Run read_run_from_memory(const void* data, std::size_t size, const std::string& name,
+                         const Progress& progress) {
+  try {
+    return read_memory_image(data, size, name, progress);
+  } catch (Error& e) {
+    e.in_file(name);  // every reading error blames this file
+    classify_open_failure(e, size);
+    throw;
+  }
 }
 
 }  // namespace scope_speedscope

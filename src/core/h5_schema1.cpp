@@ -114,7 +114,7 @@ std::vector<RegionGroup> region_groups(const File& f, hid_t rank_group,
       continue;
     }
     if (!first_visit(info.token)) {
-      f.fail_with(messages::group_reached_twice(f.path, rank_name + "/regions/" + full_name(node)));
+      f.fail(Msg::group_reached_twice, {{"group", rank_name + "/regions/" + full_name(node)}});
     }
     std::vector<std::string> children = child_names(f, group.get(), /*followed_only=*/true);
     top.group.reset();

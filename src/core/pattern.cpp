@@ -169,15 +169,22 @@ struct Pattern::Impl {
 
 namespace {
 
-// Compiles, or returns the error message through `error`.
-std::unique_ptr<Pattern::Impl> compile(const std::string& pattern, std::string* error);
+// Compiles, or says why not through `detail` ("missing closing parenthesis
+// at position 1").
+std::unique_ptr<Pattern::Impl> compile(const std::string& pattern, std::string* detail);
+
+// The pattern as the messages show it (a command-line argument may not be
+// UTF-8).
+MessageArgs pattern_args(const std::string& pattern, const char* key, const std::string& value) {
+  return {{"pattern", utf8_decode_replace(pattern)}, {key, value}};
+}
 
 }  // namespace
 
 Pattern::Pattern(const std::string& pattern) : text_(pattern) {
-  std::string error;
-  impl_ = compile(pattern, &error);
-  if (!impl_) throw Error(ErrorKind::pattern, error);
+  std::string detail;
+  impl_ = compile(pattern, &detail);
+  if (!impl_) throw Error(Msg::invalid_regex, pattern_args(pattern, "detail", detail));
 }
 
 Pattern::~Pattern() = default;
@@ -192,15 +199,15 @@ bool Pattern::match_at_start(std::string_view text) const {
   if (rc == PCRE2_ERROR_NOMATCH) return false;
   if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT ||
       rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_NOMEMORY) {
-    throw Error(ErrorKind::pattern,
-                messages::pattern_too_complex(text_, char_position(text, text.size())));
+    throw Error(Msg::pattern_too_complex,
+                pattern_args(text_, "length", std::to_string(char_position(text, text.size()))));
   }
-  throw Error(ErrorKind::pattern, messages::pattern_match_failed(text_, pcre2_message(rc)));
+  throw Error(Msg::pattern_match_failed, pattern_args(text_, "detail", pcre2_message(rc)));
 }
 
 namespace {
 
-std::unique_ptr<Pattern::Impl> compile(const std::string& pattern, std::string* error) {
+std::unique_ptr<Pattern::Impl> compile(const std::string& pattern, std::string* detail) {
   const Translation t = translate(pattern);
   std::unique_ptr<pcre2_compile_context, CompileContextDeleter> cc(
       pcre2_compile_context_create(nullptr));
@@ -218,8 +225,7 @@ std::unique_ptr<Pattern::Impl> compile(const std::string& pattern, std::string* 
     // translated text) mapped back, in characters. A UTF-8 error's offset
     // is where the bad byte is.
     const std::size_t byte = t.origin[std::min<std::size_t>(offset, t.origin.size() - 1)];
-    *error = messages::invalid_pattern(pattern, pcre2_message(code),
-                                       char_position(pattern, byte));
+    *detail = pcre2_message(code) + " at position " + std::to_string(char_position(pattern, byte));
     return nullptr;
   }
   impl->match_data.reset(pcre2_match_data_create(1, nullptr));
@@ -233,9 +239,9 @@ std::unique_ptr<Pattern::Impl> compile(const std::string& pattern, std::string* 
 }  // namespace
 
 std::optional<std::string> check_pattern(const std::string& pattern) {
-  std::string error;
-  if (compile(pattern, &error)) return std::nullopt;
-  return error;
+  std::string detail;
+  if (compile(pattern, &detail)) return std::nullopt;
+  return message_text(Msg::invalid_regex, pattern_args(pattern, "detail", detail));
 }
 
 }  // namespace scope_speedscope

@@ -231,7 +231,7 @@ void write_speedscope_document(Sink& sink, const Run& run, std::string_view name
   const double origin = plan.origin;
   uint64_t total_events = 0;
   for (const NamedCalls& p : profiles) {
-    total_events += 2 * (p.merged ? p.merged->size() : static_cast<uint64_t>(p.end - p.begin));
+    total_events += 2 * (p.stream ? p.stream->size() : static_cast<uint64_t>(p.end - p.begin));
   }
 
   JsonOut out(sink, flush_size);

@@ -70,12 +70,12 @@ class JsonOut {
 };
 
 // One profile of the document: the calls [begin, end) of one lane, or the
-// calls `merged` produces.
+// calls `stream` produces.
 struct NamedCalls {
   std::string name;  // "rank 0", "rank 0 - MainThread", ...
   const Call* begin = nullptr;
   const Call* end = nullptr;
-  MergedCalls* merged = nullptr;
+  CallStream* stream = nullptr;
 };
 
 // Writes the whole document for one run (frames numbered in order of first

@@ -8,6 +8,7 @@
 // no `node:` module reaches a browser bundle).
 import {
   blobOnMainThreadError, canReadBlobsSynchronously, exportOptionsOf, inputOf, inputsOf,
+  overviewOptionsOf, suggestOptionsOf,
 } from './options.js';
 
 export { createOptionsOf } from './options.js';
@@ -16,19 +17,32 @@ export const NS_PER_SECOND = 1_000_000_000;
 export const SCHEMA_URL = 'https://www.speedscope.app/file-format-schema.json';
 export const TIME_UNIT = 'seconds';
 
-/** A conversion failed; `message` is the same text the CLIs print. */
+/**
+ * A conversion failed; `message` is the same text the CLIs print,
+ * `peopleMessage` the words for people (both from the core's one table).
+ */
 export class ScopeSpeedscopeError extends Error {
-  constructor(kind, message) {
+  constructor(kind, message, details = {}) {
     super(message);
     this.name = 'ScopeSpeedscopeError';
     /** 'ValueError', 'NestingError', 'CorruptProfileError', 'HDF5SchemaError', ... */
     this.kind = kind;
+    /** Which message of the table: 'not_hdf5_no_signature', 'invalid_rank', ... */
+    this.code = details.code ?? null;
+    /** For people: without the file name (shown beside it) and without Python class names. */
+    this.peopleMessage = details.peopleMessage ?? message;
+    /** The input file to blame, as named in the input, or null. */
+    this.file = details.file ?? null;
+    /** The option to blame ('include', 'exclude', 'ranks', 'minDuration', 'timeWindow', ...), or null. */
+    this.field = details.field ?? null;
+    /** The position in that option's list (a filter pattern, a rank), or null. */
+    this.index = details.index ?? null;
   }
 }
 
 function unwrap(result) {
   if (result.ok) return result.value;
-  throw new ScopeSpeedscopeError(result.kind, result.message);
+  throw new ScopeSpeedscopeError(result.kind, result.message, result);
 }
 
 let mountCounter = 0;
@@ -37,14 +51,18 @@ class ScopeSpeedscope {
   #module;
   #recreate;
   #pending = null;
-  #stoppedMessage;
+  #stopped;
+  #restarting;
 
   constructor(module, recreate) {
     this.#module = module;
     this.#recreate = recreate;
-    // The core's words for a trap (messages::converter_stopped), taken now:
+    // The core's words for a trap (the table's converter_stopped), taken now:
     // after a trap the instance must not be asked for anything.
-    this.#stoppedMessage = module.converterStoppedMessage('\u0001', '\u0002');
+    this.#stopped = module.errorFor('converter_stopped', { path: '\u0001', what: '\u0002' });
+    this.#restarting = module.errorFor('internal', {
+      detail: 'scope-speedscope: the converter is being restarted after a failure; try again',
+    });
     this.version = module.version();
     if (module.schemaUrl() !== SCHEMA_URL || module.timeUnit() !== TIME_UNIT ||
         module.nsPerSecond() !== NS_PER_SECOND) {
@@ -111,6 +129,29 @@ class ScopeSpeedscope {
     return this.inspect(await this.readInput(input));
   }
 
+  /**
+   * What a selection (ranks x filtered regions) of one input holds: calls,
+   * time range, a call-density histogram over time and one of durations
+   * (see index.d.ts); with options.maxEvents, the suggested narrowing too.
+   */
+  overview(input, options) {
+    const core = overviewOptionsOf(options);
+    const checked = inputOf(input, 'input');
+    return this.#withInputs([checked], ([prepared]) => unwrap(this.#module.overview(prepared, core)));
+  }
+
+  /** overview for any input, also a File or Blob on the main thread. */
+  async overviewAsync(input, options) {
+    overviewOptionsOf(options);  // fail before reading anything
+    return this.overview(await this.readInput(input), options);
+  }
+
+  /** The min-duration and time window that bring an overview's selection within maxEvents. */
+  suggestNarrowing(overview, options) {
+    const { maxEvents } = suggestOptionsOf(overview, options);
+    return unwrap(this.#module.suggestNarrowing(overview, maxEvents));
+  }
+
   /** The speedscope document of one (small) input as an object. */
   buildSpeedscopeDocument(input, options = {}) {
     const [output] = this.exportSpeedscope([input], { ...options, sink: undefined });
@@ -141,8 +182,7 @@ class ScopeSpeedscope {
         this.#pending ??= this.#recreate.later().then(
           (m) => { this.#module ??= m; this.#pending = null; },
           () => { this.#pending = null; });
-        throw new ScopeSpeedscopeError('Error',
-          'scope-speedscope: the converter is being restarted after a failure; try again');
+        throw new ScopeSpeedscopeError(this.#restarting.kind, this.#restarting.message, this.#restarting);
       }
     }
     return this.#module;
@@ -167,8 +207,11 @@ class ScopeSpeedscope {
       this.#module = null;
       const name = names.join(', ') || 'scope-speedscope';
       const what = String(error?.message ?? error).replace(/^RuntimeError: /, '') || 'unknown failure';
-      throw new ScopeSpeedscopeError('CorruptProfileError',
-        this.#stoppedMessage.replace('\u0001', () => name).replace('\u0002', () => what));
+      const fill = (text) => text.replace('\u0001', () => name).replace('\u0002', () => what);
+      const t = this.#stopped;
+      throw new ScopeSpeedscopeError(t.kind, fill(t.message), {
+        ...t, peopleMessage: fill(t.peopleMessage), file: names.length === 1 ? names[0] : null,
+      });
     }
   }
 
@@ -192,7 +235,7 @@ class ScopeSpeedscope {
         if (input.bytes) {
           const size = input.bytes.byteLength;
           const ptr = m._malloc(Math.max(size, 1));
-          if (!ptr) throw new ScopeSpeedscopeError('MemoryError', 'out of memory');
+          if (!ptr) unwrap(m.errorFor('out_of_memory', { file: input.name }));
           pointers.push(ptr);
           m.HEAPU8.set(input.bytes, ptr);
           return { name: input.name, ptr, size };

@@ -95,6 +95,8 @@ async function main(argv) {
       include: options.include,
       exclude: options.exclude,
       labels: options.labels,
+      minDuration: options.minDuration,
+      timeWindow: options.timeWindow,
       sink: fileSink(),
     });
     if (!options.quiet) process.stdout.write(sp.cli.summary(written));

@@ -19,17 +19,59 @@ export type ErrorKind =
   | 'MemoryError'
   | 'Error';
 
+/** The option an error blames. */
+export type ErrorField =
+  | 'include'
+  | 'exclude'
+  | 'ranks'
+  | 'minDuration'
+  | 'timeWindow'
+  | 'filepath'
+  | 'overview';
+
 /**
- * A failed conversion. `message` is exactly what the CLIs print after "error: ".
+ * A failed conversion. `message` is exactly what the CLIs print after "error: ";
+ * `peopleMessage` says the same for people (for a page that shows the file's
+ * name beside it): it never repeats the file name and never names a Python
+ * class. Both come from one table in the core (src/core/error.cpp).
  * A conversion that stops inside the WebAssembly module (a trap such as
- * "memory access out of bounds") is reported as kind 'CorruptProfileError' with
- * "<name>: the file is damaged: the converter stopped (<trap>)"; the module
- * instance is replaced, so the next call works.
+ * "memory access out of bounds") is code 'converter_stopped', kind
+ * 'CorruptProfileError': "<name>: the file is damaged: the converter stopped
+ * (<trap>)"; the next call gets a fresh module instance.
  */
 export declare class ScopeSpeedscopeError extends Error {
   readonly name: 'ScopeSpeedscopeError';
   readonly kind: ErrorKind;
-  constructor(kind: ErrorKind, message: string);
+  /**
+   * Which message: 'file_not_found', 'not_hdf5' (damaged or cut short),
+   * 'not_hdf5_no_signature' (not HDF5 at all), 'not_hdf5_empty', 'corrupt_file',
+   * 'truncated_index', 'overlapping_index', 'schema_not_integer',
+   * 'schema_not_positive', 'schema_too_new', 'negative_index_value',
+   * 'rank_out_of_range', 'thread_id_out_of_range', 'decoded_time_overflow',
+   * 'bad_mpi_size', 'declared_size_exceeds_storage', 'strings_exceed_file',
+   * 'damaged_string', 'duplicate_region_name', 'group_reached_twice',
+   * 'converter_stopped', 'no_profiling_data',
+   * 'no_regions_matched', 'no_calls_recorded', 'invalid_rank',
+   * 'ends_before_starts', 'not_properly_nested', 'calls_overlap', 'too_many_calls',
+   * 'invalid_regex', 'pattern_too_complex', 'pattern_match_failed',
+   * 'empty_output_name', 'cannot_write', 'cannot_create_directory',
+   * 'output_failed', 'invalid_duration', 'invalid_time_window',
+   * 'time_window_backwards', 'nothing_left_min', 'nothing_left_window',
+   * 'nothing_left_both', 'usage', 'bad_argument', 'out_of_memory', 'internal'
+   * (null for errors made outside the core).
+   */
+  readonly code: string | null;
+  /** The message for people. */
+  readonly peopleMessage: string;
+  /** The input to blame, as named in the input (`Input.name`); null when no input file is to blame. */
+  readonly file: string | null;
+  /** The option to blame; null when none is. */
+  readonly field: ErrorField | null;
+  /** The position in that option's list (`include` / `exclude` pattern, `ranks` entry); null otherwise. */
+  readonly index: number | null;
+  constructor(kind: ErrorKind, message: string,
+    details?: { code?: string | null; peopleMessage?: string; file?: string | null;
+      field?: ErrorField | null; index?: number | null });
 }
 
 /**
@@ -88,11 +130,96 @@ export interface ExportOptions {
   exclude?: string | string[] | null;
   /** Labels replacing each input's label, in order. */
   labels?: string[] | null;
+  /**
+   * Drop every call shorter than this: seconds (1e-4) or text ("100us", "2ms",
+   * "500ns", "1s", "0.5"). The output is then exactly the export of a file
+   * holding only the kept calls. Default: none (scope-profiler's output).
+   */
+  minDuration?: TimeValue | null;
+  /**
+   * Keep the calls that overlap [start, end), in seconds from the run's first
+   * call (the earliest start in the whole file), cut at the window's edges;
+   * null for an open end. Also "START:END" as on the command line.
+   */
+  timeWindow?: [TimeValue | null, TimeValue | null] | string | null;
   onProgress?: ((progress: Progress) => void) | null;
   /** Stream outputs here instead of returning their chunks. */
   sink?: OutputSink;
   /** Chunk size in bytes, a positive integer (default 65536). */
   flushSize?: number | null;
+}
+
+/** Seconds as a number, or text: "1e-4", "0.5", "500ns", "100us", "2ms", "1s". */
+export type TimeValue = number | string;
+
+export interface OverviewOptions {
+  /** Default [0], as the export. */
+  ranks?: number[] | null;
+  include?: string | string[] | null;
+  exclude?: string | string[] | null;
+  /** At most this many time bins (default 200). */
+  bins?: number;
+  /** When given, the result carries `suggestion` for this budget of events (two a call). */
+  maxEvents?: number | null;
+}
+
+/**
+ * What a selection (ranks x regions kept by the filters) of one input holds.
+ * Times are seconds from the run's first call, the origin of `timeWindow`.
+ *
+ * Exact counts for narrowing:
+ * - the calls `timeWindow: [time.edges[a], time.edges[b]]` keeps:
+ *   `calls - sum(time.ends[0 .. a-1]) - sum(time.starts[b ..])`;
+ * - the calls `minDuration: durations.labels[j]` keeps: `durations.atLeast[j]`.
+ */
+export interface Overview {
+  calls: number;
+  /** Two a call: what the viewer gets. */
+  events: number;
+  /** The selection's first start and last end (a call that does not last counts 1 ns); null without calls. */
+  firstStart: number | null;
+  lastEnd: number | null;
+  time: {
+    /** Bin width in seconds: 1, 2 or 5 times a power of ten. */
+    binWidth: number;
+    binWidthNs: number;
+    /** The first edge in ns from the origin. */
+    firstEdgeNs: number;
+    /** bins + 1 edges, seconds (empty without calls). */
+    edges: number[];
+    /** Calls starting in each bin. */
+    starts: number[];
+    /** Calls whose time ends in each bin (a call covers [start, end), or [start, start + 1 ns) when it does not last). */
+    ends: number[];
+  };
+  durations: {
+    /** Edge j: 1, 1.25, 1.6, 2, 2.5, 3.15, 4, 5, 6.3, 8 times 10^k ns, in seconds, up to the longest call. */
+    edges: number[];
+    /** The same edges as minDuration text: "1ns", "1.25ns", ..., "31.5us", "2ms". */
+    labels: string[];
+    /** counts[0]: calls shorter than edges[0] (1 ns); counts[j + 1]: calls from edges[j] to edges[j + 1]. */
+    counts: number[];
+    /** atLeast[j]: calls lasting edges[j] or longer (what minDuration: labels[j] keeps). */
+    atLeast: number[];
+  };
+  /** With `maxEvents` only. */
+  suggestion?: NarrowingSuggestion;
+}
+
+/** A narrowing that brings a selection within a budget of events. */
+export interface NarrowingSuggestion {
+  /** No narrowing needed. */
+  fits: boolean;
+  calls: number;
+  events: number;
+  maxCalls: number;
+  /** The smallest duration edge that fits (and keeps a call); pass `value` as `minDuration`. */
+  minDuration: { value: string; seconds: number; calls: number; events: number } | null;
+  /**
+   * The longest bin-aligned window that fits (and keeps a call), the earliest
+   * of equals; pass `value` as `timeWindow` (exact text), `text` is "START:END".
+   */
+  timeWindow: { value: [string, string]; text: string; start: number; end: number; calls: number; events: number } | null;
 }
 
 export interface Inspection {
@@ -134,6 +261,9 @@ export interface CliOptions {
   include: string[] | null;
   exclude: string[] | null;
   labels: string[];
+  /** --min-duration and --time-window as given, or null. */
+  minDuration: string | null;
+  timeWindow: string | null;
   quiet: boolean;
   help: boolean;
   version: boolean;
@@ -147,6 +277,12 @@ export interface ScopeSpeedscope {
   exportSpeedscope(inputs: Input | Input[], options?: ExportOptions & { sink?: undefined }): Output[];
   exportSpeedscope(inputs: Input | Input[], options: ExportOptions & { sink: OutputSink }): string[];
   buildSpeedscopeDocument(input: Input, options?: Omit<ExportOptions, 'sink'>): SpeedscopeDocument;
+  /** Calls over time and by duration for a selection of one input (reads the file once). */
+  overview(input: Input, options?: OverviewOptions | null): Overview;
+  /** overview for any input, also a File or Blob on the main thread. */
+  overviewAsync(input: Input, options?: OverviewOptions | null): Promise<Overview>;
+  /** The narrowing that fits `maxEvents`, from an overview (no file read). */
+  suggestNarrowing(overview: Overview, options: { maxEvents: number }): NarrowingSuggestion;
   /**
    * Checks one include/exclude pattern (Python's re syntax) with the engine
    * the export uses (PCRE2 in the module): null when it compiles, else the

@@ -51,6 +51,28 @@ const checks = {
     }
     return value;
   },
+  nonNegativeInteger: (value, name) => {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw optionError(`${name} must be a non-negative integer, not ${describe(value)}`);
+    }
+    return value;
+  },
+  // Seconds, or text such as "100us" (the core checks the value).
+  time: (value, name) => {
+    if (typeof value !== 'number' && !isString(value)) {
+      throw optionError(`${name} must be a number of seconds or a string such as "100us", not ${describe(value)}`);
+    }
+    return value;
+  },
+  // [start, end] (each seconds, text or null for an open end) or "START:END".
+  window: (value, name) => {
+    if (isString(value)) return value;
+    const ok = (v) => v === null || typeof v === 'number' || isString(v);
+    if (!Array.isArray(value) || value.length !== 2 || !value.every(ok)) {
+      throw optionError(`${name} must be [start, end] (each a number of seconds, a string such as "2ms", or null) or a string "START:END", not ${describe(value)}`);
+    }
+    return [...value];
+  },
   function: (value, name) => {
     if (!isFunction(value)) throw optionError(`${name} must be a function, not ${describe(value)}`);
     return value;
@@ -83,30 +105,62 @@ const EXPORT_OPTIONS = {
   include: { check: checks.patterns, default: null },
   exclude: { check: checks.patterns, default: null },
   labels: { check: checks.strings, default: [] },
+  minDuration: { check: checks.time, default: null },
+  timeWindow: { check: checks.window, default: null },
   flushSize: { check: checks.positiveInteger, default: undefined },
   onProgress: { check: checks.function, default: undefined, js: true },
   sink: { check: checks.sink, default: undefined, js: true },
 };
 
-/** Checks exportSpeedscope's options; returns { core, js } (what the core gets, what stays here). */
-export function exportOptionsOf(options) {
+function optionsOf(options, specs, what) {
   if (options === undefined || options === null) options = {};
   if (typeof options !== 'object' || Array.isArray(options)) {
-    throw optionError(`options must be an object, not ${describe(options)}`);
+    throw optionError(`${what} must be an object, not ${describe(options)}`);
   }
   for (const key of Object.keys(options)) {
-    if (!Object.hasOwn(EXPORT_OPTIONS, key)) {
-      throw optionError(`unknown option ${JSON.stringify(key)} (the options are ${Object.keys(EXPORT_OPTIONS).join(', ')})`);
+    if (!Object.hasOwn(specs, key)) {
+      throw optionError(`unknown option ${JSON.stringify(key)} (the options are ${Object.keys(specs).join(', ')})`);
     }
   }
   const core = {};
   const js = {};
-  for (const [name, spec] of Object.entries(EXPORT_OPTIONS)) {
+  for (const [name, spec] of Object.entries(specs)) {
     const value = options[name];
     const checked = value === undefined || value === null ? spec.default : spec.check(value, name);
     if (checked !== undefined) (spec.js ? js : core)[name] = checked;
   }
   return { core, js };
+}
+
+/** Checks exportSpeedscope's options; returns { core, js } (what the core gets, what stays here). */
+export function exportOptionsOf(options) {
+  return optionsOf(options, EXPORT_OPTIONS, 'options');
+}
+
+// overview's options, all for the core.
+const OVERVIEW_OPTIONS = {
+  ranks: { check: checks.integers, default: null },
+  include: { check: checks.patterns, default: null },
+  exclude: { check: checks.patterns, default: null },
+  bins: { check: checks.positiveInteger, default: 200 },
+  maxEvents: { check: checks.nonNegativeInteger, default: null },
+};
+
+/** Checks overview's options; returns what the core gets. */
+export function overviewOptionsOf(options) {
+  return optionsOf(options, OVERVIEW_OPTIONS, 'overview\'s options').core;
+}
+
+/** Checks suggestNarrowing's arguments; returns { maxEvents }. */
+export function suggestOptionsOf(overview, options) {
+  if (overview === null || typeof overview !== 'object' || typeof overview.time !== 'object' ||
+      typeof overview.durations !== 'object') {
+    throw optionError(`suggestNarrowing's first argument must be what overview() returned, not ${describe(overview)}`);
+  }
+  if (options === null || typeof options !== 'object') {
+    throw optionError(`suggestNarrowing's options must be an object { maxEvents }, not ${describe(options)}`);
+  }
+  return { maxEvents: checks.nonNegativeInteger(options.maxEvents, 'maxEvents') };
 }
 
 const CREATE_OPTIONS = {

@@ -13,6 +13,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <new>
 #include <string>
@@ -23,7 +24,9 @@
 #include "export.hpp"
 #include "h5_reader.hpp"
 #include "inspect.hpp"
+#include "narrow.hpp"
 #include "pattern.hpp"
+#include "speedscope_writer.hpp"
 #include "speedscope_format.hpp"
 
 using emscripten::val;
@@ -38,11 +41,18 @@ val ok(val value) {
   return result;
 }
 
-val failure(const std::string& kind, const std::string& message) {
+// An error as a value: the CLIs' text, the words for people (one table,
+// src/core/error.cpp), and what it blames.
+val failure(const ss::Error& e) {
   val result = val::object();
   result.set("ok", false);
-  result.set("kind", kind);
-  result.set("message", message);
+  result.set("kind", std::string(e.kind_name()));
+  result.set("message", std::string(e.what()));
+  result.set("code", std::string(e.code()));
+  result.set("peopleMessage", e.people_message());
+  result.set("file", e.file().empty() ? val::null() : val(e.file()));
+  result.set("field", e.field().empty() ? val::null() : val(e.field()));
+  result.set("index", e.index() >= 0 ? val(static_cast<double>(e.index())) : val::null());
   return result;
 }
 
@@ -52,11 +62,11 @@ val guarded(Fn&& fn) {
   try {
     return ok(fn());
   } catch (const ss::Error& e) {
-    return failure(e.kind_name(), e.what());
+    return failure(e);
   } catch (const std::bad_alloc&) {
-    return failure("MemoryError", "out of memory");
+    return failure(ss::Error(ss::Msg::out_of_memory));
   } catch (const std::exception& e) {
-    return failure("Error", e.what());
+    return failure(ss::Error(ss::Msg::internal, {{"detail", e.what()}}));
   }
 }
 
@@ -102,7 +112,7 @@ ss::Run read_input(const val& input, const ss::Progress& progress) {
 template <class... Args>
 void call_sink(const val& sink, const char* method, Args&&... args) {
   const val result = sink.call<val>(method, std::forward<Args>(args)...);
-  if (result.isString()) throw ss::Error(ss::ErrorKind::io, result.as<std::string>());
+  if (result.isString()) throw ss::Error(ss::Msg::output_failed, {{"detail", result.as<std::string>()}});
 }
 
 class JsSink final : public ss::Sink {
@@ -185,11 +195,168 @@ val inspect(val input) {
   });
 }
 
+bool absent(const val& v) { return v.isUndefined() || v.isNull(); }
+
+// A time or duration option: a number of seconds, or text in the CLI's
+// grammar (a wrong type or value fails in the core's words).
+std::string time_text(const val& v) {
+  if (v.isNumber()) {
+    const double x = v.as<double>();
+    const std::string text = ss::seconds_text(x);
+    return text.empty() ? ss::python_float_repr(x) : text;
+  }
+  if (v.isString()) return v.as<std::string>();
+  return "<not a number or a string>";
+}
+
+std::vector<int64_t> ranks_of(const val& ranks) {
+  std::vector<int64_t> list;
+  const unsigned m = ranks["length"].as<unsigned>();
+  for (unsigned i = 0; i < m; ++i) list.push_back(static_cast<int64_t>(ranks[i].as<double>()));
+  return list;
+}
+
+// options.minDuration: seconds or "2ms"; options.timeWindow: [start, end]
+// (seconds, text, or null for an open end) or "START:END".
+ss::Narrowing narrowing_of(const val& options) {
+  ss::Narrowing n;
+  const val min = options["minDuration"];
+  if (!absent(min)) ss::set_min_duration(n, time_text(min), "minDuration", false);
+  const val window = options["timeWindow"];
+  if (absent(window)) return n;
+  if (window.isString()) {
+    ss::set_time_window(n, window.as<std::string>(), "timeWindow", false);
+  } else if (val::global("Array").call<bool>("isArray", window) && window["length"].as<unsigned>() == 2) {
+    const val a = window[0], b = window[1];
+    ss::set_time_window(n, absent(a) ? std::string() : time_text(a),
+                        absent(b) ? std::string() : time_text(b), "timeWindow", false);
+  } else {
+    ss::set_time_window(n, "<not [start, end]>", "timeWindow", false);
+  }
+  return n;
+}
+
+val numbers(const std::vector<uint64_t>& v) {
+  val out = val::array();
+  for (std::size_t i = 0; i < v.size(); ++i) out.set(i, static_cast<double>(v[i]));
+  return out;
+}
+
+std::vector<uint64_t> counts_of(const val& array) {
+  std::vector<uint64_t> out;
+  const unsigned n = array["length"].as<unsigned>();
+  out.reserve(n);
+  for (unsigned i = 0; i < n; ++i) out.push_back(static_cast<uint64_t>(array[i].as<double>()));
+  return out;
+}
+
+val suggestion_value(const ss::Suggestion& s) {
+  val out = val::object();
+  out.set("fits", s.fits);
+  out.set("calls", static_cast<double>(s.calls));
+  out.set("events", 2.0 * static_cast<double>(s.calls));
+  out.set("maxCalls", static_cast<double>(s.max_calls));
+  if (s.has_min_duration) {
+    val m = val::object();
+    m.set("value", s.min_duration_text);
+    m.set("seconds", ss::duration_edge_seconds(s.min_duration_edge));
+    m.set("calls", static_cast<double>(s.min_duration_calls));
+    m.set("events", 2.0 * static_cast<double>(s.min_duration_calls));
+    out.set("minDuration", m);
+  } else {
+    out.set("minDuration", val::null());
+  }
+  if (s.has_window) {
+    val w = val::object();
+    val value = val::array();
+    value.set(0, ss::format_seconds_ns(s.window_start_ns));
+    value.set(1, ss::format_seconds_ns(s.window_end_ns));
+    w.set("value", value);
+    w.set("text", s.window_text);
+    w.set("start", static_cast<double>(s.window_start_ns) / 1e9);
+    w.set("end", static_cast<double>(s.window_end_ns) / 1e9);
+    w.set("calls", static_cast<double>(s.window_calls));
+    w.set("events", 2.0 * static_cast<double>(s.window_calls));
+    out.set("timeWindow", w);
+  } else {
+    out.set("timeWindow", val::null());
+  }
+  return out;
+}
+
+// input as for inspect; options: {ranks, include, exclude, bins, maxEvents}.
+val overview(val input, val options) {
+  return guarded([&] {
+    const ss::Run run = read_input(input, {});
+    const std::vector<int64_t> ranks =
+        absent(options["ranks"]) ? std::vector<int64_t>{0} : ranks_of(options["ranks"]);
+    const std::size_t bins =
+        absent(options["bins"]) ? 200 : static_cast<std::size_t>(options["bins"].as<double>());
+    const ss::Overview o = ss::overview_run(run, ranks, optional_strings(options["include"]),
+                                            optional_strings(options["exclude"]), bins);
+    val out = val::object();
+    out.set("calls", static_cast<double>(o.calls));
+    out.set("events", 2.0 * static_cast<double>(o.calls));
+    out.set("firstStart", o.calls ? val(static_cast<double>(o.first_start_ns) / 1e9) : val::null());
+    out.set("lastEnd", o.calls ? val(static_cast<double>(o.last_end_ns) / 1e9) : val::null());
+    val time = val::object();
+    time.set("firstEdgeNs", static_cast<double>(o.first_edge_ns));
+    time.set("binWidthNs", static_cast<double>(o.bin_width_ns));
+    time.set("binWidth", static_cast<double>(o.bin_width_ns) / 1e9);
+    val edges = val::array();
+    for (std::size_t i = 0; i <= o.starts.size() && !o.starts.empty(); ++i) {
+      edges.set(i, static_cast<double>(o.first_edge_ns + static_cast<int64_t>(i) * o.bin_width_ns) / 1e9);
+    }
+    time.set("edges", edges);
+    time.set("starts", numbers(o.starts));
+    time.set("ends", numbers(o.ends));
+    out.set("time", time);
+    val durations = val::object();
+    val d_edges = val::array(), labels = val::array(), at_least = val::array();
+    for (std::size_t j = 0; j + 1 < o.duration_counts.size(); ++j) {
+      d_edges.set(j, ss::duration_edge_seconds(static_cast<int>(j)));
+      labels.set(j, ss::duration_edge_text(static_cast<int>(j)));
+      at_least.set(j, static_cast<double>(o.calls_at_least(static_cast<int>(j))));
+    }
+    durations.set("edges", d_edges);
+    durations.set("labels", labels);
+    durations.set("counts", numbers(o.duration_counts));
+    durations.set("atLeast", at_least);
+    out.set("durations", durations);
+    if (!absent(options["maxEvents"])) {
+      out.set("suggestion", suggestion_value(ss::suggest_narrowing(
+                                o, static_cast<uint64_t>(options["maxEvents"].as<double>()))));
+    }
+    return out;
+  });
+}
+
+// overview: what overview() returned; the suggestion for another budget.
+val suggest_narrowing(val overview, double max_events) {
+  return guarded([&] {
+    ss::Overview o;
+    o.calls = static_cast<uint64_t>(overview["calls"].as<double>());
+    const val time = overview["time"];
+    o.first_edge_ns = static_cast<int64_t>(time["firstEdgeNs"].as<double>());
+    o.bin_width_ns = static_cast<int64_t>(time["binWidthNs"].as<double>());
+    o.starts = counts_of(time["starts"]);
+    o.ends = counts_of(time["ends"]);
+    o.duration_counts = counts_of(overview["durations"]["counts"]);
+    if (o.ends.size() != o.starts.size()) {
+      throw ss::Error(ss::Msg::bad_argument, {{"detail", "suggestNarrowing: not an overview"}})
+          .on_field("overview");
+    }
+    return suggestion_value(ss::suggest_narrowing(o, static_cast<uint64_t>(std::max(0.0, max_events))));
+  });
+}
+
 // inputs: [{name, ptr, size} | {name, path}], options: {filepath, ranks,
-// include, exclude, labels, flushSize}, sink: see above.
+// include, exclude, labels, flushSize, minDuration, timeWindow}, sink: see above.
 val export_speedscope(val inputs, val options, val sink) {
   return guarded([&] {
     const ss::Progress progress = progress_of(sink);
+    ss::ExportOptions opts;
+    opts.narrowing = narrowing_of(options);  // a bad value fails before any file is read
     std::vector<ss::Run> runs;
     const unsigned n = inputs["length"].as<unsigned>();
     runs.reserve(n);
@@ -201,14 +368,8 @@ val export_speedscope(val inputs, val options, val sink) {
       runs.push_back(read_input(inputs[i], progress));
       if (i < labels.size()) runs.back().label = labels[i];
     }
-    ss::ExportOptions opts;
     const val ranks = options["ranks"];
-    if (!ranks.isUndefined() && !ranks.isNull()) {
-      std::vector<int64_t> list;
-      const unsigned m = ranks["length"].as<unsigned>();
-      for (unsigned i = 0; i < m; ++i) list.push_back(static_cast<int64_t>(ranks[i].as<double>()));
-      opts.ranks = list;
-    }
+    if (!absent(ranks)) opts.ranks = ranks_of(ranks);
     opts.include = optional_strings(options["include"]);
     opts.exclude = optional_strings(options["exclude"]);
     opts.verbose = false;
@@ -236,6 +397,8 @@ val parse_cli(val args) {
     out.set("include", o.include ? array_of(*o.include) : val::null());
     out.set("exclude", o.exclude ? array_of(*o.exclude) : val::null());
     out.set("labels", array_of(o.labels));
+    out.set("minDuration", o.min_duration ? val(*o.min_duration) : val::null());
+    out.set("timeWindow", o.time_window ? val(*o.time_window) : val::null());
     out.set("quiet", o.quiet);
     out.set("help", o.help);
     out.set("version", o.version);
@@ -253,12 +416,29 @@ val check_pattern(std::string pattern) {
   }
 }
 
-std::string converter_stopped_message(std::string name, std::string what) {
-  return ss::messages::converter_stopped(name, what);
+std::string cli_summary(val written) { return ss::cli_summary(strings_of(written)); }
+// A message of the table by its code, as a failure value (for errors the
+// wrapper itself finds, e.g. no memory for an input's bytes).
+val error_for(std::string code, val args) {
+  ss::Msg id;
+  if (!ss::message_of_code(code, id)) id = ss::Msg::internal;
+  ss::MessageArgs list;
+  if (!absent(args)) {
+    const val entries = val::global("Object").call<val>("entries", args);
+    const unsigned n = entries["length"].as<unsigned>();
+    for (unsigned i = 0; i < n; ++i) {
+      list.emplace_back(entries[i][0].as<std::string>(), entries[i][1].call<std::string>("toString"));
+    }
+  }
+  if (id == ss::Msg::internal && list.empty()) list.emplace_back("detail", code);
+  ss::Error e(id, list);
+  if (!absent(args) && !args["file"].isUndefined()) e.in_file(args["file"].call<std::string>("toString"));
+  return failure(e);
 }
 
-std::string cli_summary(val written) { return ss::cli_summary(strings_of(written)); }
-std::string file_not_found_message(std::string path) { return ss::messages::file_not_found(path); }
+std::string file_not_found_message(std::string path) {
+  return ss::message_text(ss::Msg::file_not_found, {{"path", path}});
+}
 std::string version() { return ss::VERSION; }
 std::string schema_url() { return ss::SCHEMA_URL; }
 std::string time_unit() { return ss::TIME_UNIT; }
@@ -269,13 +449,15 @@ double ns_per_second() { return static_cast<double>(ss::NS_PER_SECOND); }
 EMSCRIPTEN_BINDINGS(scope_speedscope) {
   emscripten::function("inspect", &inspect);
   emscripten::function("exportSpeedscope", &export_speedscope);
+  emscripten::function("overview", &overview);
+  emscripten::function("suggestNarrowing", &suggest_narrowing);
   emscripten::function("parseCli", &parse_cli);
   emscripten::function("cliHelp", &ss::cli_help);
   emscripten::function("cliUsage", &ss::cli_usage);
   emscripten::function("cliSummary", &cli_summary);
   emscripten::function("fileNotFoundMessage", &file_not_found_message);
   emscripten::function("checkPattern", &check_pattern);
-  emscripten::function("converterStoppedMessage", &converter_stopped_message);
+  emscripten::function("errorFor", &error_for);
   emscripten::function("version", &version);
   emscripten::function("schemaUrl", &schema_url);
   emscripten::function("timeUnit", &time_unit);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <set>
 #include <random>
 
 #include "call_stack.hpp"
@@ -18,29 +19,41 @@ std::string build(const scope_speedscope::Run& run, const std::vector<uint32_t>&
 std::string build_literal(const scope_speedscope::Run& run, const std::vector<uint32_t>& order, int64_t rank = 0) {
   return outcome(run, [&] { return detail::build_call_arrays_literal(run, order, rank); });
 }
-// The merged form (calls produced on demand from the columns), read out.
-RankCalls materialize(RankCalls rc) {
-  if (rc.merged) {
-    rc.merged->rewind();
+// The streamed form (calls produced on demand from the columns, one stream
+// a lane), read out; `kinds` collects which streams were used.
+RankCalls materialize(RankCalls rc, std::set<std::string>* kinds = nullptr) {
+  if (rc.streams.empty()) {
+    if (kinds && !rc.calls.empty()) kinds->insert("materialized");
+    return rc;
+  }
+  EXPECT_EQ(rc.streams.size(), rc.lanes.size());
+  for (std::size_t l = 0; l < rc.streams.size() && l < rc.lanes.size(); ++l) {
+    CallStream& stream = *rc.streams[l];
+    if (kinds) kinds->insert(dynamic_cast<MergedCalls*>(&stream) ? "merged" : "indexed");
+    EXPECT_TRUE(stream.summary().valid);
+    stream.rewind();
+    const std::size_t begin = rc.calls.size();
     std::vector<scope_speedscope::Call> block(3);  // small blocks: boundaries matter
-    for (std::size_t n; (n = rc.merged->next(block.data(), block.size())) > 0;) {
+    for (std::size_t n; (n = stream.next(block.data(), block.size())) > 0;) {
       rc.calls.insert(rc.calls.end(), block.begin(), block.begin() + static_cast<std::ptrdiff_t>(n));
     }
-    rc.lanes.at(0).end = rc.calls.size();
-    rc.merged.reset();
+    EXPECT_EQ(rc.calls.size() - begin, stream.size());
+    rc.lanes[l].begin = begin;
+    rc.lanes[l].end = rc.calls.size();
   }
+  rc.streams.clear();
   return rc;
 }
-std::string build_merged(const scope_speedscope::Run& run, const std::vector<uint32_t>& order, int64_t rank = 0) {
-  return outcome(run, [&] {
-    return materialize(build_call_arrays(run, order, rank, scope_speedscope::CallStorage::merged));
-  });
+std::string build_merged(const scope_speedscope::Run& run, const std::vector<uint32_t>& order, int64_t rank = 0,
+                         std::set<std::string>* kinds = nullptr,
+                         CallStorage storage = CallStorage::streamed) {
+  return outcome(run, [&] { return materialize(build_call_arrays(run, order, rank, storage), kinds); });
 }
 // All implementations, which must agree; returns the fast one's outcome.
 std::string build_both(const scope_speedscope::Run& run, const std::vector<uint32_t>& order, int64_t rank = 0) {
   const std::string fast = build(run, order, rank);
   EXPECT_EQ(fast, build_literal(run, order, rank)) << "fast and literal differ";
-  EXPECT_EQ(fast, build_merged(run, order, rank)) << "materialized and merged differ";
+  EXPECT_EQ(fast, build_merged(run, order, rank)) << "materialized and streamed differ";
   return fast;
 }
 std::string build_all(const scope_speedscope::Run& run, int64_t rank = 0) {
@@ -405,18 +418,22 @@ RandomRun random_run(std::mt19937_64& rng) {
 TEST(call_stack, fast_path_equals_literal_algorithm_on_random_runs) {
   std::mt19937_64 rng(20251129);
   int ok = 0, errors = 0, mismatches = 0;
+  std::set<std::string> kinds;
   for (int i = 0; i < 20000; ++i) {
     const RandomRun r = random_run(rng);
     const std::string fast = build(r.run, r.order, r.rank);
     const std::string literal = build_literal(r.run, r.order, r.rank);
-    const std::string merged = build_merged(r.run, r.order, r.rank);
-    if ((fast != literal || merged != literal) && ++mismatches <= 5) {
-      ADD_FAILURE() << "case " << i << "\n  fast:    " << fast << "\n  merged:  " << merged
-                    << "\n  literal: " << literal;
+    const std::string merged = build_merged(r.run, r.order, r.rank, &kinds);
+    const std::string lookup =
+        build_merged(r.run, r.order, r.rank, nullptr, CallStorage::streamed_with_lookup);
+    if ((fast != literal || merged != literal || lookup != literal) && ++mismatches <= 5) {
+      ADD_FAILURE() << "case " << i << "\n  fast:    " << fast << "\n  streamed: " << merged
+                    << "\n  lookup:  " << lookup << "\n  literal: " << literal;
     }
     (fast.rfind("error", 0) == 0 ? errors : ok)++;
   }
   EXPECT_EQ(mismatches, 0);
+  EXPECT_EQ(kinds, (std::set<std::string>{"indexed", "merged"})) << "both streams were tried";
   EXPECT_GT(ok, 5000) << "the generator should make many valid runs";
   EXPECT_GT(errors, 2000) << "and many invalid ones";
 }

@@ -19,29 +19,36 @@ struct LibraryResult {
   bool ok = false;
   std::string kind;
   std::string message;
+  std::string code;
+  std::string people;
+  std::string field;
+  long long index = -1;
+  std::string file;
   std::vector<std::string> written;
 };
 
-LibraryResult run_library(const std::vector<std::string>& inputs, const std::string& filepath,
-                          const std::optional<std::vector<int64_t>>& ranks,
-                          const std::optional<std::vector<std::string>>& include,
-                          const std::optional<std::vector<std::string>>& exclude,
-                          std::size_t flush_size) {
+LibraryResult run_library(const Case& c, const std::string& filepath, std::size_t flush_size) {
   LibraryResult r;
   try {
-    std::vector<scope_speedscope::Run> runs;
-    for (const std::string& input : inputs) runs.push_back(read_run(input));
     ExportOptions options;
-    options.ranks = ranks;
-    options.include = include;
-    options.exclude = exclude;
+    options.ranks = c.ranks;
+    options.include = c.include;
+    options.exclude = c.exclude;
+    options.narrowing = narrowing_of(c);
     options.verbose = false;
     options.flush_size = flush_size;
+    std::vector<scope_speedscope::Run> runs;
+    for (const std::string& input : c.inputs) runs.push_back(read_run(input));
     r.written = export_speedscope(runs, filepath, options);
     r.ok = true;
   } catch (const Error& e) {
     r.kind = e.kind_name();
     r.message = e.what();
+    r.code = e.code();
+    r.people = e.people_message();
+    r.field = e.field();
+    r.index = e.index();
+    r.file = e.file();
   }
   return r;
 }
@@ -77,6 +84,21 @@ void check_error(const Case& c, const LibraryResult& r, const std::string& dir) 
     EXPECT_EQ(r.message, want);
   }
   EXPECT_EQ(r.kind, c.error_kind);
+  // The words for people never repeat the file's name (the page shows it
+  // beside them) nor name a Python exception class.
+  for (const std::string& input : c.inputs) {
+    EXPECT_EQ(r.people.find(fs::path(input).filename().string()), std::string::npos) << r.people;
+  }
+  for (const char* word : {"Error", "KeyError", "PosixPath", "{", "}"}) {
+    EXPECT_EQ(r.people.find(word), std::string::npos) << word << " in: " << r.people;
+  }
+  EXPECT_FALSE(r.people.empty());
+  if (c.has_error_context) {  // which message, and what the error blames
+    EXPECT_EQ(r.code, c.error_code);
+    EXPECT_EQ(r.field, c.error_field);
+    EXPECT_EQ(r.index, c.error_index);
+    EXPECT_EQ(fs::path(r.file).filename().string(), c.error_file);
+  }
   EXPECT_EQ(entries_under(dir), std::vector<std::string>{}) << "an export that failed left files";
 }
 
@@ -111,8 +133,7 @@ void check_outputs(const Case& c, const LibraryResult& r, const std::string& dir
 
 void check_case(const Case& c, std::size_t flush_size) {
   TempDir dir;
-  const LibraryResult r =
-      run_library(c.inputs, dir / c.filepath, c.ranks, c.include, c.exclude, flush_size);
+  const LibraryResult r = run_library(c, dir / c.filepath, flush_size);
   if (c.is_error) {
     check_error(c, r, dir.path());
   } else {
@@ -132,6 +153,24 @@ INSTANTIATE_TEST_SUITE_P(all, cases, ::testing::ValuesIn(all_cases()),
                          [](const ::testing::TestParamInfo<Case>& info) {
                            return case_test_name(info.param);
                          });
+
+// Narrowing that keeps everything (min-duration 0, a window from the first
+// call on) changes no byte of any shared case that converts.
+TEST(narrowing, keeping_everything_changes_nothing) {
+  int checked = 0;
+  for (const Case& shared : load_cases("shared", shared_dir())) {
+    if (shared.is_error) continue;
+    for (const char* option : {"min", "window"}) {
+      Case c = shared;
+      (option == std::string("min") ? c.min_duration : c.time_window) =
+          option == std::string("min") ? "0" : "0:";
+      TempDir dir;
+      check_outputs(c, run_library(c, dir / c.filepath, 1 << 16), dir.path());
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 40);
+}
 
 TEST(case_files, case_lists_load) {
   const std::vector<Case> shared = load_cases("shared", shared_dir());

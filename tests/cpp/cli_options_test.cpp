@@ -88,6 +88,56 @@ TEST(cli_options, ranks_without_a_value_select_none) {
   EXPECT_EQ(parse_cli({"a.h5", "--ranks", "-o", "d"}).ranks, Ranks{});
 }
 
+TEST(cli_options, narrowing_options) {
+  const CliOptions none = parse_cli({"a.h5", "-o", "d"});
+  EXPECT_FALSE(none.min_duration.has_value());
+  EXPECT_FALSE(none.time_window.has_value());
+  EXPECT_FALSE(none.narrowing.active()) << "without the options nothing changes";
+  const CliOptions o = parse_cli({"a.h5", "-o", "d", "--min-duration", "100us", "--time-window", "2:5"});
+  EXPECT_EQ(o.min_duration, "100us");
+  EXPECT_EQ(o.narrowing.min_duration_ns, 100000);
+  EXPECT_EQ(o.narrowing.min_duration_text, "100us");
+  EXPECT_EQ(o.time_window, "2:5");
+  EXPECT_EQ(o.narrowing.window_start_ns, 2000000000);
+  EXPECT_EQ(o.narrowing.window_end_ns, 5000000000);
+  const CliOptions inline_values = parse_cli({"a.h5", "-o", "d", "--min-duration=1e-4", "--time-window=:10ms"});
+  EXPECT_EQ(inline_values.narrowing.min_duration_ns, 100000);
+  EXPECT_FALSE(inline_values.narrowing.window_start_ns.has_value());
+  EXPECT_EQ(inline_values.narrowing.window_end_ns, 10000000);
+  EXPECT_EQ(parse_cli({"a.h5", "-o", "d", "--time-window", "0.5:"}).narrowing.window_start_ns, 500000000);
+  // The last one counts, as with argparse.
+  EXPECT_EQ(parse_cli({"a.h5", "-o", "d", "--min-duration", "1s", "--min-duration", "2ns"})
+                .narrowing.min_duration_ns,
+            2);
+}
+
+TEST(cli_options, narrowing_usage_errors_say_what_is_expected) {
+  auto message = [](const std::vector<std::string>& args) {
+    try {
+      parse_cli(args);
+    } catch (const Error& e) {
+      return std::string(e.kind_name()) + ": " + e.what();
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message({"a.h5", "-o", "d", "--min-duration", "fast"}),
+            "UsageError: argument --min-duration: invalid duration 'fast' (expected seconds such as "
+            "1e-4 or 0.5, or a number with a unit: 500ns, 100us, 2ms, 1s)");
+  EXPECT_EQ(message({"a.h5", "-o", "d", "--min-duration"}),
+            "UsageError: argument --min-duration: expected one argument");
+  EXPECT_EQ(message({"a.h5", "-o", "d", "--min-duration", "-1"}),
+            "UsageError: argument --min-duration: invalid duration '-1' (expected seconds such as "
+            "1e-4 or 0.5, or a number with a unit: 500ns, 100us, 2ms, 1s)");
+  EXPECT_EQ(message({"a.h5", "-o", "d", "--time-window", "5"}),
+            "UsageError: argument --time-window: invalid time window '5' (expected START:END in "
+            "seconds from the run's first call, e.g. 2:5, 0.5:, :10, or with units: 100ms:250ms)");
+  EXPECT_EQ(message({"a.h5", "-o", "d", "--time-window", "5:2"}),
+            "UsageError: argument --time-window: invalid time window '5:2' (END must be after START)");
+  EXPECT_EQ(message({"a.h5", "-o", "d", "--time-window", "1s:2x"}),
+            "UsageError: argument --time-window: invalid time window '1s:2x' (expected START:END in "
+            "seconds from the run's first call, e.g. 2:5, 0.5:, :10, or with units: 100ms:250ms)");
+}
+
 TEST(cli_options, help_and_version_need_nothing_else) {
   EXPECT_TRUE(parse_cli({"--help"}).help);
   EXPECT_TRUE(parse_cli({"-h"}).help);
@@ -109,7 +159,8 @@ TEST(cli_options, help_mentions_every_flag_and_starts_with_the_usage) {
   const std::string help = cli_help();
   EXPECT_EQ(help.rfind(cli_usage(), 0), 0u);
   for (const char* flag : {"-o", "--output", "--filepath", "--ranks", "--include", "--exclude",
-                           "--label", "--quiet", "--help", "--version"}) {
+                           "--label", "--quiet", "--help", "--version", "--min-duration",
+                           "--time-window"}) {
     EXPECT_NE(help.find(flag), std::string::npos) << flag;
   }
   const std::string usage = cli_usage();

@@ -103,6 +103,7 @@ Expectation from_library(const std::vector<std::string>& inputs, const std::stri
     options.ranks = ranks;
     options.include = c.include;
     options.exclude = c.exclude;
+    options.narrowing = narrowing_of(c);
     options.verbose = false;
     export_speedscope(runs, dir / filepath, options);
     e.ok = true;
@@ -173,6 +174,8 @@ TEST_P(cli_cases, cli_output_matches_expected) {
     args.push_back("--exclude");
     args.insert(args.end(), c.exclude->begin(), c.exclude->end());
   }
+  if (c.min_duration) args.push_back("--min-duration=" + *c.min_duration);
+  if (c.time_window) args.push_back("--time-window=" + *c.time_window);
   args.push_back("--quiet");
   const Process p = run_cli(args);
 

@@ -68,7 +68,7 @@ TEST(pattern, error_messages_name_the_pattern_and_the_position) {
   EXPECT_EQ(pattern_error("日本("),
             "Invalid regular expression '日本(': missing closing parenthesis at position 3");
   EXPECT_EQ(pattern_error("\\u00e9\\q"),
-            "Invalid regular expression '\\\\u00e9\\\\q': unrecognized character follows \\ at "
+            "Invalid regular expression '\\u00e9\\q': unrecognized character follows \\ at "
             "position 6");
   EXPECT_EQ(pattern_error("(?L)a"),
             "Invalid regular expression '(?L)a': unrecognized character after (? or (?- at "

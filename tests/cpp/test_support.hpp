@@ -23,6 +23,7 @@
 
 #include "call_stack.hpp"
 #include "error.hpp"
+#include "narrow.hpp"
 #include "run.hpp"
 #include "speedscope_format.hpp"
 
@@ -152,11 +153,25 @@ struct Case {
   std::optional<std::vector<int64_t>> ranks;
   std::optional<std::vector<std::string>> include;
   std::optional<std::vector<std::string>> exclude;
+  std::optional<std::string> min_duration;  // narrowing (generated cases only)
+  std::optional<std::string> time_window;
   std::vector<CaseOutput> outputs;
   bool is_error = false;
   std::string error_kind;
   std::string error_message;  // {path} still in it
+  // Generated cases: what the error blames (Error::field/index/file; file is
+  // the input's file name). Absent from the shared cases.
+  bool has_error_context = false;
+  std::string error_code;  // Error::code()
+  std::string error_field;
+  long long error_index = -1;
+  std::string error_file;
 };
+
+inline std::optional<std::string> optional_string(const nlohmann::json& j, const char* key) {
+  if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
+  return j.at(key).get<std::string>();
+}
 
 inline std::optional<std::vector<std::string>> string_list(const nlohmann::json& j) {
   if (j.is_null()) return std::nullopt;
@@ -178,10 +193,20 @@ inline std::vector<Case> load_cases(const std::string& set, const std::string& r
     if (!j.at("ranks").is_null()) c.ranks = j.at("ranks").get<std::vector<int64_t>>();
     c.include = string_list(j.at("include"));
     c.exclude = string_list(j.at("exclude"));
+    c.min_duration = optional_string(j, "min_duration");
+    c.time_window = optional_string(j, "time_window");
     if (j.contains("error")) {
+      const auto& err = j.at("error");
       c.is_error = true;
-      c.error_kind = j.at("error").at("kind").get<std::string>();
-      c.error_message = j.at("error").at("message").get<std::string>();
+      c.error_kind = err.at("kind").get<std::string>();
+      c.error_message = err.at("message").get<std::string>();
+      if (err.contains("field")) {
+        c.has_error_context = true;
+        c.error_code = err.at("code").get<std::string>();
+        c.error_field = optional_string(err, "field").value_or("");
+        c.error_index = err.at("index").is_null() ? -1 : err.at("index").get<long long>();
+        c.error_file = optional_string(err, "file").value_or("");
+      }
     } else {
       for (const auto& o : j.at("outputs")) {
         CaseOutput co;
@@ -195,8 +220,28 @@ inline std::vector<Case> load_cases(const std::string& set, const std::string& r
       }
     }
     out.push_back(c);
+    // The files holding only the kept calls export to the same bytes.
+    if (j.contains("narrowed_inputs")) {
+      Case plain = c;
+      plain.name += "_narrowed_file";
+      plain.inputs.clear();
+      for (const auto& input : j.at("narrowed_inputs")) {
+        plain.inputs.push_back(root + "/h5/" + input.get<std::string>());
+      }
+      plain.min_duration.reset();
+      plain.time_window.reset();
+      out.push_back(plain);
+    }
   }
   return out;
+}
+
+// The case's narrowing options, as the API takes them.
+inline Narrowing narrowing_of(const Case& c) {
+  Narrowing n;
+  if (c.min_duration) set_min_duration(n, *c.min_duration, "minDuration", false);
+  if (c.time_window) set_time_window(n, *c.time_window, "timeWindow", false);
+  return n;
 }
 
 inline std::vector<Case> all_cases() {

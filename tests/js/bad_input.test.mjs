@@ -7,7 +7,7 @@
 // under 1 GiB; after any of them the same module instance converts a good
 // file correctly.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it, before } from 'node:test';
@@ -41,8 +41,25 @@ function watched(command, args) {
   };
 }
 
+// The same, without blocking (for the campaign's pool of runs).
+function watchedAsync(command, args) {
+  return new Promise((resolve) => {
+    execFile('/usr/bin/time', ['--quiet', '-f', '%M', command, ...args], {
+      encoding: 'buffer', timeout: TIME_LIMIT_MS, killSignal: 'SIGKILL', maxBuffer: 1 << 26,
+    }, (error, stdout, stderr) => {
+      const lines = stderr.toString().split('\n');
+      lines.pop();
+      const rss = Number(lines.pop());
+      resolve({
+        status: error ? (typeof error.code === 'number' ? error.code : null) : 0,
+        signal: error?.signal ?? null, timedOut: Boolean(error?.killed),
+        stderr: lines.length ? `${lines.join('\n')}\n` : '', stdout: stdout.toString(), rssKiB: rss,
+      });
+    });
+  });
+}
+
 const nodeRun = (args) => watched(process.execPath, [nodeCli, ...args]);
-const nativeRun = (args) => watched(nativeCli, args);
 
 function withinLimits(r, what) {
   assert.equal(r.timedOut, false, `${what}: still running after ${TIME_LIMIT_MS} ms`);
@@ -113,13 +130,27 @@ describe('bad input: the JS API keeps working after each file', () => {
 });
 
 describe('bad input: the seeded campaign, Node CLI against native CLI', () => {
-  for (const m of campaign) {
-    it(`${m.file} (${m.kind}: ${m.detail})`, () => {
+  // All runs first, a few at a time (each is one process under GNU time and a
+  // time limit), then one test per file.
+  const results = new Map();
+  before(async () => {
+    const jobs = campaign.map((m) => async () => {
       const file = path.join(mutationsDir, m.file);
       const outNode = tempDir();
       const outNative = tempDir();
-      const a = nodeRun([file, '-o', outNode, '--quiet']);
-      const b = nativeRun([file, '-o', outNative, '--quiet']);
+      const [a, b] = await Promise.all([
+        watchedAsync(process.execPath, [nodeCli, file, '-o', outNode, '--quiet']),
+        watchedAsync(nativeCli, [file, '-o', outNative, '--quiet']),
+      ]);
+      results.set(m.file, { file, a, b, outNode, outNative });
+    });
+    const pool = Array.from({ length: 2 }, async () => { while (jobs.length) await jobs.shift()(); });
+    await Promise.all(pool);
+  });
+
+  for (const m of campaign) {
+    it(`${m.file} (${m.kind}: ${m.detail})`, () => {
+      const { file, a, b, outNode, outNative } = results.get(m.file);
       withinLimits(a, `node ${m.file}`);
       withinLimits(b, `native ${m.file}`);
       assert.equal(a.status, b.status, `node: ${a.stderr} native: ${b.stderr}`);

@@ -50,3 +50,13 @@ export function listFiles(dir) {
   walk(dir);
   return out.sort();
 }
+
+// The cases tests/fixtures/gen/make_fixtures.py writes into the native build
+// (expected outputs from the suite's Python model), inputs in generated/h5.
+export const generated = path.join(root, 'build', 'native', 'tests', 'cpp', 'generated');
+export function generatedCases(prefix) {
+  const file = path.join(generated, 'cases.json');
+  if (!fs.existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
+  return JSON.parse(fs.readFileSync(file, 'utf8')).filter((c) => c.name.startsWith(prefix));
+}
+export const generatedInput = (name) => path.join(generated, 'h5', name);

@@ -41,7 +41,7 @@ describe('options of exportSpeedscope', () => {
     [{ sink: {} }, 'sink.open must be a function (a sink has open, write and close methods, and optionally commit and abort), not undefined'],
     [{ sink: { open() {}, write() {}, close() {}, commit: 1 } }, 'sink.commit must be a function, not a number (1)'],
     [{ sink: 'out.json' }, 'sink must be an object with open, write and close methods, not a string ("out.json")'],
-    [{ rank: [0] }, 'unknown option "rank" (the options are filepath, ranks, include, exclude, labels, flushSize, onProgress, sink)'],
+    [{ rank: [0] }, 'unknown option "rank" (the options are filepath, ranks, include, exclude, labels, minDuration, timeWindow, flushSize, onProgress, sink)'],
     ['ranks', 'options must be an object, not a string ("ranks")'],
   ];
   for (const [options, message] of bad) {
