@@ -1,22 +1,25 @@
 #!/usr/bin/env bash
-# Installs what the build and the tests need, only when it is missing.
-# Debian packages (apt-get), the Debian source packages of HDF5 and zlib for
-# the wasm build (fetched into build/wasm-deps by CMake, see cmake/wasm-deps.cmake),
-# and the npm devDependencies. Safe to run again: it does nothing when all is there.
+# Installs what the build and the tests need, only when it is missing:
+# Debian packages (apt-get) and the npm devDependencies. The Debian source
+# packages of HDF5 (both builds), zlib and PCRE2 (wasm) are fetched by CMake
+# (cmake/deps.cmake). Safe to run again: it does nothing when all is there.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 
 need_pkgs=()
 want() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed" || need_pkgs+=("$1"); }
-for p in cmake g++ make pkg-config libhdf5-dev nlohmann-json3-dev libfmt-dev \
+# clang, libclang-rt-14-dev and llvm: the fuzzer (libFuzzer) and the clang
+# sanitizer preset. patch: applies cmake/patches/ to HDF5.
+for p in cmake g++ make pkg-config patch zlib1g-dev libpcre2-dev nlohmann-json3-dev libfmt-dev \
          googletest libgtest-dev python3-h5py python3-numpy emscripten chromium fonts-noto-color-emoji time \
-         dpkg-dev ca-certificates; do
+         clang libclang-rt-14-dev llvm dpkg-dev ca-certificates; do
   want "$p"
 done
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
-# Source packages (hdf5, zlib) are fetched with `apt-get source`, which needs deb-src.
+# Source packages (zlib, pcre2) are fetched with `apt-get source`, which needs deb-src
+# (HDF5 comes from Debian 13 through a private apt configuration, cmake/deps.cmake).
 enable_deb_src() {
   local f=/etc/apt/sources.list.d/debian.sources
   if [ -f "$f" ] && grep -q '^Types: deb$' "$f"; then

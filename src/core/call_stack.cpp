@@ -69,8 +69,10 @@ void check_ends_after_starts(const Run& run, const Gathered& g) {
   }
 }
 
-int64_t doubled_end(int64_t start, int64_t end) {
-  return 2 * end + (end == start ? 1 : 0);  // the zero-length rule
+DoubledTime doubled(int64_t t) { return DoubledTime{t} * 2; }
+
+DoubledTime doubled_end(int64_t start, int64_t end) {
+  return doubled(end) + (end == start ? 1 : 0);  // the zero-length rule
 }
 
 std::string describe(const Run& run, const Gathered& g, uint64_t k, int64_t start, int64_t end) {
@@ -541,12 +543,12 @@ RankCalls build_call_arrays_literal(const Run& run, const std::vector<uint32_t>&
   std::vector<int64_t> depth(n), parent(n, -1);
   for (const auto& ids : members) {
     const std::size_t m = ids.size();
-    std::vector<int64_t> ends(m);
+    std::vector<DoubledTime> ends(m);
     for (std::size_t j = 0; j < m; ++j) ends[j] = doubled_end(start[order[ids[j]]], end[order[ids[j]]]);
     std::sort(ends.begin(), ends.end());
     int64_t min_depth = 0;
     for (std::size_t j = 0; j < m; ++j) {
-      const int64_t s2 = 2 * start[order[ids[j]]];
+      const DoubledTime s2 = doubled(start[order[ids[j]]]);
       const auto closed = std::upper_bound(ends.begin(), ends.end(), s2) - ends.begin();
       depth[ids[j]] = static_cast<int64_t>(j) - closed;
       min_depth = std::min(min_depth, depth[ids[j]]);
@@ -675,14 +677,14 @@ RankCalls build_call_arrays(const Run& run, const std::vector<uint32_t>& regions
 
   // Stack pass per lane: depth = calls still open; a call that outlives the
   // innermost open call breaks the nesting.
-  std::vector<int64_t> open_end;  // doubled ends of the open calls, innermost last
+  std::vector<DoubledTime> open_end;  // doubled ends of the open calls, innermost last
   bool nested = true;
   for (const Lane& lane : out.lanes) {
     std::size_t top = 0;
     for (std::size_t i = lane.begin; i < lane.end && nested; ++i) {
-      const int64_t s2 = 2 * calls[i].start_ns;
+      const DoubledTime s2 = doubled(calls[i].start_ns);
       while (top > 0 && open_end[top - 1] <= s2) --top;
-      const int64_t e2 = doubled_end(calls[i].start_ns, calls[i].end_ns);
+      const DoubledTime e2 = doubled_end(calls[i].start_ns, calls[i].end_ns);
       if (top > 0 && e2 > open_end[top - 1]) nested = false;
       calls[i].depth = static_cast<uint32_t>(top);
       if (top == open_end.size()) open_end.resize(2 * top + 64);

@@ -47,6 +47,11 @@ struct UninitializedAllocator : std::allocator<T> {
 
 using CallVector = std::vector<Call, UninitializedAllocator<Call>>;
 
+// Twice a time, as the spec's depth rule compares them (2*start against
+// 2*end + 1 for a zero-length call). 128 bits: exact for every int64 time,
+// where 64 would overflow beyond 2^62 ns.
+using DoubledTime = __int128;
+
 struct Lane {
   int64_t lane;      // -1 when the rank is one stack
   std::size_t begin;  // calls [begin, end) of RankCalls::calls
@@ -89,9 +94,9 @@ class CallStream {
   // build_call_arrays: calls still open at its start; doubled times, a
   // zero-length call open at its own start). Inline: it runs for every call.
   uint32_t depth_of(int64_t start, int64_t end) {
-    const int64_t s2 = 2 * start;
+    const DoubledTime s2 = DoubledTime{start} * 2;
     while (top_ > 0 && open_end_[top_ - 1] <= s2) --top_;
-    const int64_t e2 = 2 * end + (end == start ? 1 : 0);
+    const DoubledTime e2 = DoubledTime{end} * 2 + (end == start ? 1 : 0);
     if (top_ > 0 && e2 > open_end_[top_ - 1]) nested_ = false;
     const auto depth = static_cast<uint32_t>(top_);
     if (top_ == open_end_.size()) open_end_.resize(2 * top_ + 64);
@@ -100,7 +105,7 @@ class CallStream {
   }
 
  private:
-  std::vector<int64_t> open_end_;  // doubled ends of the open calls
+  std::vector<DoubledTime> open_end_;  // doubled ends of the open calls
   std::size_t top_ = 0;
   bool nested_ = true;
   Summary summary_;

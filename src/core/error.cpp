@@ -58,6 +58,47 @@ constexpr Entry kMessages[] = {
      "through 3. Upgrade scope-profiler to read this file.",
      "This profile was written by a newer scope-profiler (format version {version}); this "
      "converter reads versions 1 to 3."},
+    // ---- damaged files (ours) --------------------------------------------------------
+    {Msg::negative_index_value, "negative_index_value", ErrorKind::corrupt_profile,
+     "{path}: {dataset}[{row}] is {value}, which cannot be negative. The file is damaged.",
+     "The file is damaged: its index of recorded calls holds a negative number ({dataset}[{row}] "
+     "is {value})."},
+    {Msg::rank_out_of_range, "rank_out_of_range", ErrorKind::corrupt_profile,
+     "{path}: {dataset}[{row}] is {value}, not an MPI rank. The file is damaged.",
+     "The file is damaged: it names rank {value}, which no MPI run has."},
+    {Msg::thread_id_out_of_range, "thread_id_out_of_range", ErrorKind::corrupt_profile,
+     "{path}: {dataset}[{row}] is {value}, not a thread index. The file is damaged.",
+     "The file is damaged: a recorded call names thread {value}, which cannot exist."},
+    {Msg::decoded_time_overflow, "decoded_time_overflow", ErrorKind::corrupt_profile,
+     "{path}: the times decoded from {dataset} overflow 64-bit nanoseconds at {dataset}[{row}]. "
+     "The file is damaged.",
+     "The file is damaged: its recorded times add up to more than 292 years ({dataset}[{row}])."},
+    {Msg::bad_mpi_size, "bad_mpi_size", ErrorKind::corrupt_profile,
+     "{path}: metadata attribute 'mpi_size' is {repr}, not a number of ranks. The file is "
+     "damaged.",
+     "The file is damaged: its number of MPI ranks (mpi_size) is {repr}."},
+    {Msg::declared_size_exceeds_storage, "declared_size_exceeds_storage", ErrorKind::corrupt_profile,
+     "{path}: dataset '{dataset}' declares {values} values ({declared} bytes) but the file holds "
+     "only {stored} bytes of data for it. The file is truncated or damaged.",
+     "The file is truncated or damaged: {dataset} should hold {values} values, but the file has "
+     "data for far fewer."},
+    {Msg::strings_exceed_file, "strings_exceed_file", ErrorKind::corrupt_profile,
+     "{path}: {where} declares {declared} bytes of text, more than the whole file holds ({size} "
+     "bytes). The file is damaged.",
+     "The file is damaged: {where} claims {declared} bytes of text in a file of {size} bytes."},
+    {Msg::damaged_string, "damaged_string", ErrorKind::corrupt_profile,
+     "{path}: {where} is damaged: its stored length and its text disagree. The file is damaged.",
+     "The file is damaged: the text of {where} does not match its stored length."},
+    {Msg::duplicate_region_name, "duplicate_region_name", ErrorKind::corrupt_profile,
+     "{path}: {dataset}[{row}] repeats {dataset}[{first}] ({name}): every region is listed once. "
+     "The file is damaged.",
+     "The file is damaged: the region {name} is listed twice."},
+    {Msg::group_reached_twice, "group_reached_twice", ErrorKind::corrupt_profile,
+     "{path}: group '{group}' is reached twice through links (a cycle). The file is damaged.",
+     "The file is damaged: its group {group} is linked into itself (a cycle)."},
+    {Msg::converter_stopped, "converter_stopped", ErrorKind::corrupt_profile,
+     "{path}: the file is damaged: the converter stopped ({what})",
+     "The file is damaged: the converter stopped on it ({what}). Other files still convert."},
     // ---- export ------------------------------------------------------------------
     {Msg::no_profiling_data, "no_profiling_data", ErrorKind::value,
      "No profiling data provided.",
@@ -87,9 +128,17 @@ constexpr Entry kMessages[] = {
     {Msg::too_many_calls, "too_many_calls", ErrorKind::value,
      "a rank with more than 4294967295 calls is not supported",
      "A rank holds more than 4,294,967,295 calls, more than this converter supports."},
-    {Msg::invalid_regex, "invalid_regex", ErrorKind::value,
+    {Msg::invalid_regex, "invalid_regex", ErrorKind::pattern,
      "Invalid regular expression '{pattern}': {detail}",
      "The filter '{pattern}' is not a valid regular expression: {detail}."},
+    {Msg::pattern_too_complex, "pattern_too_complex", ErrorKind::pattern,
+     "Regular expression '{pattern}' needs too much backtracking to match a region name of "
+     "{length} characters; simplify it",
+     "The filter '{pattern}' needs too much work to match a region name of {length} characters: "
+     "simplify it."},
+    {Msg::pattern_match_failed, "pattern_match_failed", ErrorKind::pattern,
+     "Regular expression '{pattern}' failed to match: {detail}",
+     "The filter '{pattern}' failed to match: {detail}."},
     {Msg::empty_output_name, "empty_output_name", ErrorKind::value,
      "PosixPath('{path}') has an empty name",
      "The output file name is empty."},
@@ -194,6 +243,7 @@ const char* Error::kind_name() const noexcept {
     case ErrorKind::usage: return "UsageError";
     case ErrorKind::memory: return "MemoryError";
     case ErrorKind::internal: return "Error";
+    case ErrorKind::pattern: return "PatternError";
   }
   return "Error";
 }

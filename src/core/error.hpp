@@ -27,6 +27,7 @@ enum class ErrorKind {
   usage,            // command-line usage error
   memory,           // MemoryError: out of memory
   internal,         // Error: a failure that is a bug of ours
+  pattern,          // PatternError (Python's re.error): a bad --include/--exclude expression
 };
 
 // The messages. The comment names the arguments each one takes.
@@ -42,6 +43,18 @@ enum class Msg {
   schema_not_integer,     // repr
   schema_not_positive,    // version
   schema_too_new,         // version
+  // damaged files (ours: scope-profiler would read garbage or fail obscurely)
+  negative_index_value,   // path, dataset, row, value
+  rank_out_of_range,      // path, dataset, row, value
+  thread_id_out_of_range, // path, dataset, row, value
+  decoded_time_overflow,  // path, dataset, row
+  bad_mpi_size,           // path, repr
+  declared_size_exceeds_storage,  // path, dataset, values, declared, stored
+  strings_exceed_file,    // path, where, declared, size
+  damaged_string,         // path, where
+  duplicate_region_name,  // path, dataset, row, first, name
+  group_reached_twice,    // path, group
+  converter_stopped,      // path, what: a trap inside the WebAssembly module
   // export
   no_profiling_data,
   no_regions_matched,
@@ -51,7 +64,9 @@ enum class Msg {
   not_properly_nested,
   calls_overlap,          // child, parent ("'solve' call 3 [10, 200] ns")
   too_many_calls,
-  invalid_regex,          // pattern, detail
+  invalid_regex,          // pattern, detail (PCRE2's words "at position N")
+  pattern_too_complex,    // pattern, length
+  pattern_match_failed,   // pattern, detail
   empty_output_name,      // path
   cannot_write,           // path, reason
   cannot_create_directory,  // path, reason

@@ -11,11 +11,11 @@
 #include <cstring>
 #include <iostream>
 #include <map>
-#include <regex>
 
 #include "call_stack.hpp"
 #include "error.hpp"
 #include "narrow.hpp"
+#include "pattern.hpp"
 #include "unicode.hpp"
 
 namespace scope_speedscope {
@@ -24,61 +24,33 @@ namespace scope_speedscope {
 
 namespace {
 
-// Python-only spellings that std::regex (ECMAScript) lacks: named groups and
-// \A / \Z anchors. Everything else is passed through.
-std::string to_ecmascript(const std::string& pattern) {
-  std::string out;
-  for (std::size_t i = 0; i < pattern.size(); ++i) {
-    if (pattern[i] == '\\' && i + 1 < pattern.size()) {
-      const char next = pattern[i + 1];
-      if (next == 'A') {
-        out += '^';
-      } else if (next == 'Z') {
-        out += '$';
-      } else {
-        out += pattern[i];
-        out += next;
-      }
-      ++i;
-      continue;
-    }
-    if (pattern.compare(i, 4, "(?P<") == 0) {
-      const auto close = pattern.find('>', i + 4);
-      if (close != std::string::npos) {
-        out += '(';
-        i = close;
-        continue;
-      }
-    }
-    out += pattern[i];
-  }
-  return out;
-}
-
+// Patterns compiled when first used, as Python's re.match compiles them
+// inside `any(...)`: a bad pattern fails the export only once a region name
+// reaches it (and never behind a pattern that already matched).
 class Matcher {
  public:
   // `field`: "include" or "exclude", named in errors with the pattern's index.
-  Matcher(const std::vector<std::string>& patterns, const char* field) {
-    for (std::size_t i = 0; i < patterns.size(); ++i) {
-      const std::string& p = patterns[i];
-      try {
-        regexes_.emplace_back(to_ecmascript(p), std::regex::ECMAScript);
-      } catch (const std::regex_error& e) {
-        Error error(Msg::invalid_regex, {{"pattern", p}, {"detail", e.what()}});
-        error.on_field(field, static_cast<long long>(i));
-        throw error;
-      }
-    }
+  Matcher(const std::vector<std::string>& patterns, const char* field)
+      : texts_(patterns), field_(field) {
+    compiled_.resize(texts_.size());
   }
-  bool any(const std::string& text) const {
-    for (const std::regex& re : regexes_) {
-      if (std::regex_search(text, re, std::regex_constants::match_continuous)) return true;
+  bool any(const std::string& text) {
+    for (std::size_t i = 0; i < texts_.size(); ++i) {
+      try {
+        if (!compiled_[i]) compiled_[i].emplace(texts_[i]);
+        if (compiled_[i]->match_at_start(text)) return true;
+      } catch (Error& e) {
+        e.on_field(field_, static_cast<long long>(i));
+        throw;
+      }
     }
     return false;
   }
 
  private:
-  std::vector<std::regex> regexes_;
+  std::vector<std::string> texts_;
+  const char* field_;
+  std::vector<std::optional<Pattern>> compiled_;
 };
 
 double first_start_seconds(const Run& run, const Region& region) {

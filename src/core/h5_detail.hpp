@@ -62,6 +62,10 @@ struct File {
   uint64_t events_done = 0;
 
   [[noreturn]] void fail(const std::string& what) const;  // corrupt_profile, names the file
+  // A message of the table about this file: {"path", path} comes first.
+  [[noreturn]] void fail(Msg id, MessageArgs args) const;
+  // Bytes of the file (of the image, in memory): nothing in it can be larger.
+  uint64_t size() const;
 };
 
 bool link_exists(hid_t loc, const std::string& path);
@@ -69,17 +73,27 @@ bool is_group(hid_t loc, const std::string& path);
 bool is_dataset(hid_t loc, const std::string& path);
 Handle open_group(const File& f, hid_t loc, const std::string& path);
 Handle open_dataset(const File& f, hid_t loc, const std::string& path);
-// Child link names of a group in byte-wise ascending order.
-std::vector<std::string> child_names(const File& f, hid_t group);
+// Child link names of a group in byte-wise ascending order; with
+// `followed_only`, only hard and soft links (an external link would open
+// another file; the reader never follows one).
+std::vector<std::string> child_names(const File& f, hid_t group, bool followed_only = false);
 
 uint64_t dataset_length(const File& f, hid_t dset, const std::string& what);
 // A 1-D numeric dataset as int64 (HDF5 converts), read in blocks; reports
-// progress when `events` is true.
+// progress when `events` is true. `shown` names it in messages (default: path).
+// Every column reader first checks that the declared length fits in what
+// the file stores for the dataset (no buffer is sized from a lie).
 std::vector<int64_t> read_int64_column(File& f, hid_t loc, const std::string& path,
-                                       bool events = false);
+                                       bool events = false, const std::string& shown = {});
 // A 1-D string dataset (variable- or fixed-length), decoded as UTF-8 with
 // replacement; fixed-length values lose trailing NULs.
 std::vector<std::string> read_string_column(const File& f, hid_t loc, const std::string& path);
+
+// What a variable-length string element stores, read without HDF5's
+// conversion (h5_reader.cpp).
+struct StoredString {
+  uint32_t length;  // declared bytes
+};
 
 // A scalar attribute: nullopt when absent.
 struct AttributeValue {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstring>
 #include <mutex>
 
@@ -51,13 +52,94 @@ std::string error_stack_message() {
   return capitalize(walk.first) + " (" + walk.last + ")";
 }
 
+namespace {
+
+// Reading a variable-length string, HDF5 allocates and clears a buffer of
+// the length the file declares before it checks that length against the
+// heap object holding the string: a 15 KB file declaring 2^31 - 1 bytes
+// costs 2 GB. This conversion reads what each element stores instead: HDF5
+// hands it the elements in their on-disk form (a little-endian 32-bit
+// length, the global heap address, an index), and it keeps the length.
+// Registered once; chosen only for our tagged opaque type.
+constexpr const char* kStoredTag = "scope-speedscope stored string";
+
+hid_t stored_string_type() {
+  static const hid_t type = [] {
+    const hid_t t = H5Tcreate(H5T_OPAQUE, sizeof(StoredString));
+    H5Tset_tag(t, kStoredTag);
+    return t;
+  }();
+  return type;
+}
+
+bool is_stored_string_type(hid_t type) {
+  if (H5Tget_class(type) != H5T_OPAQUE || H5Tget_size(type) != sizeof(StoredString)) return false;
+  char* tag = H5Tget_tag(type);
+  const bool ours = tag != nullptr && std::strcmp(tag, kStoredTag) == 0;
+  H5free_memory(tag);
+  return ours;
+}
+
+herr_t convert_to_stored_string(hid_t src, hid_t dst, H5T_cdata_t* cdata, size_t n,
+                                size_t buf_stride, size_t, void* buf, void*, hid_t) {
+  switch (cdata->command) {
+    case H5T_CONV_INIT:
+      return H5Tis_variable_str(src) > 0 && is_stored_string_type(dst) ? 0 : -1;
+    case H5T_CONV_FREE:
+      return 0;
+    case H5T_CONV_CONV: {
+      const size_t src_size = H5Tget_size(src);
+      if (src_size < 12) return -1;  // length, address (at least 4 bytes), index
+      auto* bytes = static_cast<unsigned char*>(buf);
+      // In place, front to back: each result is no larger than its source
+      // element, so it lands at or before it.
+      for (size_t i = 0; i < n; ++i) {
+        const unsigned char* from = bytes + i * (buf_stride != 0 ? buf_stride : src_size);
+        StoredString out;
+        out.length = uint32_t{from[0]} | uint32_t{from[1]} << 8 | uint32_t{from[2]} << 16 |
+                     uint32_t{from[3]} << 24;
+        std::memcpy(bytes + i * (buf_stride != 0 ? buf_stride : sizeof out), &out, sizeof out);
+      }
+      return 0;
+    }
+  }
+  return -1;
+}
+
+}  // namespace
+
 void silence_hdf5_errors() {
   static std::once_flag once;
-  std::call_once(once, [] { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); });
+  std::call_once(once, [] {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    Handle vlen_string(H5Tcopy(H5T_C_S1), H5Tclose);
+    H5Tset_size(vlen_string.get(), H5T_VARIABLE);
+    H5Tregister(H5T_PERS_SOFT, "scope-speedscope stored string", vlen_string.get(),
+                stored_string_type(), convert_to_stored_string);
+    // External links point into other files (any path on this machine): a
+    // profile never holds one, and following one from a stranger's file
+    // would read what it names. Without the class HDF5 cannot traverse them.
+    H5Lunregister(H5L_TYPE_EXTERNAL);
+    H5Eclear2(H5E_DEFAULT);
+  });
 }
 
 void File::fail(const std::string& what) const {
   throw Error(Msg::corrupt_file, {{"path", path}, {"detail", what}});
+}
+
+void File::fail(Msg id, MessageArgs args) const {
+  args.insert(args.begin(), {"path", path});
+  throw Error(id, args);
+}
+
+uint64_t File::size() const {
+  hsize_t bytes = 0;
+  if (H5Fget_filesize(file.get(), &bytes) < 0) {
+    H5Eclear2(H5E_DEFAULT);
+    return 0;
+  }
+  return bytes;
 }
 
 bool link_exists(hid_t loc, const std::string& path) {
@@ -79,8 +161,8 @@ bool link_exists(hid_t loc, const std::string& path) {
 namespace {
 H5O_type_t object_type(hid_t loc, const std::string& path) {
   if (!link_exists(loc, path)) return H5O_TYPE_UNKNOWN;
-  H5O_info_t info;
-  if (H5Oget_info_by_name(loc, path.c_str(), &info, H5P_DEFAULT) < 0) {
+  H5O_info2_t info;
+  if (H5Oget_info_by_name3(loc, path.c_str(), &info, H5O_INFO_BASIC, H5P_DEFAULT) < 0) {
     H5Eclear2(H5E_DEFAULT);
     return H5O_TYPE_UNKNOWN;
   }
@@ -106,18 +188,27 @@ Handle open_dataset(const File& f, hid_t loc, const std::string& path) {
 }
 
 namespace {
-herr_t collect_name(hid_t, const char* name, const H5L_info_t*, void* data) {
-  static_cast<std::vector<std::string>*>(data)->emplace_back(name);
+struct Collected {
+  std::vector<std::string> names;
+  bool followed_only;
+};
+
+herr_t collect_name(hid_t, const char* name, const H5L_info2_t* info, void* data) {
+  auto* out = static_cast<Collected*>(data);
+  if (!out->followed_only || info->type == H5L_TYPE_HARD || info->type == H5L_TYPE_SOFT) {
+    out->names.emplace_back(name);
+  }
   return 0;
 }
 }  // namespace
 
-std::vector<std::string> child_names(const File& f, hid_t group) {
-  std::vector<std::string> names;
+std::vector<std::string> child_names(const File& f, hid_t group, bool followed_only) {
+  Collected collected{{}, followed_only};
   hsize_t idx = 0;
-  if (H5Literate(group, H5_INDEX_NAME, H5_ITER_INC, &idx, collect_name, &names) < 0) {
+  if (H5Literate2(group, H5_INDEX_NAME, H5_ITER_INC, &idx, collect_name, &collected) < 0) {
     f.fail("cannot list a group: " + error_stack_message());
   }
+  std::vector<std::string> names = std::move(collected.names);
   // Byte-wise ascending, whatever order the index gave.
   std::sort(names.begin(), names.end());
   return names;
@@ -177,6 +268,39 @@ void check_filters(const File& f, hid_t dset, const std::string& what) {
   }
 }
 
+// Refuses, before any buffer is sized from it, a declared length that needs
+// more data than the file stores for the dataset: `values` elements of
+// `element_bytes` each on disk must fit in the dataset's storage (at most
+// the whole file), or in 1100 times that when it is compressed (deflate
+// cannot expand more than about 1032 to 1). Also refuses data kept outside
+// the file (external raw data files, virtual datasets), which a profile
+// never uses and which would make the reader open files the file names.
+void check_storage(const File& f, hid_t dset, const std::string& what, uint64_t values,
+                   uint64_t element_bytes) {
+  Handle dcpl(H5Dget_create_plist(dset), H5Pclose);
+  if (!dcpl.valid()) f.fail("cannot read the layout of '" + what + "': " + error_stack_message());
+  const H5D_layout_t layout = H5Pget_layout(dcpl.get());
+  const int external = H5Pget_external_count(dcpl.get());
+  if (layout == H5D_VIRTUAL || external != 0) {
+    H5Eclear2(H5E_DEFAULT);
+    f.fail("dataset '" + what + "' keeps its data outside the file, which scope-speedscope does not read");
+  }
+  if (values == 0) return;
+  const int filters = H5Pget_nfilters(dcpl.get());
+  uint64_t stored = H5Dget_storage_size(dset);  // 0 on error, or when nothing was written
+  H5Eclear2(H5E_DEFAULT);
+  stored = std::min<uint64_t>(stored, f.size());
+  const unsigned __int128 declared = static_cast<unsigned __int128>(values) * element_bytes;
+  const unsigned __int128 limit =
+      static_cast<unsigned __int128>(stored) * (filters > 0 ? 1100 : 1);
+  if (declared > limit) {
+    const uint64_t shown = declared > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(declared);
+    f.fail(Msg::declared_size_exceeds_storage,
+           {{"dataset", what}, {"values", std::to_string(values)},
+            {"declared", std::to_string(shown)}, {"stored", std::to_string(stored)}});
+  }
+}
+
 // Chunk length of a chunked 1-D dataset, 0 when contiguous.
 hsize_t chunk_length(hid_t dset) {
   Handle dcpl(H5Dget_create_plist(dset), H5Pclose);
@@ -188,15 +312,18 @@ hsize_t chunk_length(hid_t dset) {
 
 }  // namespace
 
-std::vector<int64_t> read_int64_column(File& f, hid_t loc, const std::string& path, bool events) {
+std::vector<int64_t> read_int64_column(File& f, hid_t loc, const std::string& path, bool events,
+                                       const std::string& shown_name) {
+  const std::string& shown = shown_name.empty() ? path : shown_name;
   Handle dset = open_dataset(f, loc, path);
   Handle type(H5Dget_type(dset.get()), H5Tclose);
   const H5T_class_t cls = type.valid() ? H5Tget_class(type.get()) : H5T_NO_CLASS;
   if (cls != H5T_INTEGER && cls != H5T_FLOAT) {
-    f.fail("dataset '" + path + "' does not hold numbers");
+    f.fail("dataset '" + shown + "' does not hold numbers");
   }
-  check_filters(f, dset.get(), path);
-  const uint64_t n = dataset_length(f, dset.get(), path);
+  check_filters(f, dset.get(), shown);
+  const uint64_t n = dataset_length(f, dset.get(), shown);
+  check_storage(f, dset.get(), shown, n, std::max<std::size_t>(H5Tget_size(type.get()), 1));
   std::vector<int64_t> out(n);
   if (n == 0) return out;
 
@@ -210,12 +337,12 @@ std::vector<int64_t> read_int64_column(File& f, hid_t loc, const std::string& pa
     const hsize_t count = std::min<hsize_t>(block, n - start);
     if (H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &start, nullptr, &count, nullptr) <
         0) {
-      f.fail("cannot select in '" + path + "': " + error_stack_message());
+      f.fail("cannot select in '" + shown + "': " + error_stack_message());
     }
     Handle mem_space(H5Screate_simple(1, &count, nullptr), H5Sclose);
     if (H5Dread(dset.get(), H5T_NATIVE_INT64, mem_space.get(), file_space.get(), H5P_DEFAULT,
                 out.data() + start) < 0) {
-      f.fail("cannot read dataset '" + path + "': " + error_stack_message());
+      f.fail("cannot read dataset '" + shown + "': " + error_stack_message());
     }
     if (events) {
       f.events_done += count;
@@ -225,6 +352,54 @@ std::vector<int64_t> read_int64_column(File& f, hid_t loc, const std::string& pa
   return out;
 }
 
+namespace {
+
+std::vector<StoredString> read_stored_strings(const File& f, hid_t dset, const std::string& path,
+                                              uint64_t n) {
+  std::vector<StoredString> stored(n);
+  if (H5Dread(dset, stored_string_type(), H5S_ALL, H5S_ALL, H5P_DEFAULT, stored.data()) < 0) {
+    f.fail("cannot read dataset '" + path + "': " + error_stack_message());
+  }
+  uint64_t total = 0;
+  for (const StoredString& s : stored) total += s.length;
+  if (total > f.size()) {
+    f.fail(Msg::strings_exceed_file, {{"where", "dataset '" + path + "'"},
+                                      {"declared", std::to_string(total)},
+                                      {"size", std::to_string(f.size())}});
+  }
+  return stored;
+}
+
+// What HDF5 returned must be as long as the elements say: a C string read
+// from no heap object (a zeroed address) or holding a NUL comes back
+// shorter. A damaged descriptor otherwise reads as a different, plausible
+// string ('' or a prefix) and would silently rename a region.
+// `where`: a dataset path (elements are named path[i]) or "attribute 'x'".
+void check_stored_strings(const File& f, const std::string& where,
+                          const std::vector<StoredString>& stored,
+                          const std::vector<char*>& strings, bool attribute = false) {
+  for (std::size_t i = 0; i < stored.size(); ++i) {
+    const std::size_t got = strings[i] != nullptr ? std::strlen(strings[i]) : 0;
+    if (got != stored[i].length) {
+      f.fail(Msg::damaged_string,
+             {{"where", attribute ? where : where + "[" + std::to_string(i) + "]"}});
+    }
+  }
+}
+
+// Strings HDF5 allocated for a read, freed whatever happens next.
+struct VlenStrings {
+  VlenStrings(hid_t mem_type, hid_t space, std::size_t n) : type(mem_type), space(space), pointers(n, nullptr) {}
+  ~VlenStrings() { H5Treclaim(type, space, H5P_DEFAULT, pointers.data()); }
+  VlenStrings(const VlenStrings&) = delete;
+  VlenStrings& operator=(const VlenStrings&) = delete;
+  char** data() { return pointers.data(); }
+  hid_t type;
+  hid_t space;
+  std::vector<char*> pointers;
+};
+}  // namespace
+
 std::vector<std::string> read_string_column(const File& f, hid_t loc, const std::string& path) {
   Handle dset = open_dataset(f, loc, path);
   Handle type(H5Dget_type(dset.get()), H5Tclose);
@@ -232,21 +407,28 @@ std::vector<std::string> read_string_column(const File& f, hid_t loc, const std:
     f.fail("dataset '" + path + "' does not hold strings");
   }
   const uint64_t n = dataset_length(f, dset.get(), path);
+  const htri_t variable = H5Tis_variable_str(type.get());
+  // On disk a variable-length string is a length, a heap address and an
+  // index: at least 12 bytes.
+  check_storage(f, dset.get(), path, n,
+                variable > 0 ? 12 : std::max<std::size_t>(H5Tget_size(type.get()), 1));
   std::vector<std::string> out;
   out.reserve(n);
   if (n == 0) return out;
-  const htri_t variable = H5Tis_variable_str(type.get());
   Handle mem(H5Tcopy(H5T_C_S1), H5Tclose);
   H5Tset_cset(mem.get(), H5Tget_cset(type.get()));
   if (variable > 0) {
+    // What each element stores first: the lengths together cannot exceed
+    // the file.
+    const std::vector<StoredString> stored = read_stored_strings(f, dset.get(), path, n);
     H5Tset_size(mem.get(), H5T_VARIABLE);
-    std::vector<char*> raw(n, nullptr);
+    Handle space(H5Dget_space(dset.get()), H5Sclose);
+    VlenStrings raw(mem.get(), space.get(), n);
     if (H5Dread(dset.get(), mem.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data()) < 0) {
       f.fail("cannot read dataset '" + path + "': " + error_stack_message());
     }
-    for (char* s : raw) out.push_back(utf8_decode_replace(s != nullptr ? s : ""));
-    Handle space(H5Dget_space(dset.get()), H5Sclose);
-    H5Dvlen_reclaim(mem.get(), space.get(), H5P_DEFAULT, raw.data());
+    check_stored_strings(f, path, stored, raw.pointers);
+    for (const char* s : raw.pointers) out.push_back(utf8_decode_replace(s != nullptr ? s : ""));
   } else {
     const size_t width = H5Tget_size(type.get());
     H5Tset_size(mem.get(), width);
@@ -299,15 +481,29 @@ std::optional<AttributeValue> read_attribute(const File& f, hid_t loc, const std
     H5Tset_cset(mem.get(), H5Tget_cset(type.get()));
     std::string text;
     if (H5Tis_variable_str(type.get()) > 0) {
-      H5Tset_size(mem.get(), H5T_VARIABLE);
-      char* raw = nullptr;
-      if (H5Aread(attr.get(), mem.get(), &raw) < 0) {
+      StoredString stored;  // checked before HDF5 allocates the length
+      if (H5Aread(attr.get(), stored_string_type(), &stored) < 0) {
         f.fail("cannot read attribute '" + name + "': " + error_stack_message());
       }
-      text = raw != nullptr ? raw : "";
-      H5Dvlen_reclaim(mem.get(), space.get(), H5P_DEFAULT, &raw);
+      if (stored.length > f.size()) {
+        f.fail(Msg::strings_exceed_file, {{"where", "attribute '" + name + "'"},
+                                          {"declared", std::to_string(stored.length)},
+                                          {"size", std::to_string(f.size())}});
+      }
+      H5Tset_size(mem.get(), H5T_VARIABLE);
+      VlenStrings raw(mem.get(), space.get(), 1);
+      if (H5Aread(attr.get(), mem.get(), raw.data()) < 0) {
+        f.fail("cannot read attribute '" + name + "': " + error_stack_message());
+      }
+      check_stored_strings(f, "attribute '" + name + "'", {stored}, raw.pointers, true);
+      text = raw.pointers[0] != nullptr ? raw.pointers[0] : "";
     } else {
       const size_t width = H5Tget_size(type.get());
+      if (width > H5Aget_storage_size(attr.get())) {  // a width the file cannot hold
+        H5Eclear2(H5E_DEFAULT);
+        f.fail("attribute '" + name + "' declares a string of " + std::to_string(width) +
+               " bytes but stores " + std::to_string(H5Aget_storage_size(attr.get())));
+      }
       H5Tset_size(mem.get(), width);
       std::string raw(width, '\0');
       if (H5Aread(attr.get(), mem.get(), raw.data()) < 0) {
@@ -329,6 +525,21 @@ std::optional<AttributeValue> read_attribute(const File& f, hid_t loc, const std
 
 namespace {
 
+// int(metadata.get("mpi_size", 1)) as scope-profiler takes it: an integer,
+// or a float truncated toward zero (saturated to 64 bits); NaN and infinity
+// have no integer value (Python raises there too).
+int64_t mpi_size_of(const h5::File& f, const std::optional<h5::AttributeValue>& attr) {
+  using h5::AttributeValue;
+  if (!attr) return 1;
+  if (attr->type == AttributeValue::Type::integer) return attr->integer;
+  if (attr->type != AttributeValue::Type::floating) return 1;
+  const double v = attr->floating;
+  if (std::isnan(v) || std::isinf(v)) f.fail(Msg::bad_mpi_size, {{"repr", attr->repr}});
+  if (v >= 9223372036854775807.0) return INT64_MAX;
+  if (v <= -9223372036854775808.0) return INT64_MIN;
+  return static_cast<int64_t>(v);
+}
+
 Run read_open_file(h5::File& f) {
   using h5::AttributeValue;
   Run run;
@@ -348,7 +559,7 @@ Run read_open_file(h5::File& f) {
   run.schema_version = version;
 
   // Metadata that matters: label, mpi_size.
-  int64_t mpi_size = 1;
+  std::optional<AttributeValue> mpi_size_attr;
   if (h5::is_group(root, "metadata")) {
     h5::Handle meta = h5::open_group(f, root, "metadata");
     if (auto label = h5::read_attribute(f, meta.get(), "label")) {
@@ -357,12 +568,7 @@ Run read_open_file(h5::File& f) {
         run.label = std::to_string(label->integer);
       }
     }
-    if (auto size = h5::read_attribute(f, meta.get(), "mpi_size")) {
-      if (size->type == AttributeValue::Type::integer) mpi_size = size->integer;
-      if (size->type == AttributeValue::Type::floating) {
-        mpi_size = static_cast<int64_t>(size->floating);
-      }
-    }
+    mpi_size_attr = h5::read_attribute(f, meta.get(), "mpi_size");
   }
 
   if (version >= 2) {
@@ -376,7 +582,8 @@ Run read_open_file(h5::File& f) {
       h5::read_columnar(f, run);
     }
     h5::read_lane_tables(f, run);
-    // num_ranks: max(mpi_size, max rank + 1), 0 without rows.
+    // num_ranks: max(int(mpi_size), max rank + 1), 0 without rows. Ranks are
+    // below 2^32 (checked by the reader).
     int64_t max_rank = -1;
     bool any_row = false;
     for (const Region& region : run.regions) {
@@ -385,7 +592,7 @@ Run read_open_file(h5::File& f) {
         any_row = true;
       }
     }
-    run.num_ranks = any_row ? std::max(mpi_size, max_rank + 1) : 0;
+    run.num_ranks = any_row ? std::max(mpi_size_of(f, mpi_size_attr), max_rank + 1) : 0;
   } else {
     h5::read_schema1(f, run);
   }
@@ -409,6 +616,14 @@ Run read_with_fapl(const std::string& open_name, const std::string& path, hid_t 
 Run read_memory_image(const void* data, std::size_t size, const std::string& name,
                       const Progress& progress) {
   h5::silence_hdf5_errors();
+  // HDF5 refuses an image of 0 bytes outright ("Inconsistent buf_ptr and
+  // buf_len"); one zero byte makes it say what it says of an empty file on
+  // disk: no file signature.
+  static const unsigned char empty_image[1] = {0};
+  if (size == 0) {
+    data = empty_image;
+    size = 1;
+  }
   h5::Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   if (!fapl.valid() || H5Pset_fapl_core(fapl.get(), 1 << 16, 0) < 0 ||
       H5Pset_file_image(fapl.get(), const_cast<void*>(data), size) < 0) {

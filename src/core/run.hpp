@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,6 +62,14 @@ struct Run {
   bool has_lanes() const { return lane_column; }
 
   bool lane_column = false;  // true when the file has a thread_ids column
+
+  // The row of the first thread and task of each (rank, index), so that
+  // labelling every lane of a run with 100,000 asyncio tasks is not
+  // quadratic. index_lanes() builds it (the reader calls it once the tables
+  // are read); without it lane_label searches the tables row by row.
+  struct LaneIndex;
+  std::shared_ptr<const LaneIndex> lane_index;
+  void index_lanes();
 };
 
 // Lane id of one call from its thread and task ids (task_id < 0 or absent:

@@ -49,9 +49,20 @@ let mountCounter = 0;
 
 class ScopeSpeedscope {
   #module;
+  #recreate;
+  #pending = null;
+  #stopped;
+  #restarting;
 
-  constructor(module) {
+  constructor(module, recreate) {
     this.#module = module;
+    this.#recreate = recreate;
+    // The core's words for a trap (the table's converter_stopped), taken now:
+    // after a trap the instance must not be asked for anything.
+    this.#stopped = module.errorFor('converter_stopped', { path: '\u0001', what: '\u0002' });
+    this.#restarting = module.errorFor('internal', {
+      detail: 'scope-speedscope: the converter is being restarted after a failure; try again',
+    });
     this.version = module.version();
     if (module.schemaUrl() !== SCHEMA_URL || module.timeUnit() !== TIME_UNIT ||
         module.nsPerSecond() !== NS_PER_SECOND) {
@@ -63,7 +74,19 @@ class ScopeSpeedscope {
   inspect(input, name) {
     const one = input instanceof Uint8Array ? { name: name ?? 'profile.h5', bytes: input } : input;
     const checked = inputOf(one, 'input');
-    return this.#withInputs([checked], ([prepared]) => unwrap(this.#module.inspect(prepared)));
+    return this.#withInputs([checked], (m, [prepared]) => unwrap(m.inspect(prepared)));
+  }
+
+  /**
+   * Checks one include/exclude pattern with the engine the export uses (PCRE2
+   * in the module): null when it compiles, else the message an export with it
+   * would fail with (kind PatternError).
+   */
+  checkPattern(pattern) {
+    if (typeof pattern !== 'string') {
+      throw new TypeError(`scope-speedscope: checkPattern(pattern): pattern must be a string, not ${typeof pattern}`);
+    }
+    return this.#guarded([], (m) => m.checkPattern(pattern));
   }
 
   /**
@@ -76,8 +99,8 @@ class ScopeSpeedscope {
     const checked = inputsOf(inputs);
     const outputs = [];
     const guardedSink = guardSink(js.sink ?? collectingSink(outputs), js.onProgress);
-    const written = this.#withInputs(checked, (prepared) =>
-      unwrap(this.#module.exportSpeedscope(prepared, core, guardedSink)));
+    const written = this.#withInputs(checked, (m, prepared) =>
+      unwrap(m.exportSpeedscope(prepared, core, guardedSink)));
     return js.sink ? written : outputs;
   }
 
@@ -114,7 +137,7 @@ class ScopeSpeedscope {
   overview(input, options) {
     const core = overviewOptionsOf(options);
     const checked = inputOf(input, 'input');
-    return this.#withInputs([checked], ([prepared]) => unwrap(this.#module.overview(prepared, core)));
+    return this.#withInputs([checked], (m, [prepared]) => unwrap(m.overview(prepared, core)));
   }
 
   /** overview for any input, also a File or Blob on the main thread. */
@@ -126,7 +149,7 @@ class ScopeSpeedscope {
   /** The min-duration and time window that bring an overview's selection within maxEvents. */
   suggestNarrowing(overview, options) {
     const { maxEvents } = suggestOptionsOf(overview, options);
-    return unwrap(this.#module.suggestNarrowing(overview, maxEvents));
+    return this.#guarded([], (m) => unwrap(m.suggestNarrowing(overview, maxEvents)));
   }
 
   /** The speedscope document of one (small) input as an object. */
@@ -137,29 +160,78 @@ class ScopeSpeedscope {
 
   /** Bytes of WebAssembly memory in use (it grows, never shrinks). */
   get wasmMemoryBytes() {
-    return this.#module.HEAPU8.buffer.byteLength;
+    return this.#live().HEAPU8.buffer.byteLength;
   }
 
   /** The command line shared with the native tool (used by the Node CLI). */
   cli = {
-    parse: (args) => unwrap(this.#module.parseCli(args)),
+    parse: (args) => unwrap(this.#live().parseCli(args)),
     // 'export', 'view' or 'serve': the command args ask for (also when parse throws).
-    command: (args) => this.#module.cliCommand(args),
-    help: (command = 'export') => this.#module.cliHelp(command),
-    usage: (command = 'export') => this.#module.cliUsage(command),
-    summary: (written) => this.#module.cliSummary(written),
-    fileNotFoundMessage: (path) => this.#module.fileNotFoundMessage(path),
+    command: (args) => this.#live().cliCommand(args),
+    help: (command = 'export') => this.#live().cliHelp(command),
+    usage: (command = 'export') => this.#live().cliUsage(command),
+    summary: (written) => this.#live().cliSummary(written),
+    fileNotFoundMessage: (path) => this.#live().fileNotFoundMessage(path),
   };
 
-  // Copies bytes into the heap or mounts Files (WORKERFS), runs fn, and frees
-  // everything again whatever happens. Inputs are checked already.
-  #withInputs(inputs, fn) {
-    const m = this.#module;
-    for (const input of inputs) {
-      if (input.file && !(canReadBlobsSynchronously && m.WORKERFS)) throw blobOnMainThreadError(input.name);
+  // The module instance, made anew first when a trap dropped it.
+  #live() {
+    if (!this.#module) {
+      try {
+        this.#module = this.#recreate();
+      } catch {
+        // A page's main thread may refuse to instantiate synchronously.
+        this.#pending ??= this.#recreate.later().then(
+          (m) => { this.#module ??= m; this.#pending = null; },
+          () => { this.#pending = null; });
+        throw new ScopeSpeedscopeError(this.#restarting.kind, this.#restarting.message, this.#restarting);
+      }
     }
+    return this.#module;
+  }
+
+  // The one place that notices a trap. The core returns its failures as
+  // values (src/wasm/bindings.cpp) and the arguments are checked before this
+  // runs, so anything else thrown while the module runs means the instance is
+  // no longer sound: a WebAssembly trap (RuntimeError: memory access out of
+  // bounds, unreachable, null function; also what Emscripten's abort()
+  // throws), the engine's stack overflow (RangeError), or Emscripten's glue
+  // failing on a corrupted heap (TypeError, ...). The instance is dropped (the
+  // next call makes a fresh one of the same compiled code) and the failure
+  // reported as a ScopeSpeedscopeError naming the input(s), without calling
+  // into anything that needs much stack.
+  #guarded(names, fn) {
+    const m = this.#live();
+    try {
+      return fn(m);
+    } catch (error) {
+      if (error instanceof ScopeSpeedscopeError) throw error;
+      this.#module = null;
+      const name = names.join(', ') || 'scope-speedscope';
+      const what = String(error?.message ?? error).replace(/^RuntimeError: /, '') || 'unknown failure';
+      const fill = (text) => text.replace('\u0001', () => name).replace('\u0002', () => what);
+      const t = this.#stopped;
+      throw new ScopeSpeedscopeError(t.kind, fill(t.message), {
+        ...t, peopleMessage: fill(t.peopleMessage), file: names.length === 1 ? names[0] : null,
+      });
+    }
+  }
+
+  // Copies bytes into the heap or mounts Files (WORKERFS), runs fn(module,
+  // prepared inputs), and frees everything again whatever happens (nothing
+  // after a trap: that instance is gone). Inputs are checked already.
+  #withInputs(inputs, fn) {
+    const workerfs = this.#live().WORKERFS;
+    for (const input of inputs) {
+      if (input.file && !(canReadBlobsSynchronously && workerfs)) throw blobOnMainThreadError(input.name);
+    }
+    return this.#guarded(inputs.map((input) => input.name), (m) => this.#withInputsOn(m, inputs, fn));
+  }
+
+  #withInputsOn(m, inputs, fn) {
     const pointers = [];
     const mounts = [];
+    let trapped = false;
     try {
       const prepared = inputs.map((input) => {
         if (input.bytes) {
@@ -179,12 +251,17 @@ class ScopeSpeedscope {
         }
         return { name: input.name, path: input.path };
       });
-      return fn(prepared);
+      return fn(m, prepared);
+    } catch (error) {
+      trapped = !(error instanceof ScopeSpeedscopeError);
+      throw error;
     } finally {
-      for (const ptr of pointers) m._free(ptr);
-      for (const dir of mounts) {
-        try { m.FS.unmount(dir); } catch { /* not mounted */ }
-        try { m.FS.rmdir(dir); } catch { /* already gone */ }
+      if (!trapped) {
+        for (const ptr of pointers) m._free(ptr);
+        for (const dir of mounts) {
+          try { m.FS.unmount(dir); } catch { /* not mounted */ }
+          try { m.FS.rmdir(dir); } catch { /* already gone */ }
+        }
       }
     }
   }
@@ -237,17 +314,65 @@ export function concatChunks(chunks) {
 /**
  * Instantiates the wasm module made by `createModule` (an Emscripten factory)
  * with the checked create options (see createOptionsOf; the entries add how
- * the .wasm is found) and wraps it. `wasmFrom` names where the .wasm comes
- * from, for the message when it cannot be loaded.
+ * the .wasm is found: `wasmBinary`, or `locateFile` giving its URL) and wraps
+ * it. `wasmFrom` names where the .wasm comes from, for the message when it
+ * cannot be loaded. The compiled code is kept: after a trap the wrapper makes
+ * a fresh instance of it synchronously (see ScopeSpeedscope#guarded).
  */
 export async function instantiate(createModule, moduleArgs, wasmFrom) {
+  let compiled;
   let module;
   try {
-    module = await createModule({ print: () => {}, printErr: () => {}, ...moduleArgs });
+    compiled = await compileWasm(moduleArgs);
+    module = await instantiateAsync(createModule, moduleArgs, compiled);
   } catch (error) {
     throw wasmLoadError(error, wasmFrom);
   }
-  return new ScopeSpeedscope(module);
+  const recreate = () => instantiateNow(createModule, moduleArgs, compiled);
+  recreate.later = () => instantiateAsync(createModule, moduleArgs, compiled);
+  return new ScopeSpeedscope(module, recreate);
+}
+
+async function compileWasm(moduleArgs) {
+  if (moduleArgs.wasmBinary) return WebAssembly.compile(moduleArgs.wasmBinary);
+  const url = moduleArgs.locateFile('scope-speedscope.wasm', '');
+  const response = await fetch(url, { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const type = response.headers.get('content-type') ?? '';
+  if (typeof WebAssembly.compileStreaming === 'function' && type.startsWith('application/wasm')) {
+    return WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await response.arrayBuffer());  // served with another type
+}
+
+// The Module object Emscripten 3.1.6 fills in is the argument of its
+// factory; its instantiateWasm hook takes the instance from us.
+function moduleArgsWith(moduleArgs, instantiateWasm) {
+  return { print: () => {}, printErr: () => {}, ...moduleArgs, instantiateWasm };
+}
+
+async function instantiateAsync(createModule, moduleArgs, compiled) {
+  let failed;
+  const failure = new Promise((_, reject) => { failed = reject; });
+  const module = moduleArgsWith(moduleArgs, (imports, receiveInstance) => {
+    WebAssembly.instantiate(compiled, imports)
+      .then((instance) => receiveInstance(instance, compiled), failed);
+    return {};
+  });
+  await Promise.race([createModule(module), failure]);
+  return module;
+}
+
+// Synchronously: the glue instantiates through the hook and runs at once.
+function instantiateNow(createModule, moduleArgs, compiled) {
+  const module = moduleArgsWith(moduleArgs, (imports, receiveInstance) => {
+    const instance = new WebAssembly.Instance(compiled, imports);
+    receiveInstance(instance, compiled);
+    return instance.exports;
+  });
+  createModule(module).catch(() => {});
+  if (!module.calledRun) throw new Error('scope-speedscope: the wasm module did not start');
+  return module;
 }
 
 /** The error when the .wasm cannot be read, fetched or instantiated. */

@@ -15,6 +15,7 @@ export type ErrorKind =
   | 'FileNotFoundError'
   | 'OSError'
   | 'UsageError'
+  | 'PatternError'
   | 'MemoryError'
   | 'Error';
 
@@ -33,6 +34,10 @@ export type ErrorField =
  * `peopleMessage` says the same for people (for a page that shows the file's
  * name beside it): it never repeats the file name and never names a Python
  * class. Both come from one table in the core (src/core/error.cpp).
+ * A conversion that stops inside the WebAssembly module (a trap such as
+ * "memory access out of bounds") is code 'converter_stopped', kind
+ * 'CorruptProfileError': "<name>: the file is damaged: the converter stopped
+ * (<trap>)"; the next call gets a fresh module instance.
  */
 export declare class ScopeSpeedscopeError extends Error {
   readonly name: 'ScopeSpeedscopeError';
@@ -41,10 +46,15 @@ export declare class ScopeSpeedscopeError extends Error {
    * Which message: 'file_not_found', 'not_hdf5' (damaged or cut short),
    * 'not_hdf5_no_signature' (not HDF5 at all), 'not_hdf5_empty', 'corrupt_file',
    * 'truncated_index', 'overlapping_index', 'schema_not_integer',
-   * 'schema_not_positive', 'schema_too_new', 'no_profiling_data',
+   * 'schema_not_positive', 'schema_too_new', 'negative_index_value',
+   * 'rank_out_of_range', 'thread_id_out_of_range', 'decoded_time_overflow',
+   * 'bad_mpi_size', 'declared_size_exceeds_storage', 'strings_exceed_file',
+   * 'damaged_string', 'duplicate_region_name', 'group_reached_twice',
+   * 'converter_stopped', 'no_profiling_data',
    * 'no_regions_matched', 'no_calls_recorded', 'invalid_rank',
    * 'ends_before_starts', 'not_properly_nested', 'calls_overlap', 'too_many_calls',
-   * 'invalid_regex', 'empty_output_name', 'cannot_write', 'cannot_create_directory',
+   * 'invalid_regex', 'pattern_too_complex', 'pattern_match_failed',
+   * 'empty_output_name', 'cannot_write', 'cannot_create_directory',
    * 'output_failed', 'invalid_duration', 'invalid_time_window',
    * 'time_window_backwards', 'nothing_left_min', 'nothing_left_window',
    * 'nothing_left_both', 'usage', 'bad_argument', 'out_of_memory', 'internal'
@@ -283,6 +293,13 @@ export interface ScopeSpeedscope {
   overviewAsync(input: Input, options?: OverviewOptions | null): Promise<Overview>;
   /** The narrowing that fits `maxEvents`, from an overview (no file read). */
   suggestNarrowing(overview: Overview, options: { maxEvents: number }): NarrowingSuggestion;
+  /**
+   * Checks one include/exclude pattern (Python's re syntax) with the engine
+   * the export uses (PCRE2 in the module): null when it compiles, else the
+   * message an export with it would fail with (kind 'PatternError'), e.g.
+   * "Invalid regular expression '(': missing closing parenthesis at position 1".
+   */
+  checkPattern(pattern: string): string | null;
   /**
    * An input the synchronous methods take: a File or Blob is read into
    * { name, bytes } on the main thread and in Node, and returned as it is in

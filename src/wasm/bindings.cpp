@@ -25,6 +25,7 @@
 #include "h5_reader.hpp"
 #include "inspect.hpp"
 #include "narrow.hpp"
+#include "pattern.hpp"
 #include "speedscope_writer.hpp"
 #include "speedscope_format.hpp"
 
@@ -418,6 +419,16 @@ std::string cli_command(val args) { return ss::cli_command_name(ss::cli_command(
 std::string cli_help(std::string command) { return ss::cli_help(command_named(command)); }
 std::string cli_usage(std::string command) { return ss::cli_usage(command_named(command)); }
 
+// null when the pattern compiles, else the message an export would fail with.
+val check_pattern(std::string pattern) {
+  try {
+    const auto error = ss::check_pattern(pattern);
+    return error ? val(*error) : val::null();
+  } catch (const std::exception& e) {  // out of memory while compiling
+    return val(std::string(e.what()));
+  }
+}
+
 std::string cli_summary(val written) { return ss::cli_summary(strings_of(written)); }
 // A message of the table by its code, as a failure value (for errors the
 // wrapper itself finds, e.g. no memory for an input's bytes).
@@ -459,6 +470,7 @@ EMSCRIPTEN_BINDINGS(scope_speedscope) {
   emscripten::function("cliUsage", &cli_usage);
   emscripten::function("cliSummary", &cli_summary);
   emscripten::function("fileNotFoundMessage", &file_not_found_message);
+  emscripten::function("checkPattern", &check_pattern);
   emscripten::function("errorFor", &error_for);
   emscripten::function("version", &version);
   emscripten::function("schemaUrl", &schema_url);

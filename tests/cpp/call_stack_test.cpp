@@ -173,6 +173,22 @@ TEST(call_stack, large_timestamps_are_exact) {
                                 "]d0");
 }
 
+TEST(call_stack, times_at_the_ends_of_int64_nest_exactly) {
+  // 2 * t overflows 64 bits here (undefined behaviour; numpy would wrap): the
+  // spec's doubled comparisons are done in 128 bits. A zero-length call at
+  // INT64_MAX, the end of the call around it, is a sibling after it.
+  const int64_t lo = INT64_MIN, hi = INT64_MAX;
+  const scope_speedscope::Run run =
+      make_run({{"a", 0, {{lo, hi}}}, {"b", 0, {{hi - 1, hi}, {hi, hi}}}, {"c", 0, {{lo, lo}}}});
+  const std::string L = std::to_string(lo), H = std::to_string(hi), H1 = std::to_string(hi - 1);
+  EXPECT_EQ(build_all(run), "lane -1: a[" + L + "," + H + "]d0 c[" + L + "," + L + "]d1 b[" + H1 +
+                                "," + H + "]d1 b[" + H + "," + H + "]d0");
+  // Partial overlap at the extremes is still found (and named) exactly.
+  const scope_speedscope::Run bad = make_run({{"p", 0, {{lo, hi - 1}}}, {"q", 0, {{lo + 1, hi}}}});
+  EXPECT_EQ(build_all(bad), nested("'q' call 0 [" + std::to_string(lo + 1) + ", " + H + "] ns",
+                                   "'p' call 0 [" + L + ", " + std::to_string(hi - 1) + "] ns"));
+}
+
 // ---- errors (spec 3.2, 3.6) -------------------------------------------------------
 
 TEST(call_stack, end_before_start_is_a_nesting_error) {
@@ -312,6 +328,11 @@ TEST(call_stack, lane_id_keeps_thread_and_task_spaces_apart) {
     EXPECT_EQ(lane_id(threads[i], nullptr), want_plain[i]) << i;
     EXPECT_EQ(lane_id(threads[i], &tasks[i]), want_tasks[i]) << i;
   }
+  // -2 - thread_id without undefined behaviour at the extremes (the reader
+  // refuses INT64_MAX as damage; numpy would wrap as this does).
+  EXPECT_EQ(lane_id(INT64_MAX - 1, nullptr), INT64_MIN);
+  EXPECT_EQ(lane_id(INT64_MAX, nullptr), INT64_MAX);
+  EXPECT_EQ(lane_id(INT64_MIN, nullptr), -1);
 }
 
 // ---- scale --------------------------------------------------------------------------

@@ -57,7 +57,9 @@ const char* const kUnderlying = "the underlying error was: ";
 
 // The case's message with {path} filled in. A "not a readable HDF5 file"
 // message ends in the HDF5 library's own words, which CONTRACT.md lets differ:
-// `prefix_only` then says to compare up to "the underlying error was: ".
+// for the generated cases (whose expectations h5py's HDF5 words) `prefix_only`
+// then says to compare up to "the underlying error was: ". The shared cases
+// hold HDF5 1.14's words, the library both our builds use: compared whole.
 std::string expected_message(const Case& c, bool& prefix_only) {
   std::string message = c.error_message;
   if (message.find("{path}") != std::string::npos) {
@@ -65,7 +67,7 @@ std::string expected_message(const Case& c, bool& prefix_only) {
     message = replace_all(message, "{path}", c.inputs.front());
   }
   const auto at = message.find(kUnderlying);
-  prefix_only = c.error_kind == "CorruptProfileError" && at != std::string::npos;
+  prefix_only = c.set != "shared" && c.error_kind == "CorruptProfileError" && at != std::string::npos;
   if (prefix_only) message = message.substr(0, at + std::string(kUnderlying).size());
   return message;
 }

@@ -82,7 +82,8 @@ Expectation from_case(const Case& c) {
     e.message = replace_all(c.error_message, "{path}", c.inputs.front());
     const std::string underlying = "the underlying error was: ";
     const auto at = e.message.find(underlying);
-    if (c.error_kind == "CorruptProfileError" && at != std::string::npos) {
+    // Shared cases hold HDF5 1.14's words (ours); generated ones h5py's.
+    if (c.set != "shared" && c.error_kind == "CorruptProfileError" && at != std::string::npos) {
       e.prefix_only = true;
       e.message = e.message.substr(0, at + underlying.size());
     }

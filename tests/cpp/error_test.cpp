@@ -31,7 +31,9 @@ MessageArgs every_argument() {
   MessageArgs args;
   for (const char* name : {"path", "underlying", "detail", "claimed", "held", "repr", "version",
                            "rank", "valid", "child", "parent", "pattern", "reason", "option",
-                           "text", "min", "window"}) {
+                           "text", "min", "window", "dataset", "row", "value", "values",
+                           "declared", "stored", "where", "size", "first", "name", "group",
+                           "what", "length"}) {
     args.emplace_back(name, std::string("<") + name + ">");
   }
   return args;
@@ -77,7 +79,8 @@ TEST(error, arguments_are_filled_once_and_unknown_braces_stay) {
   const Error e(Msg::invalid_regex, {{"pattern", "a{2}{pattern}"}, {"detail", "bad {detail}"}});
   EXPECT_STREQ(e.what(), "Invalid regular expression 'a{2}{pattern}': bad {detail}");
   EXPECT_EQ(e.people_message(), "The filter 'a{2}{pattern}' is not a valid regular expression: bad {detail}.");
-  EXPECT_EQ(e.kind(), ErrorKind::value);
+  EXPECT_EQ(e.kind(), ErrorKind::pattern);
+  EXPECT_STREQ(e.kind_name(), "PatternError");
   EXPECT_EQ(Error(Msg::invalid_duration, ErrorKind::usage, {}).kind(), ErrorKind::usage);
 }
 

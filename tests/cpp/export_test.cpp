@@ -163,21 +163,37 @@ scope_speedscope::Run lane_table_run() {
 }
 
 TEST(export, lane_label_examples_of_the_spec) {
-  const scope_speedscope::Run run = lane_table_run();
-  EXPECT_EQ(run.lane_label(-2, 0), "MainThread");
-  EXPECT_EQ(run.lane_label(-3, 0), "w0");
-  EXPECT_EQ(run.lane_label(-1, 0), "unknown lane");
-  EXPECT_EQ(run.lane_label(-99, 0), "thread 97");
-  EXPECT_EQ(run.lane_label(7, 0), "task 7");
-  EXPECT_EQ(run.lane_label(1, 0), "Task-2 (job) on MainThread");
-  EXPECT_EQ(run.lane_label(2, 0), " (coro) on w0");
-  EXPECT_EQ(run.lane_label(4, 0), "T (x) on thread 7");
-  EXPECT_EQ(run.lane_label(5, 0), "T5 (c) on unknown lane");
-  // Tables are per rank.
-  EXPECT_EQ(run.lane_label(-2, 1), "Main1");
-  EXPECT_EQ(run.lane_label(-3, 1), "thread 1");
-  EXPECT_EQ(run.lane_label(1, 1), "task 1");
-  EXPECT_EQ(run.lane_label(-2, 2), "thread 0");
+  // Searching the tables, then through the index the reader builds.
+  scope_speedscope::Run run = lane_table_run();
+  run.tasks[0].push_back({1, 1, "Task-2 again", "later"});  // the first row with an index wins
+  run.threads[0].push_back({0, "MainThread again"});
+  for (int indexed = 0; indexed < 2; ++indexed) {
+    if (indexed) run.index_lanes();
+    SCOPED_TRACE(indexed ? "indexed" : "searched");
+    EXPECT_EQ(run.lane_label(-2, 0), "MainThread");
+    EXPECT_EQ(run.lane_label(-3, 0), "w0");
+    EXPECT_EQ(run.lane_label(-1, 0), "unknown lane");
+    EXPECT_EQ(run.lane_label(-99, 0), "thread 97");
+    EXPECT_EQ(run.lane_label(7, 0), "task 7");
+    EXPECT_EQ(run.lane_label(1, 0), "Task-2 (job) on MainThread");
+    EXPECT_EQ(run.lane_label(2, 0), " (coro) on w0");
+    EXPECT_EQ(run.lane_label(4, 0), "T (x) on thread 7");
+    EXPECT_EQ(run.lane_label(5, 0), "T5 (c) on unknown lane");
+    // Tables are per rank.
+    EXPECT_EQ(run.lane_label(-2, 1), "Main1");
+    EXPECT_EQ(run.lane_label(-3, 1), "thread 1");
+    EXPECT_EQ(run.lane_label(1, 1), "task 1");
+    EXPECT_EQ(run.lane_label(-2, 2), "thread 0");
+  }
+}
+
+TEST(export, lane_label_of_a_task_on_an_extreme_thread_index) {
+  // lane_label(-2 - thread_index) of scope-profiler, without overflowing.
+  scope_speedscope::Run run = make_run({{"a", 0, {{0, 1}}}});
+  run.tasks[0] = {{0, INT64_MAX, "t", "c"}, {1, INT64_MIN, "u", "m.c"}, {2, -2, "v", "c"}};
+  EXPECT_EQ(run.lane_label(0, 0), "t (c) on thread 9223372036854775807");
+  EXPECT_EQ(run.lane_label(1, 0), "u (c) on task 9223372036854775806");
+  EXPECT_EQ(run.lane_label(2, 0), "v (c) on t (c) on thread 9223372036854775807");
 }
 
 TEST(export, profile_name_is_rank_then_lane_label) {

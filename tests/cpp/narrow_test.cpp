@@ -275,10 +275,9 @@ TEST(narrow, overview_of_an_empty_selection_and_bad_arguments) {
   EXPECT_TRUE(o.duration_counts.empty());
   EXPECT_EQ(error_of([&] { overview_run(run, {0, 2}, std::nullopt, std::nullopt, 10); }),
             "ValueError [ranks] Invalid rank requested: 2");
-  const std::string bad_filter = "ValueError [exclude] Invalid regular expression '(': ";
-  EXPECT_EQ(error_of([&] { overview_run(run, {0}, std::nullopt, std::vector<std::string>{"("}, 10); })
-                .substr(0, bad_filter.size()),
-            bad_filter);
+  EXPECT_EQ(error_of([&] { overview_run(run, {0}, std::nullopt, std::vector<std::string>{"("}, 10); }),
+            "PatternError [exclude] Invalid regular expression '(': missing closing parenthesis at "
+            "position 1");
 }
 
 // Random runs: every bin-aligned window and every duration edge the overview

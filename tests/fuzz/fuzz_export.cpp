@@ -1,0 +1,82 @@
+// libFuzzer target: one input is the bytes of an HDF5 file. It goes through
+// the in-memory reader (what the page and the npm package use), the
+// inspection the page shows, and the whole export of every rank with calls
+// (at most four) into a sink that only checks the JSON is well formed enough
+// to end where it should. A refusal (scope_speedscope::Error) is the normal
+// outcome; anything else is a finding: a crash or sanitizer report, an
+// exception of another type (std::bad_alloc from a buffer sized by the file,
+// a std::length_error, ...), a hang (-timeout) or memory beyond
+// -rss_limit_mb / -malloc_limit_mb.
+//
+// Build: cmake --preset fuzz && cmake --build --preset fuzz; run: scripts/fuzz.sh
+// (README, "Reliability").
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "error.hpp"
+#include "export.hpp"
+#include "h5_reader.hpp"
+#include "inspect.hpp"
+#include "speedscope_writer.hpp"
+
+namespace ss = scope_speedscope;
+
+namespace {
+
+// Counts bytes; a document must start with '{' and end with '}'.
+class CheckingSink final : public ss::Sink {
+ public:
+  void write(const char* data, std::size_t size) override {
+    if (size == 0) return;
+    if (bytes_ == 0 && data[0] != '{') std::abort();
+    bytes_ += size;
+    last_ = data[size - 1];
+  }
+  void finish() const {
+    if (bytes_ > 0 && last_ != '}') std::abort();
+  }
+
+ private:
+  std::size_t bytes_ = 0;
+  char last_ = 0;
+};
+
+class CheckingTarget final : public ss::OutputTarget {
+ public:
+  ss::Sink& open(const std::string&) override {
+    sink_ = CheckingSink();
+    return sink_;
+  }
+  void close() override { sink_.finish(); }
+  void commit() override {}
+  void abort() noexcept override {}
+
+ private:
+  CheckingSink sink_;
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
+  try {
+    std::vector<ss::Run> runs;
+    runs.push_back(ss::read_run_from_memory(data, size, "fuzz.h5"));
+    const ss::Inspection info = ss::inspect_run(runs.front());
+    std::vector<int64_t> ranks;
+    for (const auto& rank : info.ranks) {
+      if (ranks.size() < 4) ranks.push_back(rank.rank);
+    }
+    if (ranks.empty()) ranks.push_back(0);
+    ss::ExportOptions options;
+    options.verbose = false;
+    options.ranks = ranks;
+    CheckingTarget target;
+    ss::export_speedscope(runs, "profile.speedscope.json", options, target);
+  } catch (const ss::Error&) {
+    // A clean refusal.
+  }
+  return 0;
+}
