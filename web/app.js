@@ -313,6 +313,10 @@ async function openViewer(index, { reveal = true } = {}) {
   $('fullscreen').hidden = false;
   if (!reveal) return;
   await nextFrame();
+  // Someone who opened the options meanwhile is working there: the page must
+  // not scroll away under their pointer.
+  const busy = document.activeElement;
+  if (busy && (busy === $('options-toggle') || $('options-panel').contains(busy))) return;
   // The bar and the chart fill the window; on a narrow screen with the
   // options open above the chart, the chart alone does.
   const besideOptions = $('options-panel').hidden || getComputedStyle($('options-panel')).gridColumnStart === '2';
