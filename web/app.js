@@ -171,9 +171,9 @@ async function showBudget(e, opts, mine) {
   if (state.features.narrowing) await suggest(e, opts, mine);
 }
 
-// The core's suggestion for the largest file: the shortest minimum duration
-// (or else the longest time window) that keeps a quick first look's worth of
-// calls (budget.suggestedEvents).
+// The core's suggestion for the largest file: a minimum duration or a time
+// window that keeps a quick first look's worth of calls
+// (budget.suggestedEvents), whichever keeps more (the core's `preferred`).
 async function suggest(e, opts, mine) {
   status.showProgress({ phase: 'suggest', total: 0 });
   const reply = await converter.request('overview', {
@@ -191,16 +191,17 @@ async function suggest(e, opts, mine) {
   overviewView.show(reply.overview);
   overviewKey = JSON.stringify([state.selection, e.largest.file.name, opts.ranks, opts.include, opts.exclude]);
   const s = reply.overview.suggestion;
-  const choice = s?.minDuration ?? s?.timeWindow;
+  const byDuration = s?.preferred === 'minDuration';
+  const choice = byDuration ? s.minDuration : s?.preferred === 'timeWindow' ? s.timeWindow : null;
   if (!choice) return;
-  const setting = s.minDuration ? { minDuration: s.minDuration.value }
-    : { timeWindow: { start: s.timeWindow.value[0], end: s.timeWindow.value[1] } };
-  const words = s.minDuration ? `leave out calls shorter than ${s.minDuration.value}`
-    : `show ${s.timeWindow.value[0]} s to ${s.timeWindow.value[1]} s of the run`;
+  const setting = byDuration ? { minDuration: choice.value }
+    : { timeWindow: { start: choice.value[0], end: choice.value[1] } };
+  const words = byDuration ? `leave out calls shorter than ${choice.value}`
+    : `show ${choice.value[0]} s to ${choice.value[1]} s of the run`;
   $('budget-suggestion').textContent = `Suggested: ${words}, which keeps ${plural(choice.calls, 'call')}.`;
   $('budget-suggestion').hidden = false;
   const apply = $('budget-apply');
-  apply.textContent = s.minDuration ? `Show calls of ${s.minDuration.value} or longer` : 'Show that time window';
+  apply.textContent = byDuration ? `Show calls of ${choice.value} or longer` : 'Show that time window';
   apply.hidden = false;
   apply.onclick = () => {
     options.apply(setting);

@@ -17,11 +17,14 @@ const PROGRESS_EVERY_MS = 100;
 // Test hook (the page's ?test-stall=<file name>): reading a file of that name
 // spins as a converter stuck in a damaged file would, for the watchdog's test.
 const STALL_ON = new URLSearchParams(self.location.search).get('test-stall');
+// Test hook (?read-whole-bytes=N): the package's readWholeBytes, so the tests
+// also take the lazy path (WORKERFS) that only files over 256 MiB take otherwise.
+const READ_WHOLE = new URLSearchParams(self.location.search).get('read-whole-bytes');
 const BLOCK = 16 * 1024 * 1024;
 
 let module = null;
 function lib() {
-  module ??= createScopeSpeedscope().catch((err) => {
+  module ??= createScopeSpeedscope(READ_WHOLE ? { readWholeBytes: Number(READ_WHOLE) } : {}).catch((err) => {
     module = null;  // let a later message try again
     throw err;
   });

@@ -500,6 +500,11 @@ Suggestion suggest_narrowing(const Overview& o, uint64_t max_events) {
     s.window_end_ns = o.first_edge_ns + static_cast<int64_t>(s.window_end_bin) * o.bin_width_ns;
     s.window_text = format_seconds_ns(s.window_start_ns) + ":" + format_seconds_ns(s.window_end_ns);
   }
+  if (s.has_min_duration && (!s.has_window || s.min_duration_calls >= s.window_calls)) {
+    s.preferred = Suggestion::Pick::min_duration;
+  } else if (s.has_window) {
+    s.preferred = Suggestion::Pick::window;
+  }
   return s;
 }
 

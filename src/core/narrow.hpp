@@ -153,6 +153,11 @@ struct Suggestion {
   int64_t window_start_ns = 0, window_end_ns = 0;  // relative to the origin
   std::string window_text;                         // "0.25:0.75" (seconds)
   uint64_t window_calls = 0;
+  // The one to offer first: the one that keeps more calls (a minimum
+  // duration that keeps a handful of long calls is no look at the run);
+  // the minimum duration when both keep as many (it keeps the whole run's
+  // time span). none when neither exists.
+  enum class Pick { none, min_duration, window } preferred = Pick::none;
 };
 Suggestion suggest_narrowing(const Overview& overview, uint64_t max_events);
 

@@ -46,15 +46,34 @@ function unwrap(result) {
 }
 
 let mountCounter = 0;
+// A File or Blob up to this size is read whole (one FileReaderSync call) and
+// handed to the core as bytes; larger ones are mounted with WORKERFS and read
+// lazily. WORKERFS makes one FileReaderSync call per read the HDF5 library
+// makes, which cost a page 5 s of its 7 s for a 2 MB file of 4 M calls.
+// createScopeSpeedscope({ readWholeBytes }) changes it (0: always lazily).
+const READ_WHOLE_BYTES = 256 * 1024 * 1024;
+// The bytes of a small enough File or Blob, else null. A Blob that cannot be
+// read now (removed or changed since it was picked) is left to WORKERFS, whose
+// failing reads the core reports as for any unreadable file.
+function readWhole(file, limit) {
+  if (!file || file.size > limit) return null;
+  try {
+    return new Uint8Array(new FileReaderSync().readAsArrayBuffer(file));
+  } catch {
+    return null;
+  }
+}
 
 class ScopeSpeedscope {
   #module;
   #recreate;
+  #readWholeBytes;
   #pending = null;
   #stopped;
   #restarting;
 
-  constructor(module, recreate) {
+  constructor(module, recreate, { readWholeBytes = READ_WHOLE_BYTES } = {}) {
+    this.#readWholeBytes = readWholeBytes;
     this.#module = module;
     this.#recreate = recreate;
     // The core's words for a trap (the table's converter_stopped), taken now:
@@ -234,12 +253,13 @@ class ScopeSpeedscope {
     let trapped = false;
     try {
       const prepared = inputs.map((input) => {
-        if (input.bytes) {
-          const size = input.bytes.byteLength;
+        const bytes = input.bytes ?? readWhole(input.file, this.#readWholeBytes);
+        if (bytes) {
+          const size = bytes.byteLength;
           const ptr = m._malloc(Math.max(size, 1));
           if (!ptr) unwrap(m.errorFor('out_of_memory', { file: input.name }));
           pointers.push(ptr);
-          m.HEAPU8.set(input.bytes, ptr);
+          m.HEAPU8.set(bytes, ptr);
           return { name: input.name, ptr, size };
         }
         if (input.file) {
@@ -330,7 +350,7 @@ export async function instantiate(createModule, moduleArgs, wasmFrom) {
   }
   const recreate = () => instantiateNow(createModule, moduleArgs, compiled);
   recreate.later = () => instantiateAsync(createModule, moduleArgs, compiled);
-  return new ScopeSpeedscope(module, recreate);
+  return new ScopeSpeedscope(module, recreate, { readWholeBytes: moduleArgs.readWholeBytes });
 }
 
 async function compileWasm(moduleArgs) {

@@ -77,7 +77,8 @@ export declare class ScopeSpeedscopeError extends Error {
 /**
  * An HDF5 file: its name (used in messages and labels) and its bytes, a File
  * or Blob, or a path in the module's file system. The synchronous methods
- * take a File or Blob only inside a Web Worker (read lazily there); on the
+ * take a File or Blob only inside a Web Worker (read whole up to 256 MiB,
+ * lazily above); on the
  * main thread and in Node use the async methods, or readInput first.
  */
 export type Input =
@@ -220,6 +221,12 @@ export interface NarrowingSuggestion {
    * of equals; pass `value` as `timeWindow` (exact text), `text` is "START:END".
    */
   timeWindow: { value: [string, string]; text: string; start: number; end: number; calls: number; events: number } | null;
+  /**
+   * The one to offer first: the one that keeps more calls (a minimum duration
+   * that keeps a few long calls is no look at the run), 'minDuration' when
+   * both keep as many; null when neither exists (or the selection fits).
+   */
+  preferred: 'minDuration' | 'timeWindow' | null;
 }
 
 export interface Inspection {
@@ -303,7 +310,8 @@ export interface ScopeSpeedscope {
   /**
    * An input the synchronous methods take: a File or Blob is read into
    * { name, bytes } on the main thread and in Node, and returned as it is in
-   * a Web Worker (read lazily while converting); other inputs as they are.
+   * a Web Worker (read while converting: whole up to 256 MiB, lazily above);
+   * other inputs as they are.
    */
   readInput(input: Input): Promise<Input>;
   /** exportSpeedscope for any input, also a File or Blob on the main thread. */
@@ -330,6 +338,13 @@ export interface CreateOptions {
    * package's JavaScript, `new URL('./scope-speedscope.wasm', import.meta.url)`.
    */
   locateFile?: (file: string, prefix: string) => string;
+  /**
+   * In a Web Worker, a File or Blob up to this many bytes is read whole before
+   * converting (one read); a larger one is read lazily, as HDF5 asks (memory
+   * bounded, but one synchronous read per HDF5 read). Default 256 MiB; 0
+   * reads every File lazily.
+   */
+  readWholeBytes?: number;
   print?: (text: string) => void;
   printErr?: (text: string) => void;
 }

@@ -169,6 +169,7 @@ const CREATE_OPTIONS = {
     throw optionError(`${name} must be an ArrayBuffer or a Uint8Array, not ${describe(value)}`);
   },
   locateFile: checks.function,
+  readWholeBytes: checks.nonNegativeInteger,
   print: checks.function,
   printErr: checks.function,
 };

@@ -281,6 +281,10 @@ val suggestion_value(const ss::Suggestion& s) {
   } else {
     out.set("timeWindow", val::null());
   }
+  using Pick = ss::Suggestion::Pick;
+  out.set("preferred", s.preferred == Pick::min_duration ? val("minDuration")
+                       : s.preferred == Pick::window   ? val("timeWindow")
+                                                       : val::null());
   return out;
 }
 

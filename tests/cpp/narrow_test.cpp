@@ -358,6 +358,11 @@ TEST(narrow, overview_counts_match_narrowing_and_suggestions_fit) {
       }
     }
     ASSERT_EQ(s.has_window, best > 0) << iteration;
+    const Suggestion::Pick preferred =
+        s.has_min_duration && (!s.has_window || s.min_duration_calls >= s.window_calls)
+            ? Suggestion::Pick::min_duration
+            : (s.has_window ? Suggestion::Pick::window : Suggestion::Pick::none);
+    EXPECT_EQ(s.preferred, preferred) << iteration;
     if (!s.has_window) continue;
     EXPECT_EQ(s.window_end_bin - s.window_first_bin, best);
     EXPECT_EQ(s.window_first_bin, best_a);
@@ -382,9 +387,29 @@ TEST(narrow, suggestion_when_everything_fits_or_nothing_does) {
   ASSERT_TRUE(s.has_window);
   EXPECT_EQ(s.window_text, "0.0000001:0.000001");
   EXPECT_EQ(s.window_calls, 1u);
+  EXPECT_EQ(s.preferred, Suggestion::Pick::min_duration);  // as many calls: the whole time span
   const Suggestion none = suggest_narrowing(o, 0);
   EXPECT_FALSE(none.has_min_duration);
   EXPECT_FALSE(none.has_window);
+  EXPECT_EQ(none.preferred, Suggestion::Pick::none);
+  EXPECT_EQ(suggest_narrowing(o, 8).preferred, Suggestion::Pick::none);
+}
+
+// A long root call over many equally short ones (what bench/make_run.py
+// writes): the shortest minimum duration that fits keeps the root alone,
+// a time window keeps a real share of the run, and is the one offered.
+TEST(narrow, the_suggestion_offered_is_the_one_that_keeps_more) {
+  std::vector<std::pair<int64_t, int64_t>> leaves;
+  for (int64_t i = 0; i < 100; ++i) leaves.push_back({10 + 10 * i, 15 + 10 * i});
+  scope_speedscope::Run run = make_run({{"root", 0, {{0, 1010}}, {}}, {"leaf", 0, leaves, {}}});
+  const Overview o = overview_run(run, {0}, std::nullopt, std::nullopt, 100);
+  const Suggestion s = suggest_narrowing(o, 2 * 30);
+  ASSERT_TRUE(s.has_min_duration);
+  EXPECT_EQ(s.min_duration_calls, 1u);
+  ASSERT_TRUE(s.has_window);
+  EXPECT_GT(s.window_calls, 20u);  // the root and a fifth of the leaves or more
+  EXPECT_LE(s.window_calls, 30u);
+  EXPECT_EQ(s.preferred, Suggestion::Pick::window);
 }
 
 }  // namespace

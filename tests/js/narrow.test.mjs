@@ -140,7 +140,9 @@ describe('narrowing through the JS API', () => {
     assert.equal(s.maxCalls, 30000);
     assert.ok(s.minDuration && s.timeWindow, JSON.stringify(s));
     assert.deepEqual(sp.suggestNarrowing(o, { maxEvents }), s);
+    assert.equal(s.preferred, s.minDuration.calls >= s.timeWindow.calls ? 'minDuration' : 'timeWindow');
     assert.equal(sp.suggestNarrowing(o, { maxEvents: 1e9 }).fits, true);
+    assert.equal(sp.suggestNarrowing(o, { maxEvents: 1e9 }).preferred, null);
     const byMin = sp.exportSpeedscope([input], { ranks: [0, 1], minDuration: s.minDuration.value });
     assert.equal(eventsOf(byMin), s.minDuration.events);
     assert.ok(s.minDuration.events <= maxEvents);

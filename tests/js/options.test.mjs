@@ -126,7 +126,7 @@ describe('inputs', () => {
 describe('createScopeSpeedscope', () => {
   it('rejects unknown and mistyped options', async () => {
     await assert.rejects(createScopeSpeedscope({ wasmUrl: 'x' }),
-      typeError('unknown option "wasmUrl" of createScopeSpeedscope (the options are wasmBinary, locateFile, print, printErr)'));
+      typeError('unknown option "wasmUrl" of createScopeSpeedscope (the options are wasmBinary, locateFile, readWholeBytes, print, printErr)'));
     await assert.rejects(createScopeSpeedscope({ wasmBinary: 'x' }),
       typeError('wasmBinary must be an ArrayBuffer or a Uint8Array, not a string ("x")'));
     await assert.rejects(createScopeSpeedscope({ locateFile: '/x.wasm' }),

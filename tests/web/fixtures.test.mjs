@@ -57,3 +57,28 @@ describe('fixture cases through the page', { timeout: 900_000 }, () => {
     assertSameOrigin(browser.log, new URL(browser.server.url).origin);
   });
 });
+
+// Files up to 256 MiB are read whole before converting; larger ones lazily
+// (WORKERFS, one read per HDF5 read). ?read-whole-bytes=0 sends every file the
+// lazy way: one case of each fixture file (every layout) must give the same bytes.
+describe('fixture cases read lazily, as files over 256 MiB are', { timeout: 900_000 }, () => {
+  let browser;
+  let page;
+  before(async () => {
+    browser = await startBrowser();
+    page = await browser.openPage('?read-whole-bytes=0');
+  });
+  after(async () => { await browser?.close(); });
+
+  const seen = new Set();
+  const onePerFile = cases.filter((c) => !c.error && !notOnThePage.has(c.name) && !seen.has(c.inputs.join()) &&
+    seen.add(c.inputs.join()));
+  for (const c of onePerFile) {
+    test(c.name, async () => {
+      await pick(page, c.inputs);
+      if (!isDefault(c)) assert.ok(await convertWith(page, c), c.name);
+      assert.ok(await page.getByTestId('error').isHidden(), await page.getByTestId('error').innerText());
+      await assertOutputs(page, c);
+    });
+  }
+});
