@@ -24,6 +24,24 @@
 namespace scope_speedscope {
 namespace {
 
+// Restores the heap order of heap[0, size) (a binary min-heap by `less`)
+// after its root was replaced: the k-way merges below pop and refill the
+// root in place instead of std::pop_heap / std::push_heap.
+template <class T, class Less>
+void sift_down_root(std::vector<T>& heap, std::size_t size, Less less) {
+  std::size_t i = 0;
+  const T moving = heap[0];
+  while (true) {
+    std::size_t child = 2 * i + 1;
+    if (child >= size) break;
+    if (child + 1 < size && less(heap[child + 1], heap[child])) ++child;
+    if (!less(heap[child], moving)) break;
+    heap[i] = heap[child];
+    i = child;
+  }
+  heap[i] = moving;
+}
+
 // The calls of one rank in concatenation order (spec 3.1): kept regions in
 // the given order, each region's calls in stored order.
 struct Gathered {
@@ -160,17 +178,7 @@ void sort_calls(const Run& run, const Gathered& g, const std::vector<int64_t>& l
     } else {
       top = heap[--size];
     }
-    std::size_t i = 0;
-    const Head moving = heap[0];
-    while (true) {
-      std::size_t child = 2 * i + 1;
-      if (child >= size) break;
-      if (child + 1 < size && call_id_less(heap[child + 1].call, heap[child].call)) ++child;
-      if (!call_id_less(heap[child].call, moving.call)) break;
-      heap[i] = heap[child];
-      i = child;
-    }
-    heap[i] = moving;
+    sift_down_root(heap, size, [](const Head& a, const Head& b) { return call_id_less(a.call, b.call); });
   }
   sorted_rows.clear();
   if (lane_values.size() <= 1) {
@@ -466,17 +474,7 @@ std::shared_ptr<IndexedCalls::Rows> index_calls(const Run& run, const Gathered& 
       } else {
         top = heap[--size];
       }
-      std::size_t i = 0;
-      const Head moving = heap[0];
-      while (true) {
-        std::size_t child = 2 * i + 1;
-        if (child >= size) break;
-        if (child + 1 < size && head_before(heap[child + 1], heap[child])) ++child;
-        if (!head_before(heap[child], moving)) break;
-        heap[i] = heap[child];
-        i = child;
-      }
-      heap[i] = moving;
+      sift_down_root(heap, size, head_before);
     }
     std::copy(merged.begin(), merged.begin() + static_cast<std::ptrdiff_t>(out),
               order.begin() + static_cast<std::ptrdiff_t>(begin[l]));

@@ -11,6 +11,7 @@
 #include "cli.hpp"
 #include "export.hpp"
 #include "h5_reader.hpp"
+#include "process.hpp"
 #include "sha256.hpp"
 #include "test_support.hpp"
 
@@ -25,30 +26,13 @@ struct Process {
 
 // Runs the CLI with `args` (no shell), capturing stdout and stderr.
 Process run_cli(const std::vector<std::string>& args) {
-  TempDir io;
-  const std::string out_path = io / "stdout";
-  const std::string err_path = io / "stderr";
-  std::vector<std::string> argv_store = {SCOPE_TEST_CLI};
-  argv_store.insert(argv_store.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (std::string& a : argv_store) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    const int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (out < 0 || err < 0) _exit(126);
-    ::dup2(out, 1);
-    ::dup2(err, 2);
-    ::execv(argv[0], argv.data());
-    _exit(127);
-  }
+  std::vector<std::string> argv = {SCOPE_TEST_CLI};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const Watched w = run_watched(argv, 600);
   Process p;
-  int status = 0;
-  if (pid < 0 || ::waitpid(pid, &status, 0) != pid) return p;
-  p.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  p.out = read_bytes(out_path);
-  p.err = read_bytes(err_path);
+  p.status = w.signal ? 128 + w.signal : w.exit_code;
+  p.out = w.out;
+  p.err = w.err;
   return p;
 }
 
