@@ -59,18 +59,19 @@ if(EXISTS "${_scope_hdf5_done}")
   message(STATUS "deps: reusing HDF5 in ${SCOPE_SPEEDSCOPE_HDF5_PREFIX}")
 else()
   message(STATUS "deps: HDF5 will be built into ${SCOPE_SPEEDSCOPE_HDF5_PREFIX}")
-  scope_speedscope_fetch_orig(${SCOPE_SPEEDSCOPE_HDF5_PACKAGE} "${SCOPE_SPEEDSCOPE_HDF5_SUITE}"
-    ${SCOPE_SPEEDSCOPE_HDF5_TARBALL} ${SCOPE_SPEEDSCOPE_HDF5_SHA256} _scope_hdf5_archive)
+  scope_speedscope_fetch_pinned(HDF5 _scope_hdf5_archive)
   scope_speedscope_hdf5_patch_command(_scope_hdf5_patch)
   cmake_host_system_information(RESULT _scope_cores QUERY NUMBER_OF_LOGICAL_CORES)
   # No MAKEFLAGS from an outer make (its job server is not passed on).
   set(_scope_env "${CMAKE_COMMAND}" -E env --unset=MAKEFLAGS --unset=MFLAGS)
+  scope_speedscope_staging_dir("${SCOPE_SPEEDSCOPE_HDF5_PREFIX}" _scope_hdf5_staging)
+  scope_speedscope_commit_command("${_scope_hdf5_staging}" "${SCOPE_SPEEDSCOPE_HDF5_PREFIX}" _scope_hdf5_commit)
   ExternalProject_Add(deps_hdf5_build
     URL "${_scope_hdf5_archive}"
     URL_HASH SHA256=${SCOPE_SPEEDSCOPE_HDF5_SHA256}
     DOWNLOAD_EXTRACT_TIMESTAMP FALSE
     PREFIX "${_scope_hdf5_ep_dir}"
-    INSTALL_DIR "${SCOPE_SPEEDSCOPE_HDF5_PREFIX}"
+    INSTALL_DIR "${_scope_hdf5_staging}"
     PATCH_COMMAND ${_scope_hdf5_patch}
     # A fresh cache each time, so that -C applies every option.
     CONFIGURE_COMMAND "${CMAKE_COMMAND}" -E rm -f <BINARY_DIR>/CMakeCache.txt
@@ -84,7 +85,7 @@ else()
         <SOURCE_DIR>
     BUILD_COMMAND ${_scope_env} "${CMAKE_COMMAND}" --build <BINARY_DIR> --parallel ${_scope_cores}
     INSTALL_COMMAND "${CMAKE_COMMAND}" --install <BINARY_DIR>
-      COMMAND "${CMAKE_COMMAND}" -E touch "${_scope_hdf5_done}"
+      COMMAND ${_scope_hdf5_commit}
     BUILD_BYPRODUCTS "${SCOPE_SPEEDSCOPE_HDF5_PREFIX}/lib/libhdf5.a"
     LOG_CONFIGURE TRUE LOG_BUILD TRUE LOG_INSTALL TRUE LOG_OUTPUT_ON_FAILURE TRUE)
 endif()

@@ -64,6 +64,8 @@ function(_scope_wasm_dep name key prefix_var todo_var)
     file(REMOVE_RECURSE ${stale})
   endif()
   file(MAKE_DIRECTORY "${prefix}/include")
+  scope_speedscope_staging_dir("${prefix}" staging)
+  set(${prefix_var}_STAGING "${staging}" PARENT_SCOPE)
   if(EXISTS "${prefix}/complete.stamp")
     message(STATUS "deps: reusing ${name} in ${prefix}")
     set(${todo_var} FALSE PARENT_SCOPE)
@@ -79,20 +81,20 @@ scope_speedscope_deps_key(_scope_zlib_key
   FILES "${CMAKE_CURRENT_LIST_FILE}")
 _scope_wasm_dep(zlib ${_scope_zlib_key} _scope_zlib_prefix _scope_zlib_todo)
 if(_scope_zlib_todo)
-  scope_speedscope_fetch_orig(${SCOPE_SPEEDSCOPE_ZLIB_PACKAGE} "${SCOPE_SPEEDSCOPE_ZLIB_SUITE}"
-    ${SCOPE_SPEEDSCOPE_ZLIB_TARBALL} ${SCOPE_SPEEDSCOPE_ZLIB_SHA256} _scope_zlib_archive)
+  scope_speedscope_fetch_pinned(ZLIB _scope_zlib_archive)
+  scope_speedscope_commit_command("${_scope_zlib_prefix_STAGING}" "${_scope_zlib_prefix}" _scope_zlib_commit)
   ExternalProject_Add(deps_zlib_build
     URL "${_scope_zlib_archive}"
     URL_HASH SHA256=${SCOPE_SPEEDSCOPE_ZLIB_SHA256}
     DOWNLOAD_EXTRACT_TIMESTAMP FALSE
     PREFIX "${CMAKE_BINARY_DIR}/_deps/wasm-zlib-${_scope_zlib_key}"
-    INSTALL_DIR "${_scope_zlib_prefix}"
+    INSTALL_DIR "${_scope_zlib_prefix_STAGING}"
     BUILD_IN_SOURCE TRUE
     CONFIGURE_COMMAND ${_scope_ep_env} "CFLAGS=${SCOPE_SPEEDSCOPE_WASM_OPT}"
       emconfigure ./configure --static --prefix=<INSTALL_DIR>
     BUILD_COMMAND ${_scope_ep_env} emmake make libz.a
     INSTALL_COMMAND ${_scope_ep_env} emmake make install
-      COMMAND "${CMAKE_COMMAND}" -E touch "${_scope_zlib_prefix}/complete.stamp"
+      COMMAND ${_scope_zlib_commit}
     BUILD_BYPRODUCTS "${_scope_zlib_prefix}/lib/libz.a"
     LOG_CONFIGURE TRUE LOG_BUILD TRUE LOG_INSTALL TRUE LOG_OUTPUT_ON_FAILURE TRUE)
 endif()
@@ -103,14 +105,14 @@ scope_speedscope_deps_key(_scope_pcre2_key
   FILES "${CMAKE_CURRENT_LIST_FILE}" "${CMAKE_CURRENT_LIST_DIR}/pcre2-wasm.cmake")
 _scope_wasm_dep(pcre2 ${_scope_pcre2_key} _scope_pcre2_prefix _scope_pcre2_todo)
 if(_scope_pcre2_todo)
-  scope_speedscope_fetch_orig(${SCOPE_SPEEDSCOPE_PCRE2_PACKAGE} "${SCOPE_SPEEDSCOPE_PCRE2_SUITE}"
-    ${SCOPE_SPEEDSCOPE_PCRE2_TARBALL} ${SCOPE_SPEEDSCOPE_PCRE2_SHA256} _scope_pcre2_archive)
+  scope_speedscope_fetch_pinned(PCRE2 _scope_pcre2_archive)
+  scope_speedscope_commit_command("${_scope_pcre2_prefix_STAGING}" "${_scope_pcre2_prefix}" _scope_pcre2_commit)
   ExternalProject_Add(deps_pcre2_build
     URL "${_scope_pcre2_archive}"
     URL_HASH SHA256=${SCOPE_SPEEDSCOPE_PCRE2_SHA256}
     DOWNLOAD_EXTRACT_TIMESTAMP FALSE
     PREFIX "${CMAKE_BINARY_DIR}/_deps/wasm-pcre2-${_scope_pcre2_key}"
-    INSTALL_DIR "${_scope_pcre2_prefix}"
+    INSTALL_DIR "${_scope_pcre2_prefix_STAGING}"
     CONFIGURE_COMMAND "${CMAKE_COMMAND}" -E rm -f <BINARY_DIR>/CMakeCache.txt
       COMMAND ${_scope_ep_env} "${CMAKE_COMMAND}"
         -G "${CMAKE_GENERATOR}" "-DCMAKE_MAKE_PROGRAM=${CMAKE_MAKE_PROGRAM}"
@@ -121,7 +123,7 @@ if(_scope_pcre2_todo)
         <SOURCE_DIR>
     BUILD_COMMAND ${_scope_ep_env} "${CMAKE_COMMAND}" --build <BINARY_DIR> --parallel ${_scope_cores}
     INSTALL_COMMAND "${CMAKE_COMMAND}" --install <BINARY_DIR>
-      COMMAND "${CMAKE_COMMAND}" -E touch "${_scope_pcre2_prefix}/complete.stamp"
+      COMMAND ${_scope_pcre2_commit}
     BUILD_BYPRODUCTS "${_scope_pcre2_prefix}/lib/libpcre2-8.a"
     LOG_CONFIGURE TRUE LOG_BUILD TRUE LOG_INSTALL TRUE LOG_OUTPUT_ON_FAILURE TRUE)
 endif()
@@ -133,19 +135,19 @@ scope_speedscope_deps_key(_scope_hdf5_key
         "${CMAKE_CURRENT_LIST_DIR}/hdf5-common.cmake" ${SCOPE_SPEEDSCOPE_HDF5_PATCHES})
 _scope_wasm_dep(hdf5 ${_scope_hdf5_key} _scope_hdf5_prefix _scope_hdf5_todo)
 if(_scope_hdf5_todo)
-  scope_speedscope_fetch_orig(${SCOPE_SPEEDSCOPE_HDF5_PACKAGE} "${SCOPE_SPEEDSCOPE_HDF5_SUITE}"
-    ${SCOPE_SPEEDSCOPE_HDF5_TARBALL} ${SCOPE_SPEEDSCOPE_HDF5_SHA256} _scope_hdf5_archive)
+  scope_speedscope_fetch_pinned(HDF5 _scope_hdf5_archive)
   scope_speedscope_hdf5_patch_command(_scope_hdf5_patch)
   set(_scope_hdf5_depends "")
   if(TARGET deps_zlib_build)
     set(_scope_hdf5_depends DEPENDS deps_zlib_build)
   endif()
+  scope_speedscope_commit_command("${_scope_hdf5_prefix_STAGING}" "${_scope_hdf5_prefix}" _scope_hdf5_commit)
   ExternalProject_Add(deps_hdf5_build
     URL "${_scope_hdf5_archive}"
     URL_HASH SHA256=${SCOPE_SPEEDSCOPE_HDF5_SHA256}
     DOWNLOAD_EXTRACT_TIMESTAMP FALSE
     PREFIX "${CMAKE_BINARY_DIR}/_deps/wasm-hdf5-${_scope_hdf5_key}"
-    INSTALL_DIR "${_scope_hdf5_prefix}"
+    INSTALL_DIR "${_scope_hdf5_prefix_STAGING}"
     ${_scope_hdf5_depends}
     PATCH_COMMAND ${_scope_hdf5_patch}
     # A fresh cache each time, so that -C applies every option.
@@ -161,7 +163,7 @@ if(_scope_hdf5_todo)
         <SOURCE_DIR>
     BUILD_COMMAND ${_scope_ep_env} "${CMAKE_COMMAND}" --build <BINARY_DIR> --parallel ${_scope_cores}
     INSTALL_COMMAND "${CMAKE_COMMAND}" --install <BINARY_DIR>
-      COMMAND "${CMAKE_COMMAND}" -E touch "${_scope_hdf5_prefix}/complete.stamp"
+      COMMAND ${_scope_hdf5_commit}
     BUILD_BYPRODUCTS "${_scope_hdf5_prefix}/lib/libhdf5.a"
     LOG_CONFIGURE TRUE LOG_BUILD TRUE LOG_INSTALL TRUE LOG_OUTPUT_ON_FAILURE TRUE)
 endif()
