@@ -3,7 +3,9 @@
 # test fails or no test ran: GoogleTest through ctest (the native preset), the
 # JS API, Node CLI and npm package (node --test tests/js), the page in
 # headless Chromium (node --test tests/web), the package in example apps
-# built by esbuild and Vite (node --test tests/pkg), and 60 s of the fuzzer
+# built by bundlers (node --test tests/pkg), the set-up itself (node --test
+# tests/setup: source packages by exact version, a real fetch of each, and
+# npm start recovering after a failed configure), and 60 s of the fuzzer
 # (scripts/fuzz.sh, which builds the fuzz preset).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -11,4 +13,5 @@ cd "$here"
 bash scripts/build.sh
 ctest --preset native -j "$(nproc 2>/dev/null || echo 2)"
 node --test --test-concurrency=1 tests/js/ tests/web/ tests/pkg/
+node --test --test-concurrency=1 tests/setup/
 bash scripts/fuzz.sh 60
