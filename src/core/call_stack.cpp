@@ -211,6 +211,8 @@ bool CallStream::summarize(std::size_t region_count) {
         summary_.regions.push_back(c.region);
       }
       if (c.depth == 0) summary_.last_root_end_ns = c.end_ns;
+      if (c.depth >= summary_.depth_counts.size()) summary_.depth_counts.resize(c.depth + 1, 0);
+      ++summary_.depth_counts[c.depth];
     }
   }
   const bool ok = nested_;

@@ -80,6 +80,7 @@ class CallStream {
     std::vector<uint32_t> regions;
     int64_t first_start_ns = 0;
     int64_t last_root_end_ns = 0;
+    std::vector<uint64_t> depth_counts;  // calls at each depth (the timeline's columns)
   };
   // Reads all calls; false (and no summary) when they do not nest.
   bool summarize(std::size_t region_count);

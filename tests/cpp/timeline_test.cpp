@@ -1,0 +1,593 @@
+// The timeline (src/core/timeline.*): every query against a naive model (a
+// plain loop over all calls of the reconstruction) on seeded random runs,
+// and lanes, frames and times against the exported document of every
+// fixture case with one input.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+#include <set>
+#include <tuple>
+#include <string>
+#include <vector>
+
+#include "call_stack.hpp"
+#include "export.hpp"
+#include "h5_reader.hpp"
+#include "test_support.hpp"
+#include "timeline.hpp"
+
+namespace scope_speedscope::test {
+namespace {
+
+using Wide = __int128;
+
+// ---- the naive model -----------------------------------------------------------------
+
+struct ModelCall {
+  int64_t s, e;  // ns from the origin
+  uint32_t depth;
+  int32_t frame;
+  int64_t self;
+};
+struct ModelLane {
+  std::string name;
+  std::vector<ModelCall> calls;  // call order (pre-order)
+};
+struct Model {
+  int64_t origin = 0;
+  std::vector<std::string> frames;
+  std::vector<ModelLane> lanes;
+};
+
+int64_t covered_end(const ModelCall& c) { return c.e > c.s ? c.e : c.s + 1; }
+bool overlaps(const ModelCall& c, int64_t a, int64_t z) { return c.s < z && covered_end(c) > a; }
+
+// The document's lanes and frames, from the materialized reconstruction
+// (frames numbered by first appearance in call order, lane after lane).
+Model model_of(const Run& run, const std::vector<int64_t>& ranks) {
+  Model m;
+  const std::vector<uint32_t> regions = get_regions(run, std::nullopt, std::nullopt);
+  std::map<uint32_t, int32_t> frame_of;
+  bool any = false;
+  for (int64_t rank : ranks) {
+    const RankCalls rc = build_call_arrays(run, regions, rank);
+    for (const Lane& lane : rc.lanes) {
+      ModelLane ml;
+      ml.name = profile_name(run, rank, lane.lane);
+      std::vector<std::size_t> open;  // position of the latest call at each depth
+      for (std::size_t i = lane.begin; i < lane.end; ++i) {
+        const Call& c = rc.calls[i];
+        auto f = frame_of.find(c.region);
+        if (f == frame_of.end()) {
+          f = frame_of.emplace(c.region, static_cast<int32_t>(m.frames.size())).first;
+          m.frames.push_back(run.regions[c.region].name);
+        }
+        ml.calls.push_back(ModelCall{c.start_ns, c.end_ns, c.depth, f->second, c.end_ns - c.start_ns});
+        if (c.depth > 0) ml.calls[open.at(c.depth - 1)].self -= c.end_ns - c.start_ns;
+        if (open.size() <= c.depth) open.resize(c.depth + 1);
+        open[c.depth] = ml.calls.size() - 1;
+      }
+      if (!any || ml.calls.front().s < m.origin) m.origin = ml.calls.front().s;
+      any = true;
+      m.lanes.push_back(std::move(ml));
+    }
+  }
+  for (auto& lane : m.lanes) {
+    for (auto& c : lane.calls) {
+      c.s -= m.origin;
+      c.e -= m.origin;
+    }
+  }
+  return m;
+}
+
+uint32_t max_depth(const ModelLane& lane) {
+  uint32_t d = 0;
+  for (const auto& c : lane.calls) d = std::max(d, c.depth);
+  return d;
+}
+
+Timeline::Bars model_bars(const ModelLane& lane, int64_t a, int64_t z, uint32_t width) {
+  Timeline::Bars out;
+  const Wide span = Wide{z} - Wide{a};
+  for (uint32_t d = 0; d <= max_depth(lane); ++d) {
+    bool in_block = false;
+    for (const ModelCall& c : lane.calls) {
+      if (c.depth != d || !overlaps(c, a, z)) continue;
+      const bool long_call = (Wide{c.e} - Wide{c.s}) * width >= span;
+      if (long_call) {
+        out.start.push_back(c.s);
+        out.end.push_back(c.e);
+        out.depth.push_back(d);
+        out.frame.push_back(c.frame);
+        out.count.push_back(1);
+        in_block = false;
+      } else if (in_block && (Wide{c.s} - Wide{out.end.back()}) * width < span) {
+        out.end.back() = c.e;
+        ++out.count.back();
+        if (out.frame.back() != c.frame) out.frame.back() = -1;
+      } else {
+        out.start.push_back(c.s);
+        out.end.push_back(c.e);
+        out.depth.push_back(d);
+        out.frame.push_back(c.frame);
+        out.count.push_back(1);
+        in_block = true;
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<Timeline::StackEntry> model_stack(const ModelLane& lane, int64_t t) {
+  std::vector<Timeline::StackEntry> out;
+  for (const ModelCall& c : lane.calls) {
+    if (c.s <= t && t < covered_end(c)) out.push_back({c.frame, c.s, c.e, c.depth, c.self});
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.depth < y.depth; });
+  return out;
+}
+
+std::vector<Timeline::RegionTotal> model_regions(const Model& m, int64_t a, int64_t z,
+                                                 const std::vector<std::size_t>& lanes) {
+  const std::size_t F = m.frames.size();
+  std::vector<uint64_t> calls(F, 0);
+  std::vector<int64_t> total(F, 0), self(F, 0);
+  auto clip = [&](const ModelCall& c) {
+    const int64_t lo = std::max(c.s, a), hi = std::min(c.e, z);
+    return hi > lo ? hi - lo : int64_t{0};
+  };
+  for (std::size_t l : lanes) {
+    const auto& calls_of = m.lanes[l].calls;
+    std::vector<std::vector<std::pair<int64_t, int64_t>>> pieces(F);
+    std::vector<std::size_t> open;
+    for (std::size_t i = 0; i < calls_of.size(); ++i) {
+      const ModelCall& c = calls_of[i];
+      if (open.size() <= c.depth) open.resize(c.depth + 1);
+      open[c.depth] = i;
+      if (!overlaps(c, a, z)) continue;
+      ++calls[c.frame];
+      self[c.frame] += clip(c);
+      if (c.depth > 0) self[calls_of[open[c.depth - 1]].frame] -= clip(c);
+      pieces[c.frame].push_back({std::max(c.s, a), std::min(c.e, z)});
+    }
+    for (std::size_t f = 0; f < F; ++f) {  // the union, by sorting
+      auto& p = pieces[f];
+      std::sort(p.begin(), p.end());
+      int64_t lo = 0, hi = 0;
+      bool open_run = false;
+      for (const auto& [s, e] : p) {
+        if (e <= s) continue;
+        if (open_run && s <= hi) {
+          hi = std::max(hi, e);
+          continue;
+        }
+        if (open_run) total[f] += hi - lo;
+        lo = s;
+        hi = e;
+        open_run = true;
+      }
+      if (open_run) total[f] += hi - lo;
+    }
+  }
+  std::vector<Timeline::RegionTotal> out;
+  for (std::size_t f = 0; f < F; ++f) {
+    if (calls[f]) out.push_back({static_cast<int32_t>(f), calls[f], total[f], self[f]});
+  }
+  return out;
+}
+
+// ---- random runs ---------------------------------------------------------------------
+
+// A properly nested run: per (rank, lane) a random walk that opens calls,
+// closes them, and moves time by 0 to `step` ns (0 often: equal starts,
+// zero-length calls, touching calls); each call gets one of `regions`
+// names; each region's calls of a rank are stored shuffled.
+Run random_run(std::mt19937_64& rng, int ranks, int lanes, int calls_per_lane, int regions,
+               int max_depth, int64_t step) {
+  std::vector<SliceSpec> slices;
+  std::uniform_int_distribution<int> region_of(0, regions - 1);
+  for (int r = 0; r < ranks; ++r) {
+    std::map<int, SliceSpec> by_region;
+    for (int l = 0; l < lanes; ++l) {
+      // Threads, tasks and the unknown lane, each walk a lane of its own.
+      const int64_t lane_id = lanes == 1 || l == 2 ? -1 : (l % 2 == 0 ? -2 - l : l);
+      int64_t t = 1'000'000'000'000 + static_cast<int64_t>(rng() % 1000);
+      std::vector<std::pair<int64_t, int>> stack;  // start, region
+      int made = 0;
+      while (made < calls_per_lane || !stack.empty()) {
+        const int action = static_cast<int>(rng() % 10);
+        if (made < calls_per_lane && action < 5 && static_cast<int>(stack.size()) < max_depth) {
+          stack.push_back({t, region_of(rng)});
+          ++made;
+        } else if (!stack.empty() && action < 9) {
+          auto [s, region] = stack.back();
+          stack.pop_back();
+          auto& spec = by_region[region];
+          spec.region = "r" + std::to_string(region);
+          spec.rank = r;
+          spec.calls.push_back({s, t});
+          spec.lanes.push_back(lane_id);
+        }
+        const int64_t move = rng() % 3 == 0 ? 0 : static_cast<int64_t>(rng() % (step + 1));
+        t += move;
+      }
+    }
+    for (auto& [region, spec] : by_region) {
+      std::vector<std::size_t> idx(spec.calls.size());
+      for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+      std::shuffle(idx.begin(), idx.end(), rng);
+      SliceSpec shuffled{spec.region, spec.rank, {}, {}};
+      for (std::size_t i : idx) {
+        shuffled.calls.push_back(spec.calls[i]);
+        shuffled.lanes.push_back(spec.lanes[i]);
+      }
+      slices.push_back(shuffled);
+    }
+  }
+  std::shuffle(slices.begin(), slices.end(), rng);
+  return make_run(slices, lanes > 1);
+}
+
+void expect_bars_equal(const Timeline::Bars& got, const Timeline::Bars& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    ASSERT_EQ(got.depth[i], want.depth[i]) << what << " item " << i;
+    ASSERT_EQ(got.start[i], want.start[i]) << what << " item " << i;
+    ASSERT_EQ(got.end[i], want.end[i]) << what << " item " << i;
+    ASSERT_EQ(got.frame[i], want.frame[i]) << what << " item " << i;
+    ASSERT_EQ(got.count[i], want.count[i]) << what << " item " << i;
+  }
+}
+
+// The rules of bars, checked on their own (not only through the model).
+void expect_bars_rules(const Timeline::Bars& got, const ModelLane& lane, int64_t a, int64_t z,
+                       uint32_t width, const std::string& what) {
+  const Wide span = Wide{z} - Wide{a};
+  std::map<uint32_t, uint64_t> counted, items;
+  std::set<std::tuple<uint32_t, int64_t, int64_t, int32_t, uint32_t>> all;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    all.insert({got.depth[i], got.start[i], got.end[i], got.frame[i], got.count[i]});
+    counted[got.depth[i]] += got.count[i];
+    ++items[got.depth[i]];
+    if (i > 0 && got.depth[i] == got.depth[i - 1]) {
+      ASSERT_LE(got.end[i - 1], got.start[i]) << what << ": items overlap at " << i;
+    }
+    ASSERT_GE(got.count[i], 1u);
+  }
+  std::map<uint32_t, uint64_t> overlapping;
+  for (const ModelCall& c : lane.calls) {
+    if (!overlaps(c, a, z)) continue;
+    ++overlapping[c.depth];
+    if ((Wide{c.e} - Wide{c.s}) * width >= span) {  // a call of a pixel or more is its own item
+      const bool found = all.count({c.depth, c.s, c.e, c.frame, 1u}) == 1;
+      ASSERT_TRUE(found) << what << ": call [" << c.s << ", " << c.e << ") has no item";
+    }
+  }
+  ASSERT_EQ(counted, overlapping) << what << ": counts";
+  for (const auto& [d, n] : items) ASSERT_LE(n, 2u * width + 4) << what << " depth " << d;
+}
+
+std::string window_text(std::size_t lane, int64_t a, int64_t z, uint32_t w) {
+  return "lane " + std::to_string(lane) + " [" + std::to_string(a) + ", " + std::to_string(z) +
+         ") width " + std::to_string(w);
+}
+
+struct RandomCase {
+  int ranks, lanes, calls, regions, depth;
+  int64_t step;
+  unsigned seed;
+};
+
+class TimelineRandom : public ::testing::TestWithParam<RandomCase> {};
+
+TEST_P(TimelineRandom, every_query_matches_the_model) {
+  const RandomCase rc = GetParam();
+  std::mt19937_64 rng(rc.seed);
+  const scope_speedscope::Run run = random_run(rng, rc.ranks, rc.lanes, rc.calls, rc.regions, rc.depth, rc.step);
+  std::vector<int64_t> ranks;
+  for (int r = 0; r < rc.ranks; ++r) ranks.push_back(r);
+  if (rc.ranks > 1) ranks.push_back(0);  // a rank listed twice: two lanes each
+  TimelineOptions options;
+  options.ranks = ranks;
+  const Timeline tl = open_timeline(run, options);
+  const Model m = model_of(run, ranks);
+
+  ASSERT_EQ(tl.frames(), m.frames);
+  ASSERT_EQ(tl.origin_ns(), m.origin);
+  ASSERT_EQ(tl.lanes().size(), m.lanes.size());
+  for (std::size_t l = 0; l < m.lanes.size(); ++l) {
+    const auto& info = tl.lanes()[l];
+    const auto& ml = m.lanes[l];
+    EXPECT_EQ(info.name, ml.name);
+    EXPECT_EQ(info.calls, ml.calls.size());
+    EXPECT_EQ(info.max_depth, max_depth(ml));
+    EXPECT_EQ(info.start_ns, ml.calls.front().s);
+    int64_t latest = ml.calls.front().e;
+    for (const auto& c : ml.calls) latest = std::max(latest, c.e);
+    EXPECT_EQ(info.end_ns, latest);
+    // The columns: each depth's calls in time order.
+    for (uint32_t d = 0; d <= info.max_depth; ++d) {
+      const Timeline::DepthView v = tl.depth_view(l, d);
+      std::size_t k = 0;
+      for (const auto& c : ml.calls) {
+        if (c.depth != d) continue;
+        ASSERT_LT(k, v.calls);
+        ASSERT_EQ(v.start[k], c.s);
+        ASSERT_EQ(v.end[k], c.e);
+        ASSERT_EQ(v.frame[k], c.frame);
+        ASSERT_EQ(v.self[k], c.self);
+        ++k;
+      }
+      ASSERT_EQ(k, v.calls);
+    }
+  }
+
+  int64_t run_end = 0;
+  for (const auto& info : tl.lanes()) run_end = std::max(run_end, info.end_ns);
+  std::uniform_int_distribution<int64_t> instant(-5, run_end + 5);
+  const uint32_t widths[] = {1, 2, 3, 7, 64, 1000, 4096};
+  for (int round = 0; round < 60; ++round) {
+    const std::size_t lane = rng() % m.lanes.size();
+    int64_t a, z;
+    switch (round % 5) {
+      case 0: a = 0; z = run_end + 1; break;                          // the whole run
+      case 1: a = instant(rng); z = a + 1; break;                      // one nanosecond
+      case 2: a = instant(rng); z = a + 1 + static_cast<int64_t>(rng() % 50); break;
+      case 3: a = -100; z = instant(rng) + 200; break;                 // past the edges
+      default: a = instant(rng); z = std::max(a + 1, instant(rng));    // anything
+    }
+    const uint32_t width = round % 3 == 0 ? widths[rng() % 7] : 1 + static_cast<uint32_t>(rng() % 4096);
+    const std::string what = window_text(lane, a, z, width);
+    const Timeline::Bars got = tl.bars(lane, a, z, width);
+    expect_bars_equal(got, model_bars(m.lanes[lane], a, z, width), what);
+    expect_bars_rules(got, m.lanes[lane], a, z, width, what);
+
+    const int64_t t = instant(rng);
+    const auto stack = tl.stack_at(lane, t);
+    const auto want_stack = model_stack(m.lanes[lane], t);
+    ASSERT_EQ(stack.size(), want_stack.size()) << "stack at " << t;
+    for (std::size_t i = 0; i < stack.size(); ++i) {
+      EXPECT_EQ(stack[i].frame, want_stack[i].frame);
+      EXPECT_EQ(stack[i].start_ns, want_stack[i].start_ns);
+      EXPECT_EQ(stack[i].end_ns, want_stack[i].end_ns);
+      EXPECT_EQ(stack[i].depth, want_stack[i].depth);
+      EXPECT_EQ(stack[i].self_ns, want_stack[i].self_ns);
+    }
+
+    std::vector<std::size_t> chosen;
+    if (round % 2 == 1) {
+      for (std::size_t l = 0; l < m.lanes.size(); ++l) {
+        if (rng() % 2) chosen.push_back(l);
+      }
+    }
+    std::vector<std::size_t> model_lanes = chosen;
+    if (model_lanes.empty()) {
+      for (std::size_t l = 0; l < m.lanes.size(); ++l) model_lanes.push_back(l);
+    }
+    const auto regions = tl.regions(a, z, chosen);
+    const auto want_regions = model_regions(m, a, z, model_lanes);
+    ASSERT_EQ(regions.size(), want_regions.size()) << "regions " << what;
+    for (std::size_t i = 0; i < regions.size(); ++i) {
+      EXPECT_EQ(regions[i].frame, want_regions[i].frame) << what;
+      EXPECT_EQ(regions[i].calls, want_regions[i].calls) << what;
+      EXPECT_EQ(regions[i].total_ns, want_regions[i].total_ns) << what << " frame " << regions[i].frame;
+      EXPECT_EQ(regions[i].self_ns, want_regions[i].self_ns) << what << " frame " << regions[i].frame;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    seeded, TimelineRandom,
+    ::testing::Values(RandomCase{1, 1, 200, 3, 8, 5, 1}, RandomCase{1, 1, 2000, 5, 40, 3, 2},
+                      RandomCase{2, 4, 500, 4, 12, 10, 3}, RandomCase{1, 6, 300, 2, 6, 1, 4},
+                      RandomCase{3, 3, 800, 7, 200, 20, 5}, RandomCase{1, 1, 3000, 1, 3, 1000, 6},
+                      RandomCase{1, 2, 1500, 6, 1000, 2, 7}, RandomCase{2, 1, 50, 3, 4, 0, 8},
+                      RandomCase{1, 1, 5000, 4, 16, 7, 9}, RandomCase{1, 8, 400, 5, 30, 50, 10}));
+
+TEST(Timeline, pinned_example) {
+  // outer=(0,100), inner=(10,40),(50,90), leaf=(15,20), tick=(50,50)
+  const scope_speedscope::Run run = make_run({{"outer", 0, {{0, 100}}},
+                            {"inner", 0, {{10, 40}, {50, 90}}},
+                            {"leaf", 0, {{15, 20}}},
+                            {"tick", 0, {{50, 50}}}});
+  const Timeline tl = open_timeline(run);
+  ASSERT_EQ(tl.frames(), (std::vector<std::string>{"outer", "inner", "leaf", "tick"}));
+  ASSERT_EQ(tl.lanes().size(), 1u);
+  EXPECT_EQ(tl.lanes()[0].name, "rank 0");
+  EXPECT_EQ(tl.lanes()[0].max_depth, 2u);
+  // Width 10 over [0, 100): a pixel is 10 ns; leaf (5 ns) and tick are blocks.
+  const Timeline::Bars b = tl.bars(0, 0, 100, 10);
+  ASSERT_EQ(b.size(), 5u);
+  EXPECT_EQ(b.start, (std::vector<int64_t>{0, 10, 50, 15, 50}));
+  EXPECT_EQ(b.end, (std::vector<int64_t>{100, 40, 90, 20, 50}));
+  EXPECT_EQ(b.depth, (std::vector<uint32_t>{0, 1, 1, 2, 2}));
+  EXPECT_EQ(b.frame, (std::vector<int32_t>{0, 1, 1, 2, 3}));
+  EXPECT_EQ(b.count, (std::vector<uint32_t>{1, 1, 1, 1, 1}));
+  // One pixel of 100 ns: everything at depth 1 and 2 merges.
+  const Timeline::Bars one = tl.bars(0, 0, 100, 1);
+  EXPECT_EQ(one.count, (std::vector<uint32_t>{1, 2, 2}));
+  EXPECT_EQ(one.frame, (std::vector<int32_t>{0, 1, -1}));
+  const auto stack = tl.stack_at(0, 50);
+  ASSERT_EQ(stack.size(), 3u);
+  EXPECT_EQ(stack[0].self_ns, 100 - 30 - 40);
+  EXPECT_EQ(stack[1].self_ns, 40);
+  EXPECT_EQ(stack[2].frame, 3);
+  const auto regions = tl.regions(30, 60);
+  ASSERT_EQ(regions.size(), 3u);  // outer, inner, tick (leaf ends at 20)
+  EXPECT_EQ(regions[0].total_ns, 30);
+  EXPECT_EQ(regions[0].self_ns, 30 - 10 - 10);
+  EXPECT_EQ(regions[1].calls, 2u);
+  EXPECT_EQ(regions[1].total_ns, 20);
+  EXPECT_EQ(regions[2].calls, 1u);
+  EXPECT_EQ(regions[2].total_ns, 0);
+}
+
+TEST(Timeline, recursion_counts_its_union_once) {
+  const scope_speedscope::Run run = make_run({{"fib", 0, {{0, 100}, {10, 90}, {60, 80}}}});
+  const Timeline tl = open_timeline(run);
+  const auto r = tl.regions(0, 100);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].calls, 3u);
+  EXPECT_EQ(r[0].total_ns, 100);
+  EXPECT_EQ(r[0].self_ns, 100);
+}
+
+TEST(Timeline, bad_arguments_are_errors) {
+  const scope_speedscope::Run run = make_run({{"a", 0, {{0, 10}}}});
+  const Timeline tl = open_timeline(run);
+  auto code_of = [](auto&& fn) {
+    try {
+      fn();
+    } catch (const Error& e) {
+      return std::string(e.code());
+    }
+    return std::string("none");
+  };
+  EXPECT_EQ(code_of([&] { tl.bars(1, 0, 10, 10); }), "bad_argument");
+  EXPECT_EQ(code_of([&] { tl.bars(0, 10, 10, 10); }), "bad_argument");
+  EXPECT_EQ(code_of([&] { tl.bars(0, 0, 10, 0); }), "bad_argument");
+  EXPECT_EQ(code_of([&] { tl.bars(0, 0, 10, kTimelineMaxWidth + 1); }), "bad_argument");
+  EXPECT_EQ(code_of([&] { tl.bars(0, 0, 10, kTimelineMaxWidth); }), "none");
+  EXPECT_EQ(code_of([&] { tl.stack_at(1, 0); }), "bad_argument");
+  EXPECT_EQ(code_of([&] { tl.regions(5, 4); }), "bad_argument");
+  EXPECT_EQ(code_of([&] { tl.regions(0, 4, {3}); }), "bad_argument");
+}
+
+TEST(Timeline, memory_held_is_within_40_bytes_a_call) {
+  std::mt19937_64 rng(11);
+  const scope_speedscope::Run run = random_run(rng, 1, 4, 50000, 5, 20, 10);
+  const Timeline tl = open_timeline(run);
+  uint64_t calls = 0;
+  for (const auto& l : tl.lanes()) calls += l.calls;
+  EXPECT_LE(tl.memory_bytes(), 40 * calls) << tl.memory_bytes() << " bytes for " << calls << " calls";
+}
+
+// ---- against the exported document of the fixtures ----------------------------------
+
+class CollectTarget final : public OutputTarget {
+ public:
+  Sink& open(const std::string&) override {
+    docs.emplace_back();
+    return docs.back();
+  }
+  void close() override {}
+  void commit() override {}
+  void abort() noexcept override {}
+  std::vector<StringSink> docs;
+};
+
+class TimelineFixture : public ::testing::TestWithParam<Case> {};
+
+TEST_P(TimelineFixture, lanes_frames_and_times_are_the_documents) {
+  const Case& c = GetParam();
+  if (c.inputs.size() != 1 || c.min_duration || c.time_window) GTEST_SKIP() << "one input, no narrowing";
+  ExportOptions eo;
+  eo.ranks = c.ranks;
+  eo.include = c.include;
+  eo.exclude = c.exclude;
+  eo.verbose = false;
+  TimelineOptions to;
+  to.ranks = c.ranks;
+  to.include = c.include;
+  to.exclude = c.exclude;
+
+  std::optional<scope_speedscope::Run> run;
+  std::string read_error;
+  try {
+    run.emplace(read_run(c.inputs[0]));
+  } catch (const Error& e) {
+    read_error = e.what();
+  }
+  if (!run) {
+    EXPECT_TRUE(c.is_error) << read_error;
+    return;  // the same reader as every other path
+  }
+  CollectTarget target;
+  std::string export_error, export_code, timeline_error, export_field, timeline_field;
+  try {
+    export_speedscope({*run}, c.filepath, eo, target);
+  } catch (const Error& e) {
+    export_error = e.what();
+    export_code = e.code();
+    export_field = e.field();
+  }
+  std::optional<Timeline> tl;
+  try {
+    tl.emplace(open_timeline(*run, to));
+  } catch (const Error& e) {
+    timeline_error = e.what();
+    timeline_field = e.field();
+  }
+  if (!export_error.empty() && export_code != "empty_output_name") {
+    EXPECT_EQ(timeline_error, export_error);
+    EXPECT_EQ(timeline_field, export_field);
+    return;
+  }
+  ASSERT_TRUE(timeline_error.empty()) << timeline_error;
+  ASSERT_EQ(target.docs.size(), 1u);
+  const nlohmann::json doc = nlohmann::json::parse(target.docs[0].text);
+  std::vector<std::string> frames;
+  for (const auto& f : doc["shared"]["frames"]) frames.push_back(f["name"].get<std::string>());
+  ASSERT_EQ(tl->frames(), frames);
+  const auto& profiles = doc["profiles"];
+  ASSERT_EQ(tl->lanes().size(), profiles.size());
+  const double origin = static_cast<double>(tl->origin_ns()) / 1e9;
+  auto at_of = [&](int64_t rel) {  // how the document computes `at`
+    return static_cast<double>(tl->origin_ns() + rel) / 1e9 - origin;
+  };
+  for (std::size_t l = 0; l < profiles.size(); ++l) {
+    const auto& p = profiles[l];
+    const auto& info = tl->lanes()[l];
+    EXPECT_EQ(info.name, p["name"].get<std::string>());
+    // The document's calls by depth, from its events.
+    struct DocCall {
+      int32_t frame;
+      double open, close;
+    };
+    std::vector<std::vector<DocCall>> by_depth;
+    std::vector<std::pair<std::size_t, std::size_t>> stack;  // depth, index
+    uint64_t calls = 0;
+    for (const auto& ev : p["events"]) {
+      const double at = ev["at"].get<double>();
+      const int32_t frame = ev["frame"].get<int32_t>();
+      if (ev["type"] == "O") {
+        const std::size_t d = stack.size();
+        if (by_depth.size() <= d) by_depth.resize(d + 1);
+        by_depth[d].push_back(DocCall{frame, at, 0});
+        stack.push_back({d, by_depth[d].size() - 1});
+        ++calls;
+      } else {
+        by_depth[stack.back().first][stack.back().second].close = at;
+        stack.pop_back();
+      }
+    }
+    ASSERT_EQ(info.calls, calls);
+    ASSERT_EQ(info.max_depth + 1, by_depth.size());
+    EXPECT_EQ(at_of(info.start_ns), p["startValue"].get<double>());
+    EXPECT_EQ(at_of(info.end_ns), p["endValue"].get<double>());
+    for (uint32_t d = 0; d < by_depth.size(); ++d) {
+      const Timeline::DepthView v = tl->depth_view(l, d);
+      ASSERT_EQ(v.calls, by_depth[d].size()) << "depth " << d;
+      for (std::size_t k = 0; k < v.calls; ++k) {
+        ASSERT_EQ(v.frame[k], by_depth[d][k].frame);
+        ASSERT_EQ(at_of(v.start[k]), by_depth[d][k].open) << "depth " << d << " call " << k;
+        ASSERT_EQ(at_of(v.end[k]), by_depth[d][k].close);
+        // start / 1e9 is the event's `at` up to the document's rounding.
+        ASSERT_NEAR(static_cast<double>(v.start[k]) / 1e9, by_depth[d][k].open,
+                    1e-15 * (std::abs(static_cast<double>(tl->origin_ns())) / 1e9 + 1) * 4 + 1e-12);
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(cases, TimelineFixture, ::testing::ValuesIn(all_cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           return case_test_name(info.param);
+                         });
+
+}  // namespace
+}  // namespace scope_speedscope::test
