@@ -1,0 +1,140 @@
+// The timeline's native benchmark: opening a run (read + reconstruct +
+// columns) against reading and reconstructing alone (what the export does
+// before writing), the median of bars at a width of 2,000 over the whole run
+// and over windows of 1/1000 of it, and memory held and peak a call.
+// Prints one JSON object. bench/timeline.mjs runs it beside the wasm.
+//
+// usage: timeline-bench FILE [RANKS]   (RANKS: "0" or "0,1,2"; default 0)
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "call_stack.hpp"
+#include "error.hpp"
+#include "export.hpp"
+#include "h5_reader.hpp"
+#include "timeline.hpp"
+
+namespace ss = scope_speedscope;
+
+namespace {
+
+double now_s() {
+  using clock = std::chrono::steady_clock;
+  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
+}
+
+// A line of /proc/self/status in bytes ("VmRSS", "VmHWM").
+double status_bytes(const char* key) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  const std::string prefix = std::string(key) + ":";
+  while (std::getline(in, line)) {
+    if (line.compare(0, prefix.size(), prefix) == 0) {
+      std::istringstream s(line.substr(prefix.size()));
+      double kb = 0;
+      s >> kb;
+      return kb * 1024;
+    }
+  }
+  return 0;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: timeline-bench FILE [RANKS]\n");
+    return 2;
+  }
+  const std::string file = argv[1];
+  std::vector<int64_t> ranks;
+  {
+    std::stringstream s(argc > 2 ? argv[2] : "0");
+    std::string item;
+    while (std::getline(s, item, ',')) ranks.push_back(std::stoll(item));
+  }
+  try {
+    // Opening: read, then the timeline; the run is dropped as a caller would.
+    const double rss_before = status_bytes("VmRSS");
+    double t = now_s();
+    std::optional<ss::Timeline> opened;
+    {
+      const ss::Run run = ss::read_run(file);
+      ss::TimelineOptions options;
+      options.ranks = ranks;
+      opened.emplace(ss::open_timeline(run, options));
+    }
+    const double open_s = now_s() - t;
+    const double peak = status_bytes("VmHWM") - rss_before;
+    const ss::Timeline& tl = *opened;
+    uint64_t calls = 0;
+    for (const auto& l : tl.lanes()) calls += l.calls;
+    const double held = static_cast<double>(tl.memory_bytes());
+
+    // Reading and reconstructing alone (the export's work before writing).
+    t = now_s();
+    double reconstruct_s = 0;
+    {
+      const ss::Run run = ss::read_run(file);
+      const std::vector<uint32_t> regions = ss::get_regions(run, std::nullopt, std::nullopt);
+      std::vector<int64_t> distinct = ranks;
+      std::sort(distinct.begin(), distinct.end());
+      distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+      uint64_t n = 0;
+      for (int64_t rank : distinct) {
+        n += ss::build_call_arrays(run, regions, rank, ss::CallStorage::streamed).size();
+      }
+      reconstruct_s = now_s() - t;
+      if (n == 0) std::fprintf(stderr, "no calls\n");
+    }
+
+    // bars on the lane with the most calls.
+    std::size_t lane = 0;
+    for (std::size_t l = 0; l < tl.lanes().size(); ++l) {
+      if (tl.lanes()[l].calls > tl.lanes()[lane].calls) lane = l;
+    }
+    const int64_t a = tl.lanes()[lane].start_ns, z = tl.lanes()[lane].end_ns + 1;
+    ss::Timeline::Bars bars;
+    std::vector<double> whole, window;
+    std::size_t whole_items = 0, window_items = 0;
+    for (int i = 0; i < 41; ++i) {
+      t = now_s();
+      tl.bars(lane, a, z, 2000, bars);
+      whole.push_back((now_s() - t) * 1e3);
+      whole_items = bars.size();
+    }
+    std::mt19937_64 rng(5);
+    const int64_t span = std::max<int64_t>((z - a) / 1000, 1);
+    for (int i = 0; i < 201; ++i) {
+      const int64_t from = a + static_cast<int64_t>(rng() % static_cast<uint64_t>(z - a - span + 1));
+      t = now_s();
+      tl.bars(lane, from, from + span, 2000, bars);
+      window.push_back((now_s() - t) * 1e3);
+      window_items += bars.size();
+    }
+    std::printf(
+        "{\"calls\": %llu, \"lanes\": %zu, \"open_s\": %.4f, \"read_reconstruct_s\": %.4f, "
+        "\"bars_whole_ms\": %.4f, \"bars_whole_items\": %zu, \"bars_window_ms\": %.4f, "
+        "\"bars_window_items\": %.1f, \"held_bytes_per_call\": %.2f, \"peak_bytes_per_call\": %.2f}\n",
+        static_cast<unsigned long long>(calls), tl.lanes().size(), open_s, reconstruct_s,
+        median(whole), whole_items, median(window), static_cast<double>(window_items) / 201.0,
+        held / static_cast<double>(calls), peak / static_cast<double>(calls));
+  } catch (const ss::Error& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
