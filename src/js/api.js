@@ -8,7 +8,8 @@
 // no `node:` module reaches a browser bundle).
 import {
   blobOnMainThreadError, canReadBlobsSynchronously, exportOptionsOf, inputOf, inputsOf,
-  overviewOptionsOf, suggestOptionsOf,
+  overviewOptionsOf, suggestOptionsOf, timelineClosedError, timelineLaneOf, timelineLanesOf,
+  timelineOptionsOf, timelineTimeOf, timelineWidthOf, timelineWindowOf,
 } from './options.js';
 
 export { createOptionsOf } from './options.js';
@@ -171,6 +172,36 @@ class ScopeSpeedscope {
     return this.#guarded([], (m) => unwrap(m.suggestNarrowing(overview, maxEvents)));
   }
 
+  /**
+   * Opens the run's timeline: the lanes, frames and calls of the speedscope
+   * document the same options write, kept as columns in the module for
+   * level-of-detail queries (see Timeline below and index.d.ts). Any input,
+   * also a File or Blob on the main thread. Call close() when done.
+   */
+  async openTimeline(input, options) {
+    const { core, js } = timelineOptionsOf(options);  // fail before reading anything
+    const ready = await this.readInput(inputOf(input, 'input'));
+    const onProgress = js.onProgress;
+    const progress = {
+      progress: (phase, done, total) => {
+        if (onProgress) {
+          try { onProgress({ phase, done, total }); } catch { /* a progress callback cannot stop us */ }
+        }
+      },
+    };
+    const module = this.#live();
+    const opened = this.#withInputs([ready], (m, [prepared]) => unwrap(m.openTimeline(prepared, core, progress)));
+    // Queries run guarded like every call; after a trap the instance holding
+    // the columns is gone, and the timeline with it.
+    const call = (method, fn) => {
+      if (this.#module !== module) throw timelineClosedError(method);
+      return this.#guarded([], fn);
+    };
+    const timeline = new Timeline(call, opened);
+    timelineRegistry?.register(timeline, { module, id: opened.id }, timeline);
+    return timeline;
+  }
+
   /** The speedscope document of one (small) input as an object. */
   buildSpeedscopeDocument(input, options = {}) {
     const [output] = this.exportSpeedscope([input], { ...options, sink: undefined });
@@ -283,6 +314,92 @@ class ScopeSpeedscope {
           try { m.FS.rmdir(dir); } catch { /* already gone */ }
         }
       }
+    }
+  }
+}
+
+// A timeline dropped without close() frees its columns when collected.
+const timelineRegistry = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry(({ module, id }) => {
+    try { module.timelineClose(id); } catch { /* that instance is gone */ }
+  })
+  : null;
+
+/**
+ * A run's timeline, open in the module: lanes, frames and three queries.
+ * Times are nanoseconds from the origin (the document's: the earliest first
+ * call of the lanes shown), as numbers.
+ */
+class Timeline {
+  #call;
+  #id;
+  #closed = false;
+
+  constructor(call, opened) {
+    this.#call = call;
+    this.#id = opened.id;
+    /** [{ name, calls, maxDepth, start, end }], the document's profiles in order. */
+    this.lanes = opened.lanes;
+    /** The document's shared.frames names, in order. */
+    this.frames = opened.frames;
+    /** Bytes the columns hold in the module. */
+    this.memoryBytes = opened.memoryBytes;
+  }
+
+  #run(method, fn) {
+    if (this.#closed) throw timelineClosedError(method);
+    return this.#call(method, fn);
+  }
+
+  /**
+   * The calls of one lane overlapping [start, end) at `width` pixels, depth
+   * after depth in time order: fresh typed arrays (transferable).
+   */
+  bars(lane, start, end, width) {
+    if (this.#closed) throw timelineClosedError('bars');
+    timelineLaneOf('bars', lane, this.lanes.length);
+    timelineWindowOf('bars', start, end);
+    timelineWidthOf('bars', width);
+    return this.#run('bars', (m) => {
+      const v = unwrap(m.timelineBars(this.#id, lane, start, end, width));
+      return {
+        start: v.start.slice(), end: v.end.slice(), depth: v.depth.slice(),
+        frame: v.frame.slice(), count: v.count.slice(),
+      };
+    });
+  }
+
+  /** The calls of `lane` covering the instant `time`, from depth 0 down. */
+  stackAt(lane, time) {
+    if (this.#closed) throw timelineClosedError('stackAt');
+    timelineLaneOf('stackAt', lane, this.lanes.length);
+    timelineTimeOf('stackAt', time, 'time');
+    const stack = this.#run('stackAt', (m) => unwrap(m.timelineStackAt(this.#id, lane, time)));
+    return stack.map((e) => ({
+      frame: e.frame, name: this.frames[e.frame], start: e.start, end: e.end, depth: e.depth, self: e.self,
+    }));
+  }
+
+  /** Per frame with a call overlapping [start, end) on `lanes` (default all): calls, total, self. */
+  regions(start, end, lanes) {
+    if (this.#closed) throw timelineClosedError('regions');
+    timelineWindowOf('regions', start, end);
+    const chosen = timelineLanesOf('regions', lanes, this.lanes.length);
+    const regions = this.#run('regions', (m) => unwrap(m.timelineRegions(this.#id, start, end, chosen)));
+    return regions.map((r) => ({
+      frame: r.frame, name: this.frames[r.frame], calls: r.calls, total: r.total, self: r.self,
+    }));
+  }
+
+  /** Frees the columns in the module; the timeline cannot be asked again. */
+  close() {
+    if (this.#closed) return;
+    this.#closed = true;
+    timelineRegistry?.unregister(this);
+    try {
+      this.#call('close', (m) => m.timelineClose(this.#id));
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;  // its instance is gone already
     }
   }
 }

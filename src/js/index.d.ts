@@ -87,7 +87,8 @@ export type Input =
   | { name: string; path: string };
 
 export interface Progress {
-  phase: 'read' | 'reconstruct' | 'write';
+  /** 'index': openTimeline making its columns (one step a lane). */
+  phase: 'read' | 'reconstruct' | 'write' | 'index';
   done: number;
   total: number;
 }
@@ -261,6 +262,88 @@ export interface SpeedscopeDocument {
   }>;
 }
 
+/** Options of openTimeline; null or undefined means the default (as for the export). */
+export interface TimelineOptions {
+  /** Ranks (integers), used as given. Default [0]. */
+  ranks?: number[] | null;
+  include?: string | string[] | null;
+  exclude?: string | string[] | null;
+  onProgress?: ((progress: Progress) => void) | null;
+}
+
+/** One lane: a profile of the speedscope document the same options write. */
+export interface TimelineLane {
+  /** The profile's name: "rank 0", "rank 0 - MainThread", ... */
+  name: string;
+  calls: number;
+  /** Its deepest depth, 0 at the top. */
+  maxDepth: number;
+  /** Its first call's start, ns from the origin. */
+  start: number;
+  /** Its latest end, ns from the origin. */
+  end: number;
+}
+
+/**
+ * Items of one lane over a window, depth after depth, each depth in time
+ * order; item i is (start[i], end[i], depth[i], frame[i], count[i]). A call
+ * lasting a pixel or more is an item of its own (count 1); shorter calls may
+ * be merged into blocks (count calls, the first start and the last end, their
+ * frame when they share one, else -1). Fresh arrays: transfer them freely.
+ */
+export interface TimelineBars {
+  start: Float64Array;
+  end: Float64Array;
+  depth: Uint32Array;
+  frame: Int32Array;
+  count: Uint32Array;
+}
+
+export interface TimelineStackEntry {
+  frame: number;
+  name: string;
+  start: number;
+  end: number;
+  depth: number;
+  /** Its duration less its children's (ns). */
+  self: number;
+}
+
+export interface TimelineRegion {
+  frame: number;
+  name: string;
+  /** Calls of the frame overlapping the window. */
+  calls: number;
+  /** Length of the union of its calls cut to the window (ns). */
+  total: number;
+  /** Each call cut to the window less its direct children cut to it (ns). */
+  self: number;
+}
+
+/**
+ * A run's timeline, open in the module (see the README's Timeline section).
+ * Times are nanoseconds from the origin (the document's: the earliest start
+ * among the lanes shown). A call covers [start, end); one that does not last
+ * covers the nanosecond at its start. Bad arguments are a TypeError (wrong
+ * type, closed timeline) or RangeError (lane out of range, end <= start,
+ * width outside 1 to 16384) naming them.
+ */
+export interface Timeline {
+  readonly lanes: TimelineLane[];
+  /** The document's shared.frames names, in order. */
+  readonly frames: string[];
+  /** Bytes the columns hold in the module. */
+  readonly memoryBytes: number;
+  /** The calls of `lane` overlapping [start, end) at `width` pixels (1 to 16384); at most 2 * width + 4 items a depth. */
+  bars(lane: number, start: number, end: number, width: number): TimelineBars;
+  /** The calls of `lane` covering the instant `time`, from depth 0 down. */
+  stackAt(lane: number, time: number): TimelineStackEntry[];
+  /** Per frame with a call overlapping [start, end) on `lanes` (default all), in frame order; summed over the lanes. */
+  regions(start: number, end: number, lanes?: number[] | null): TimelineRegion[];
+  /** Frees its memory in the module; later queries throw a TypeError. */
+  close(): void;
+}
+
 export interface CliOptions {
   files: string[];
   filepath: string;
@@ -298,6 +381,11 @@ export interface ScopeSpeedscope {
   overview(input: Input, options?: OverviewOptions | null): Overview;
   /** overview for any input, also a File or Blob on the main thread. */
   overviewAsync(input: Input, options?: OverviewOptions | null): Promise<Overview>;
+  /**
+   * Opens the run's timeline (one input, any kind: a File or Blob is read
+   * first on the main thread): the same selection and errors as the export.
+   */
+  openTimeline(input: Input, options?: TimelineOptions | null): Promise<Timeline>;
   /** The narrowing that fits `maxEvents`, from an overview (no file read). */
   suggestNarrowing(overview: Overview, options: { maxEvents: number }): NarrowingSuggestion;
   /**

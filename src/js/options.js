@@ -163,6 +163,76 @@ export function suggestOptionsOf(overview, options) {
   return { maxEvents: checks.nonNegativeInteger(options.maxEvents, 'maxEvents') };
 }
 
+// openTimeline's options: ranks and filters for the core, onProgress here.
+const TIMELINE_OPTIONS = {
+  ranks: { check: checks.integers, default: null },
+  include: { check: checks.patterns, default: null },
+  exclude: { check: checks.patterns, default: null },
+  onProgress: { check: checks.function, default: undefined, js: true },
+};
+
+/** Checks openTimeline's options; returns { core, js }. */
+export function timelineOptionsOf(options) {
+  return optionsOf(options, TIMELINE_OPTIONS, 'openTimeline\'s options');
+}
+
+/** The widest bars query (pixels). */
+export const TIMELINE_MAX_WIDTH = 16384;
+
+// The arguments of a timeline's queries: a TypeError for a wrong type, a
+// RangeError for a value out of range, each naming the argument.
+function timelineError(Kind, method, message) {
+  return new Kind(`scope-speedscope: timeline.${method}: ${message}`);
+}
+
+export function timelineLaneOf(method, lane, lanes, name = 'lane') {
+  if (!Number.isInteger(lane)) {
+    throw timelineError(TypeError, method, `${name} must be an integer (an index into timeline.lanes), not ${describe(lane)}`);
+  }
+  if (lane < 0 || lane >= lanes) {
+    throw timelineError(RangeError, method, `${name} ${lane} is out of range (the timeline has ${lanes} lane${lanes === 1 ? '' : 's'}: 0 to ${lanes - 1})`);
+  }
+  return lane;
+}
+
+export function timelineTimeOf(method, value, name) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw timelineError(TypeError, method, `${name} must be a finite number of nanoseconds from the origin, not ${describe(value)}`);
+  }
+  return value;
+}
+
+export function timelineWindowOf(method, start, end) {
+  timelineTimeOf(method, start, 'start');
+  timelineTimeOf(method, end, 'end');
+  if (end <= start) {
+    throw timelineError(RangeError, method, `end (${end}) must be after start (${start})`);
+  }
+}
+
+export function timelineWidthOf(method, width) {
+  if (!Number.isInteger(width)) {
+    throw timelineError(TypeError, method, `width must be an integer number of pixels, not ${describe(width)}`);
+  }
+  if (width < 1 || width > TIMELINE_MAX_WIDTH) {
+    throw timelineError(RangeError, method, `width ${width} is outside 1 to ${TIMELINE_MAX_WIDTH}`);
+  }
+  return width;
+}
+
+// regions' lanes: undefined or null for all, else lane indices.
+export function timelineLanesOf(method, value, lanes) {
+  if (value === undefined || value === null) return null;
+  if (!Array.isArray(value)) {
+    throw timelineError(TypeError, method, `lanes must be an array of lane indices, not ${describe(value)}`);
+  }
+  return value.map((lane, i) => timelineLaneOf(method, lane, lanes, `lanes[${i}]`));
+}
+
+export function timelineClosedError(method) {
+  return timelineError(TypeError, method, 'the timeline is closed');
+}
+
 const CREATE_OPTIONS = {
   wasmBinary: (value, name) => {
     if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return value;

@@ -14,7 +14,10 @@
 #include <emscripten/val.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
@@ -28,6 +31,7 @@
 #include "pattern.hpp"
 #include "speedscope_writer.hpp"
 #include "speedscope_format.hpp"
+#include "timeline.hpp"
 
 using emscripten::val;
 namespace ss = scope_speedscope;
@@ -389,6 +393,137 @@ val export_speedscope(val inputs, val options, val sink) {
   });
 }
 
+// ---- the timeline ------------------------------------------------------------------
+// Open timelines live here, by id, until timelineClose; each keeps the
+// buffers of its last bars query, which JavaScript copies at once (the views
+// handed out are only valid until the next call).
+
+struct OpenTimeline {
+  ss::Timeline timeline;
+  ss::Timeline::Bars bars;
+  std::vector<double> start, end;  // bars' times as JavaScript numbers
+};
+
+std::map<int, std::unique_ptr<OpenTimeline>>& open_timelines() {
+  static std::map<int, std::unique_ptr<OpenTimeline>> all;
+  return all;
+}
+
+OpenTimeline& timeline_of(int id) {
+  const auto it = open_timelines().find(id);
+  if (it == open_timelines().end()) {
+    throw ss::Error(ss::Msg::bad_argument, {{"detail", "the timeline is closed"}});
+  }
+  return *it->second;
+}
+
+// A time in ns from the origin (a JavaScript number) as int64, rounded
+// down (or up), within +-2^62.
+int64_t ns_of(double t, bool up) {
+  constexpr double limit = 4611686018427387904.0;  // 2^62
+  if (!(t > -limit)) return -static_cast<int64_t>(limit);
+  if (!(t < limit)) return static_cast<int64_t>(limit);
+  return static_cast<int64_t>(up ? std::ceil(t) : std::floor(t));
+}
+
+// input as for inspect; options: {ranks, include, exclude}; sink: {progress}.
+val open_timeline(val input, val options, val sink) {
+  return guarded([&] {
+    const ss::Progress progress = progress_of(sink);
+    ss::TimelineOptions opts;
+    if (!absent(options["ranks"])) opts.ranks = ranks_of(options["ranks"]);
+    opts.include = optional_strings(options["include"]);
+    opts.exclude = optional_strings(options["exclude"]);
+    opts.progress = progress;
+    auto entry = std::make_unique<OpenTimeline>();
+    {
+      const ss::Run run = read_input(input, progress);  // dropped once the columns are made
+      entry->timeline = ss::open_timeline(run, opts);
+    }
+    static int next_id = 0;
+    const int id = ++next_id;
+    const ss::Timeline& tl = entry->timeline;
+    val out = val::object();
+    out.set("id", id);
+    val lanes = val::array();
+    for (std::size_t i = 0; i < tl.lanes().size(); ++i) {
+      const auto& l = tl.lanes()[i];
+      val lane = val::object();
+      lane.set("name", l.name);
+      lane.set("calls", static_cast<double>(l.calls));
+      lane.set("maxDepth", static_cast<double>(l.max_depth));
+      lane.set("start", static_cast<double>(l.start_ns));
+      lane.set("end", static_cast<double>(l.end_ns));
+      lanes.set(i, lane);
+    }
+    out.set("lanes", lanes);
+    out.set("frames", array_of(tl.frames()));
+    out.set("memoryBytes", static_cast<double>(tl.memory_bytes()));
+    open_timelines().emplace(id, std::move(entry));
+    return out;
+  });
+}
+
+// Views of the items' columns (copied by the caller before its next call).
+val timeline_bars(int id, double lane, double start, double end, double width) {
+  return guarded([&] {
+    OpenTimeline& t = timeline_of(id);
+    t.timeline.bars(static_cast<std::size_t>(lane), ns_of(start, false), ns_of(end, true),
+                    static_cast<uint32_t>(width), t.bars);
+    const std::size_t n = t.bars.size();
+    t.start.assign(t.bars.start.begin(), t.bars.start.end());
+    t.end.assign(t.bars.end.begin(), t.bars.end.end());
+    val out = val::object();
+    out.set("start", val(emscripten::typed_memory_view(n, t.start.data())));
+    out.set("end", val(emscripten::typed_memory_view(n, t.end.data())));
+    out.set("depth", val(emscripten::typed_memory_view(n, t.bars.depth.data())));
+    out.set("frame", val(emscripten::typed_memory_view(n, t.bars.frame.data())));
+    out.set("count", val(emscripten::typed_memory_view(n, t.bars.count.data())));
+    return out;
+  });
+}
+
+val timeline_stack_at(int id, double lane, double time) {
+  return guarded([&] {
+    const auto stack = timeline_of(id).timeline.stack_at(static_cast<std::size_t>(lane), ns_of(time, false));
+    val out = val::array();
+    for (std::size_t i = 0; i < stack.size(); ++i) {
+      val e = val::object();
+      e.set("frame", stack[i].frame);
+      e.set("start", static_cast<double>(stack[i].start_ns));
+      e.set("end", static_cast<double>(stack[i].end_ns));
+      e.set("depth", static_cast<double>(stack[i].depth));
+      e.set("self", static_cast<double>(stack[i].self_ns));
+      out.set(i, e);
+    }
+    return out;
+  });
+}
+
+// lanes: an array of lane indices, or null for all.
+val timeline_regions(int id, double start, double end, val lanes) {
+  return guarded([&] {
+    std::vector<std::size_t> chosen;
+    if (!absent(lanes)) {
+      const unsigned n = lanes["length"].as<unsigned>();
+      for (unsigned i = 0; i < n; ++i) chosen.push_back(static_cast<std::size_t>(lanes[i].as<double>()));
+    }
+    const auto regions = timeline_of(id).timeline.regions(ns_of(start, false), ns_of(end, true), chosen);
+    val out = val::array();
+    for (std::size_t i = 0; i < regions.size(); ++i) {
+      val r = val::object();
+      r.set("frame", regions[i].frame);
+      r.set("calls", static_cast<double>(regions[i].calls));
+      r.set("total", static_cast<double>(regions[i].total_ns));
+      r.set("self", static_cast<double>(regions[i].self_ns));
+      out.set(i, r);
+    }
+    return out;
+  });
+}
+
+bool timeline_close(int id) { return open_timelines().erase(id) > 0; }
+
 val parse_cli(val args) {
   return guarded([&] {
     const ss::CliOptions o = ss::parse_cli(strings_of(args));
@@ -468,6 +603,11 @@ EMSCRIPTEN_BINDINGS(scope_speedscope) {
   emscripten::function("exportSpeedscope", &export_speedscope);
   emscripten::function("overview", &overview);
   emscripten::function("suggestNarrowing", &suggest_narrowing);
+  emscripten::function("openTimeline", &open_timeline);
+  emscripten::function("timelineBars", &timeline_bars);
+  emscripten::function("timelineStackAt", &timeline_stack_at);
+  emscripten::function("timelineRegions", &timeline_regions);
+  emscripten::function("timelineClose", &timeline_close);
   emscripten::function("parseCli", &parse_cli);
   emscripten::function("cliCommand", &cli_command);
   emscripten::function("cliHelp", &cli_help);
