@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// The page's benchmark in headless Chromium (npm run bench:browser): for runs
-// of 1 M, 4 M, 10 M and 20 M calls (bench/make_run.py, cached in
-// build/bench-runs/), each in a fresh browser, it chooses the file and measures
+// The page's benchmark in headless Chromium (npm run bench:browser): for the
+// example run (calls 0) and runs of 1 M, 4 M, 10 M and 20 M calls
+// (bench/make_run.py, cached in build/bench-runs/), each in a fresh browser
+// with the page loaded, it chooses the file and measures
+//   timeline      the page's timeline drawn (<body data-chart="painted">), the first view
 //   converted     the outputs exist (the Download link is there)
 //   download      a click on Download gave the complete file (while the viewer imports)
 //   painted       the viewer's bridge saw the flame chart drawn (pixels, not the title)
@@ -12,9 +14,18 @@
 // The baseline, in the same run: speedscope alone (its bundled page as a tab
 // of its own, loading the same JSON, written by the native CLI, through
 // #profileURL), painted when its overlay canvas has pixels.
+// Mode 'page, zoom': after the timeline is drawn, a scripted zoom from the
+// whole run down to one call (about 1 µs) and back, one wheel step a frame,
+// then a pan; frame times are the gaps between requestAnimationFrame
+// callbacks in the page (median, 99th percentile, worst).
+// Mode 'page, open window': zooms to a window of about 1 M calls (the regions
+// table counts them) and measures Open in speedscope until speedscope painted,
+// and the page's longest pause meanwhile (a 50 ms timer).
+// Modes 'page' and 'speedscope alone' are timed against the first view; the
+// old speedscope-first flow is gone (speedscope opens on a click).
 //
-//   node bench/browser.mjs [--calls 1000001,4000001] [--runs 2] [--limit-s 420] [--json FILE]
-//                          [--modes 'speedscope alone,page,page, suggested narrowing']
+//   node bench/browser.mjs [--calls 0,1000001,4000001] [--runs 2] [--limit-s 420] [--json FILE]
+//                          [--modes 'speedscope alone,page,page, zoom,page, open window,page, suggested narrowing']
 //
 // Heavy: a 20 M-call run takes several GB. Run one benchmark at a time.
 
@@ -32,7 +43,7 @@ const arg = (name, fallback) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : fallback;
 };
-const SIZES = arg('--calls', '1000001,4000001,10000001,20000001').split(',').map(Number);
+const SIZES = arg('--calls', '0,1000001,4000001,20000001').split(',').map(Number);
 const RUNS = Number(arg('--runs', '2'));
 const LIMIT_MS = Number(arg('--limit-s', '420')) * 1000;
 const JSON_OUT = arg('--json', join(repo, 'build', 'bench', 'browser.json'));
@@ -42,6 +53,7 @@ const root = join(repo, 'dist', 'web');
 const runsDir = join(repo, 'build', 'bench-runs');
 
 function runFile(calls) {
+  if (calls === 0) return join(repo, 'tests', 'fixtures', 'h5', 'real_run_s1.h5');  // the example
   mkdirSync(runsDir, { recursive: true });
   const path = join(runsDir, `run_${calls}.h5`);
   if (!existsSync(path)) {
@@ -73,7 +85,7 @@ function aloneSite(calls, path) {
   const site = join(runsDir, 'alone');
   mkdirSync(site, { recursive: true });
   const json = join(site, `run_${calls}.json`);
-  if (!existsSync(json)) {
+  if (!existsSync(json) || calls === 0) {
     execFileSync(join(repo, 'build', 'native', 'scope-speedscope'), [path, '--filepath', json, '--quiet']);
   }
   rmSync(join(site, 'speedscope'), { force: true, recursive: true });
@@ -97,7 +109,7 @@ async function measure(calls, path, mode) {
   });
   let peak = 0;
   const sampler = setInterval(() => { peak = Math.max(peak, browserRss(userDataDir)); }, 500);
-  const result = { calls, mode, json: null, converted: null, download: null, painted: null, viewer: null,
+  const result = { calls, mode, json: null, timeline: null, converted: null, download: null, painted: null, viewer: null,
                    waiting: null, pageAlive: null, note: '' };
   try {
     const page = await context.newPage();
@@ -133,6 +145,22 @@ async function measure(calls, path, mode) {
     const narrowing = await ask('document.body.dataset.narrowing === "true"');
     const t0 = Date.now();
     await page.setInputFiles('[data-testid=file-input]', path);
+    const chart = await until(`['painted', 'failed'].includes(document.body.dataset.chart) && document.body.dataset.chart`);
+    if (chart === 'painted') result.timeline = Date.now() - t0;
+    if (mode === 'page, zoom') {
+      Object.assign(result, await ask(ZOOM_SCRIPT));
+      result.pageAlive = await ask('1 + 1') === 2;
+      return result;
+    }
+    if (mode === 'page, open window') {
+      Object.assign(result, await ask(OPEN_WINDOW_SCRIPT));
+      const opened = Date.now();
+      result.viewer = await until(`['painted', 'failed'].includes(document.body.dataset.viewer) && document.body.dataset.viewer`) ?? 'timeout';
+      if (result.viewer === 'painted') result.painted = Date.now() - opened;
+      result.longestPause = await ask('(() => { clearInterval(window.benchTimer); const t = window.benchTicks; let m = 0; for (let i = 1; i < t.length; i++) m = Math.max(m, t[i] - t[i - 1]); return Math.round(m); })()');
+      result.pageAlive = await ask('1 + 1') === 2;
+      return result;
+    }
     const phase = await until(`['done', 'failed', 'waiting'].includes(document.body.dataset.phase) &&
       document.body.dataset.phase`);
     if (phase === 'waiting') {
@@ -151,7 +179,10 @@ async function measure(calls, path, mode) {
         result.note = await ask('document.getElementById("budget-suggestion").innerText');
         await ask('document.getElementById("budget-apply").click()');
       } else {
-        await ask('document.getElementById("budget-convert").click()');
+        // The timeline is the view; the complete download waits for a click
+        // (Convert everything), as before: not part of the first view.
+        result.pageAlive = await ask('1 + 1') === 2;
+        return result;
       }
       await until(`['done', 'failed'].includes(document.body.dataset.phase)`);
     }
@@ -172,15 +203,6 @@ async function measure(calls, path, mode) {
       result.downloadBytes = statSync(file).size;
       await download.delete();
     }
-    if (await ask('document.body.dataset.viewer') === 'held') {
-      result.note = 'over budget: Convert everything, then Show anyway';
-      await ask('document.querySelector("[data-testid=show-anyway]").click()');
-    }
-    const viewer = await until(`['painted', 'failed'].includes(document.body.dataset.viewer) &&
-      document.body.dataset.viewer`);
-    result.viewer = viewer ?? 'timeout';
-    if (viewer === 'painted') result.painted = Date.now() - t0;
-    if (viewer === 'failed') result.note += ` (${await ask('document.querySelector("[data-testid=viewer-note]")?.innerText')})`;
     result.pageAlive = await ask('1 + 1') === 2 &&
       /^blob:/.test(await ask('document.getElementById("download").href'));
     return result;
@@ -196,6 +218,50 @@ async function measure(calls, path, mode) {
   }
 }
 
+// In the page: a wheel step a frame on the chart, zooming around its middle
+// from the whole run to a window of about 1 µs and back out, then panning;
+// the gaps between animation frames.
+const ZOOM_SCRIPT = `(async () => {
+  const chart = document.querySelector('[data-testid=timeline]');
+  const r = chart.getBoundingClientRect();
+  const span = () => Number(chart.dataset.viewEnd) - Number(chart.dataset.viewStart);
+  const frame = () => new Promise((ok) => requestAnimationFrame(ok));
+  const wheel = (dx, dy) => chart.dispatchEvent(new WheelEvent('wheel', { deltaX: dx, deltaY: dy, clientX: r.left + r.width / 2,
+    clientY: r.top + r.height / 2, bubbles: true, cancelable: true }));
+  const times = [];
+  let last = await frame();
+  const step = async (dx, dy) => { wheel(dx, dy); const t = await frame(); times.push(t - last); last = t; };
+  const whole = span();
+  let steps = 0;
+  while (span() > 1000 && steps++ < 400) await step(0, -100);
+  const deepest = span();
+  while (span() < whole * 0.999 && steps++ < 800) await step(0, 100);
+  for (let i = 0; i < 60; i++) await step(0, -100);
+  for (let i = 0; i < 120; i++) await step(40, 0);
+  const sorted = [...times].sort((a, b) => a - b);
+  const q = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+  return { frames: times.length, medianFrame: q(0.5), p99Frame: q(0.99), worstFrame: sorted.at(-1), deepestSpanNs: deepest };
+})()`;
+
+// In the page: zoom in ('+' on the chart) until the regions table counts
+// about 1 M calls in view or fewer, then click Open in speedscope; a 50 ms
+// timer records the page's pauses meanwhile.
+const OPEN_WINDOW_SCRIPT = `(async () => {
+  const chart = document.querySelector('[data-testid=timeline]');
+  const table = document.querySelector('[data-testid=regions-table]');
+  const callsInView = () => Number((document.querySelector('[data-testid=regions-caption]').textContent.match(/: ([\\d,]+) calls?$/) ?? [0, '0'])[1].replaceAll(',', ''));
+  const settled = async () => { const w = table.dataset.windowEnd; for (let i = 0; i < 100; i++) { await new Promise((ok) => setTimeout(ok, 50)); if (table.dataset.windowEnd !== w) break; } await new Promise((ok) => setTimeout(ok, 300)); };
+  await settled();
+  for (let i = 0; i < 40 && callsInView() > 1100000; i++) {
+    chart.dispatchEvent(new KeyboardEvent('keydown', { key: '+', bubbles: true, cancelable: true }));
+    await settled();
+  }
+  window.benchTicks = [];
+  window.benchTimer = setInterval(() => window.benchTicks.push(performance.now()), 50);
+  document.querySelector('[data-testid=open-in-speedscope]').click();
+  return { windowCalls: callsInView() };
+})()`;
+
 if (!existsSync(join(root, 'index.html'))) {
   console.error('bench: dist/web is missing: run npm run build first');
   process.exit(1);
@@ -203,14 +269,18 @@ if (!existsSync(join(root, 'index.html'))) {
 const results = [];
 for (const calls of SIZES) {
   const path = runFile(calls);
-  const modes = (calls >= 10_000_000 ? ['page', 'page, suggested narrowing'] : ['speedscope alone', 'page'])
-    .filter((m) => !MODES || MODES.includes(m));
+  const modes = ['speedscope alone', 'page', 'page, zoom', 'page, open window', 'page, suggested narrowing']
+    .filter((m) => (MODES ? MODES.includes(m) : m === 'page' || (m === 'speedscope alone' && calls < 10_000_000) ||
+      (m === 'page, zoom' && calls >= 20_000_000)));
   for (const mode of modes) {
     for (let i = 0; i < RUNS; i++) {
       const r = await measure(calls, path, mode);
       results.push(r);
-      console.error(`bench: ${calls.toLocaleString('en-US')} calls, ${mode}, run ${i + 1}: converted ${s(r.converted)}, ` +
-        `download ${s(r.download)}, painted ${s(r.painted)} (${r.viewer}), memory ${gb(r.memory)}, page alive ${r.pageAlive}` +
+      console.error(`bench: ${calls ? calls.toLocaleString('en-US') : 'example'} calls, ${mode}, run ${i + 1}: timeline ${s(r.timeline)}, ` +
+        `converted ${s(r.converted)}, download ${s(r.download)}, speedscope painted ${s(r.painted)} (${r.viewer}), ` +
+        `memory ${gb(r.memory)}, page alive ${r.pageAlive}` +
+        `${r.frames ? `; ${r.frames} frames, median ${r.medianFrame.toFixed(1)} ms, p99 ${r.p99Frame.toFixed(1)} ms, worst ${r.worstFrame.toFixed(1)} ms, deepest ${r.deepestSpanNs.toFixed(0)} ns` : ''}` +
+        `${r.windowCalls ? `; window ${r.windowCalls} calls, longest pause ${r.longestPause} ms` : ''}` +
         `${r.note ? `; ${r.note}` : ''}`);
       if (mode === 'page, suggested narrowing' && r.note === 'no narrowing in this build') break;
     }
@@ -222,12 +292,19 @@ writeFileSync(JSON_OUT, JSON.stringify({ date: new Date().toISOString(), cpus: c
                                          chromium: execFileSync('/usr/bin/chromium', ['--version'],
                                            { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim(),
                                          results }, null, 1));
-console.log('| run | how | JSON | converted | download complete | chart painted | browser memory (peak) | page |');
-console.log('|---|---|---:|---:|---:|---:|---:|---|');
+console.log('| run | how | first chart painted | converted | download complete | browser memory (peak) | notes |');
+console.log('|---|---|---:|---:|---:|---:|---|');
 for (const r of results) {
   if (r.note === 'no narrowing in this build') continue;
-  const viewer = r.viewer === 'painted' ? s(r.painted) : r.viewer === 'failed' ? 'viewer failed' : (r.viewer ?? '—');
-  const page = r.mode === 'speedscope alone' ? '—' : r.pageAlive ? 'alive, download kept' : 'LOST';
-  console.log(`| ${(r.calls / 1e6).toFixed(0)} M calls | ${r.mode}${r.waiting != null ? ' (waited for a click)' : ''} | ` +
-    `${r.json ?? '—'} | ${s(r.converted)} | ${s(r.download)} | ${viewer} | ${gb(r.memory)} | ${page} |`);
+  const first = r.mode === 'speedscope alone' ? (r.viewer === 'painted' ? s(r.painted) : r.viewer) : s(r.timeline);
+  const notes = [
+    r.mode === 'speedscope alone' ? `JSON ${r.json}` : null,
+    r.waiting != null ? 'download waits for a click (over the budget)' : null,
+    r.frames ? `${r.frames} frames: median ${r.medianFrame.toFixed(1)} ms, p99 ${r.p99Frame.toFixed(1)} ms, worst ${r.worstFrame.toFixed(0)} ms` : null,
+    r.windowCalls ? `window of ${r.windowCalls.toLocaleString('en-US')} calls: speedscope painted ${s(r.painted)} after the click, longest pause of the page ${r.longestPause} ms` : null,
+    r.mode !== 'speedscope alone' && !r.pageAlive ? 'PAGE LOST' : null,
+    r.note || null,
+  ].filter(Boolean).join('; ');
+  console.log(`| ${r.calls ? `${(r.calls / 1e6).toFixed(0)} M calls` : 'the example'} | ${r.mode} | ${first} | ` +
+    `${s(r.converted)} | ${s(r.download)} | ${gb(r.memory)} | ${notes} |`);
 }

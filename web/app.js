@@ -1,16 +1,21 @@
-// The page's flow: a dropped or chosen file is inspected and converted at once
-// with export_speedscope's defaults (rank 0, every region), and the flame chart
-// fills the window. A run too big for the viewer waits, with the estimate and
-// a way to narrow it. Changed options convert again. The modules:
+// The page's flow: a dropped or chosen file is inspected, its timeline (every
+// call, drawn from the core's columns: timeline/) fills the window at once,
+// and then it is converted with export_speedscope's defaults (rank 0, every
+// region) for the download. speedscope shows the visible window, or the whole
+// run when it fits its budget, on a click (Open in speedscope). A run too big
+// for speedscope waits for a click before converting, with the estimate and a
+// way to narrow it. Changed options draw and convert again. The modules:
 //   state.js (the page state), dom.js (DOM helpers), picker.js (choosing files),
 //   options.js (the options panel), files-view.js (what files hold),
 //   worker-client.js + worker.js (the converter), budget.js (the viewer's budget),
 //   viewer.js (speedscope in a sandboxed frame), downloads.js (the bar's links),
+//   timeline/ (the timeline: its worker side, client, drawing, input and view),
 //   status.js (status line, progress, the error box), site.js (where the parts come from),
 //   offline.js (the service worker), served-result.js (outputs `scope-speedscope view` serves).
 
 import * as budget from './budget.js';
 import { $, bytes, count, el, nextFrame, plural, seconds } from './dom.js';
+import { exactTime } from './timeline/format.js';
 import * as downloads from './downloads.js';
 import * as filesView from './files-view.js';
 import * as options from './options.js';
@@ -23,6 +28,8 @@ import { goodFiles, state, update } from './state.js';
 import * as status from './status.js';
 import { Viewer, toggleFullscreen } from './viewer.js';
 import { ConverterClient } from './worker-client.js';
+import { TimelineClient } from './timeline/client.js';
+import { TimelineView } from './timeline/view.js';
 
 const params = new URLSearchParams(window.location.search);
 // How long the converter may go without a sign of progress before it is
@@ -33,7 +40,12 @@ const STALL_MS = Number(params.get('stall-limit-ms')) || 30_000;
 const STALL_BYTES_PER_MS = 10_000;  // 10 MB/s
 
 const converter = new ConverterClient(site.createWorker);
-const viewer = new Viewer({ box: $('viewer-box'), load: site.loadViewer, onStatus: viewerStatus });
+const viewer = new Viewer({ box: $('viewer-frame'), load: site.loadViewer, onStatus: viewerStatus });
+const timelineClient = new TimelineClient(site.createWorker);
+const timeline = new TimelineView({ client: timelineClient, onPainted: timelinePainted });
+let timelineKey = null;   // what the timeline shows: [selection, file, ranks, include, exclude]
+let timelineFailure = null;
+let converting = null;    // the running conversion (a promise), for Open in speedscope to wait for
 let run = 0;  // bumps with every selection and every conversion started; late replies are dropped
 
 const limitFor = (files, { silent = false } = {}) =>
@@ -46,6 +58,7 @@ async function choose(files) {
   const mine = ++run;
   performance.mark('scope-speedscope:chosen');
   converter.cancel();
+  timelineClient.cancel();
   options.cancelPending();
   clearResults();
   overviewView.clear();
@@ -83,9 +96,14 @@ async function choose(files) {
 
 function clearResults() {
   downloads.release(state.outputs);
-  update({ outputs: [], current: 0, viewer: 'none', viewerMessage: '' });
+  update({ outputs: [], current: 0, viewer: 'none', viewerMessage: '', chart: 'none' });
   downloads.render([], 0, site.viewerPage);
   viewer.clear(placeholder(''));
+  closeViewerBox();
+  timeline.clear();
+  timelineKey = null;
+  timelineFailure = null;
+  $('timeline-box').hidden = true;
   status.clearError();
   status.hideProgress();
   status.setStatus('');
@@ -122,7 +140,7 @@ function describeEstimate(e) {
 // automatic: a new selection or changed options (waits when it surely is over
 // the budget); otherwise the person asked: convert, and show what fits.
 // reveal: scroll to the chart and move focus to it (not while someone edits an option).
-async function convertIfItFits({ automatic, reveal = true }) {
+async function convertIfItFits({ automatic, reveal = true, show = false }) {
   const mine = ++run;
   update({ phase: 'preparing', attempts: state.attempts + 1 });
   if (!options.hasRank()) {
@@ -146,6 +164,7 @@ async function convertIfItFits({ automatic, reveal = true }) {
       return;
     }
   }
+  if (await drawTimeline(opts, mine, { reveal }) === 'cancelled' || mine !== run) return;
   const e = estimate(opts);
   update({ estimate: e });
   options.setEstimate(describeEstimate(e));
@@ -153,7 +172,161 @@ async function convertIfItFits({ automatic, reveal = true }) {
     await showBudget(e, opts, mine);
     return;
   }
-  await convert(opts, mine, { reveal });
+  await convert(opts, mine, { reveal, show });
+}
+
+// ---- the timeline ------------------------------------------------------------------
+// Opened in a worker of its own (the converter may be busy writing), for the
+// file of the current output; again only when the file, ranks or filters
+// changed (narrowing is the download's and speedscope's, not the timeline's).
+
+const timelineFile = () => goodFiles()[state.outputs.length === goodFiles().length ? state.current : 0]?.file;
+
+async function drawTimeline(opts, mine, { reveal = true } = {}) {
+  const file = timelineFile();
+  if (!state.features.timeline || !file) return null;
+  const key = JSON.stringify([state.selection, file.name, opts.ranks, opts.include, opts.exclude]);
+  if (key === timelineKey) return null;
+  timelineKey = key;
+  timelineFailure = null;
+  status.clearError('timeline');
+  update({ phase: 'drawing', chart: 'opening' });
+  status.showProgress({ phase: 'timeline', total: 0 }, { file: file.name });
+  performance.mark('scope-speedscope:timeline-start');
+  const reply = await timelineClient.open(file, { ranks: opts.ranks, include: opts.include, exclude: opts.exclude }, {
+    onProgress: (p) => { if (mine === run) status.showProgress({ ...p, phase: 'timeline' }, { file: file.name }); },
+    limitMs: limitFor([file]),
+  });
+  if (mine !== run) return 'cancelled';
+  status.hideProgress();
+  if (reply.type === 'cancelled') {
+    timelineKey = null;
+    cancelled();
+    return 'cancelled';
+  }
+  if (reply.type !== 'result') {
+    // Said after converting, and only when the converter does not fail the
+    // same way (its message is the one people get).
+    timelineKey = null;
+    timelineFailure = { reply, file };
+    update({ chart: 'failed' });
+    $('timeline-box').hidden = true;
+    return 'failed';
+  }
+  $('timeline-box').hidden = false;
+  $('fullscreen').hidden = false;
+  timeline.show({ ...reply, fileName: file.name });
+  if (reveal) revealTimeline();
+  return 'drawn';
+}
+
+function timelinePainted(info) {
+  performance.mark('scope-speedscope:timeline-painted');
+  update({ chart: 'painted' });
+  const calls = info.lanes.reduce((n, l) => n + l.calls, 0);
+  if (state.phase === 'drawing') status.setStatus(`${info.fileName}: ${plural(calls, 'call')} on the timeline.`);
+}
+
+async function revealTimeline() {
+  await nextFrame();
+  const busy = document.activeElement;
+  if (busy && (busy === $('options-toggle') || $('options-panel').contains(busy))) return;
+  const besideOptions = $('options-panel').hidden || getComputedStyle($('options-panel')).gridColumnStart === '2';
+  (besideOptions ? $('work') : $('timeline-box')).scrollIntoView({ block: 'start' });
+  $('tl-chart').focus({ preventScroll: true });
+}
+
+function reportTimelineFailure() {
+  if (!timelineFailure) return;
+  const { reply, file } = timelineFailure;
+  const words = reply.type === 'stalled' ? `it stopped responding (no progress for ${reply.seconds} s)`
+    : reply.wording ?? reply.message;
+  status.showError({ file: file.name, message: `The timeline could not be drawn: ${words}` }, { origin: 'timeline' });
+}
+
+// ---- Open in speedscope -------------------------------------------------------------
+// The visible window (with the options' ranks, filters and minimum duration)
+// as a speedscope document within the viewer's budget: the whole run's output
+// when the window is the whole run and it fits; else the window, narrowed
+// around its middle until it fits (the timeline counts its calls).
+
+async function openInSpeedscope() {
+  const file = timelineFile();
+  if (!file || !timeline.timeline) return;
+  const mine = run;
+  const opts = options.read();
+  const have = budget.budget();
+  const maxCalls = budget.maxCalls(have);
+  const button = $('open-in-speedscope');
+  button.disabled = true;
+  try {
+    if (converting) await converting;
+    if (mine !== run) return;
+    const whole = timeline.isWholeRun && !opts.timeWindow;
+    const output = state.outputs[state.current];
+    if (whole && output && budget.fits(budget.cost(output.calls), have)) {
+      await openViewer(state.current);
+      return;
+    }
+    const w = timeline.window;
+    const fit = await timelineClient.query('fit', { timeline: timeline.timeline, start: w.start, end: w.end, maxCalls });
+    if (mine !== run || fit.type !== 'result') return;
+    if (maxCalls < 1 || fit.calls > maxCalls) {
+      status.setStatus(`speedscope's budget in this browser is too small for ${plural(fit.calls, 'call')}.`);
+      return;
+    }
+    showViewerBox(`${file.name}: converting ${describeWindow(fit)} for speedscope…`);
+    update({ viewer: 'starting' });
+    viewer.clear(placeholder(`Converting ${describeWindow(fit)}…`));
+    const overview = await converter.request('overview', { file, options: { ranks: opts.ranks, include: opts.include,
+      exclude: opts.exclude, bins: 1 } }, { limitMs: limitFor([file], { silent: true }) });
+    if (mine !== run) return;
+    if (overview.type !== 'result' || overview.overview.firstStart == null) {
+      if (overview.type !== 'cancelled') reportFailure(overview, [file]);
+      update({ viewer: 'none' });
+      return;
+    }
+    const origin = Math.round(overview.overview.firstStart * 1e9);
+    const windowOptions = { ...opts, timeWindow: [`${origin + fit.start}ns`, `${origin + fit.end}ns`] };
+    status.showProgress({ phase: 'read', done: 0, total: 0 }, { file: file.name });
+    const reply = await converter.request('convert', { files: [file], options: windowOptions }, {
+      onProgress: (p) => { if (mine === run) status.showProgress(p, { file: file.name }); },
+      limitMs: limitFor([file]),
+    });
+    if (mine !== run) return;
+    status.hideProgress();
+    if (reply.type !== 'result' || !reply.outputs.length) {
+      if (reply.type === 'result') status.setStatus('No call in that window.');
+      else if (reply.type !== 'cancelled') reportFailure(reply, [file]);
+      update({ viewer: 'none' });
+      viewer.clear(placeholder(''));
+      return;
+    }
+    const [result] = reply.outputs;
+    $('viewer-title').textContent = `speedscope: ${file.name}, ${describeWindow(fit)} (${plural(result.calls, 'call')})`;
+    update({ viewer: 'starting', viewerMessage: '' });
+    viewer.show({ fileName: result.fileName, blob: result.blob });
+    await revealViewer();
+  } finally {
+    button.disabled = false;
+  }
+}
+
+const describeWindow = (w) => `${exactTime(w.start)} to ${exactTime(w.end)}`;
+
+function showViewerBox(title) {
+  $('viewer-box').hidden = false;
+  $('viewer-title').textContent = title;
+}
+
+function closeViewerBox() {
+  $('viewer-box').hidden = true;
+}
+
+async function revealViewer() {
+  await nextFrame();
+  $('viewer-box').scrollIntoView({ block: 'start' });
+  viewer.frame?.focus();
 }
 
 async function showBudget(e, opts, mine) {
@@ -162,18 +335,23 @@ async function showBudget(e, opts, mine) {
   $('budget-text').textContent = `${e.largest.file.name}: the selection holds ${plural(e.calls, 'call')}. ` +
     `Showing them would take speedscope ${seconds(e.need.seconds)} and ${bytes(e.need.bytes)} of memory; ` +
     `in this browser it can show about ${plural(budget.maxCalls(e.have), 'call')}. ` +
-    'Show less of the run, or convert it all to download.';
+    `${state.chart === 'painted' ? 'The timeline above shows every call. ' : ''}` +
+    'Show less of the run in speedscope, or convert it all to download.';
   $('budget-suggestion').hidden = true;
   $('budget-apply').hidden = true;
   $('budget').hidden = false;
-  status.setStatus('Waiting: the run is too big to show at once.');
-  $('budget').scrollIntoView({ block: 'nearest' });
+  status.setStatus(waitingText());
+  if (state.chart !== 'painted') $('budget').scrollIntoView({ block: 'nearest' });
   if (state.features.narrowing) await suggest(e, opts, mine);
 }
 
 // The core's suggestion for the largest file: a minimum duration or a time
 // window that keeps a quick first look's worth of calls
 // (budget.suggestedEvents), whichever keeps more (the core's `preferred`).
+const waitingText = () => (state.chart === 'painted'
+  ? 'The timeline shows every call; too big to convert for speedscope at once: see below the timeline.'
+  : 'Waiting: the run is too big to show at once.');
+
 async function suggest(e, opts, mine) {
   status.showProgress({ phase: 'suggest', total: 0 });
   const reply = await converter.request('overview', {
@@ -183,7 +361,7 @@ async function suggest(e, opts, mine) {
   }, { limitMs: limitFor([e.largest.file], { silent: true }) });
   if (mine !== run) return;
   status.hideProgress();
-  status.setStatus('Waiting: the run is too big to show at once.');
+  status.setStatus(waitingText());
   if (reply.type !== 'result') {
     if (reply.type !== 'cancelled') reportFailure(reply, [e.largest.file]);
     return;
@@ -205,24 +383,28 @@ async function suggest(e, opts, mine) {
   apply.hidden = false;
   apply.onclick = () => {
     options.apply(setting);
-    convertIfItFits({ automatic: false });
+    convertIfItFits({ automatic: false, show: true });
   };
 }
 
-async function convert(opts, mine, { reveal }) {
+async function convert(opts, mine, { reveal, show = false }) {
   const files = goodFiles().map((f) => f.file);
+  const current = state.current;
   downloads.release(state.outputs);
-  update({ phase: 'converting', outputs: [], current: 0, viewer: 'none' });
+  update({ phase: 'converting', outputs: [], viewer: 'none' });
   downloads.render([], 0, site.viewerPage);
-  $('fullscreen').hidden = true;
-  viewer.clear(placeholder('Converting…'));
+  viewer.clear(placeholder(''));
+  closeViewerBox();
   status.showProgress({ phase: 'read', done: 0, total: 0 }, { file: fileList(files) });
   const started = performance.now();
   performance.mark('scope-speedscope:convert-start');
-  const reply = await converter.request('convert', { files, options: opts }, {
+  const job = converter.request('convert', { files, options: opts }, {
     onProgress: (p) => { if (mine === run) status.showProgress(p, { file: fileList(files) }); },
     limitMs: limitFor(files),
   });
+  converting = job;
+  const reply = await job;
+  if (converting === job) converting = null;
   if (mine !== run) return;
   status.hideProgress();
   if (reply.type === 'cancelled') {
@@ -237,7 +419,8 @@ async function convert(opts, mine, { reveal }) {
   }
   performance.mark('scope-speedscope:converted');
   const took = ((performance.now() - started) / 1000).toFixed(1);
-  showReadyOutputs(reply.outputs, `Converted in ${took} s`, { reveal });
+  showReadyOutputs(reply.outputs, `Converted in ${took} s`, { reveal, show, current });
+  reportTimelineFailure();
   loadOverview();
 }
 
@@ -245,14 +428,17 @@ async function convert(opts, mine, { reveal }) {
 // or ones converted elsewhere and handed to the page): the bar's links, and
 // the first one in the viewer when it fits the budget. `what` starts the
 // status line.
-export function showReadyOutputs(results, what, { reveal = true } = {}) {
+// show: open the output in speedscope (outputs that come without a timeline,
+// and a conversion asked for to be shown); else the timeline stays the view.
+export function showReadyOutputs(results, what, { reveal = true, show = true, current = 0 } = {}) {
   downloads.release(state.outputs);
   const outputs = downloads.makeOutputs(results);
-  update({ outputs, current: 0, phase: 'done' });
+  const index = current < outputs.length ? current : 0;
+  update({ outputs, current: index, phase: 'done' });
   $('work').hidden = false;
-  downloads.render(outputs, 0, site.viewerPage);
+  downloads.render(outputs, index, site.viewerPage);
   status.setStatus(`${what}: ${outputs.map((o) => `${o.fileName} (${bytes(o.size)})`).join(', ')}.`);
-  showOutput(0, { reveal });
+  if (show) showOutput(index, { reveal });
 }
 
 // Opens the viewer on an output that fits the budget; holds it otherwise.
@@ -265,9 +451,10 @@ function showOutput(index, { reveal = true } = {}) {
 
 function cancelled() {
   status.hideProgress();
-  update({ phase: 'cancelled' });
+  update({ phase: 'cancelled', ...(state.chart === 'opening' ? { chart: 'none' } : {}) });
   status.setStatus('Cancelled.');
   viewer.clear(placeholder(''));
+  if (state.viewer !== 'none') update({ viewer: 'none' });
 }
 
 // A failed request, said once: the core's message (or its words for people),
@@ -310,6 +497,7 @@ async function openViewer(index, { reveal = true } = {}) {
   if (!output) return;
   update({ current: index, viewer: 'starting', viewerMessage: '' });
   downloads.render(state.outputs, index, site.viewerPage);
+  showViewerBox(`speedscope: ${output.fileName}${state.chart === 'painted' ? ', the whole run' : ''}`);
   viewer.show(output);
   $('fullscreen').hidden = false;
   if (!reveal) return;
@@ -318,10 +506,10 @@ async function openViewer(index, { reveal = true } = {}) {
   // not scroll away under their pointer.
   const busy = document.activeElement;
   if (busy && (busy === $('options-toggle') || $('options-panel').contains(busy))) return;
-  // The bar and the chart fill the window; on a narrow screen with the
-  // options open above the chart, the chart alone does.
+  // Without a timeline (results served by `scope-speedscope view`) the bar
+  // and speedscope fill the window; below a timeline, speedscope does.
   const besideOptions = $('options-panel').hidden || getComputedStyle($('options-panel')).gridColumnStart === '2';
-  (besideOptions ? $('work') : $('viewer-box')).scrollIntoView({ block: 'start' });
+  ($('timeline-box').hidden && besideOptions ? $('work') : $('viewer-box')).scrollIntoView({ block: 'start' });
   viewer.frame?.focus();
 }
 
@@ -330,7 +518,7 @@ function holdViewer(index) {
   const need = budget.cost(output.calls);
   update({ current: index, viewer: 'held' });
   downloads.render(state.outputs, index, site.viewerPage);
-  $('fullscreen').hidden = true;
+  showViewerBox(`speedscope: ${output.fileName}`);
   viewer.clear(placeholder(`${output.fileName} holds ${plural(output.calls, 'call')}: more than the viewer's ` +
     `budget. Showing it would take speedscope ${seconds(need.seconds)} and ${bytes(need.bytes)} of memory. ` +
     'The download has the complete file.',
@@ -362,7 +550,6 @@ function viewerStatus(status_, { fileName, reason, message, ms }) {
     text = `speedscope cannot show ${fileName}: ${message}. The download has the complete file.`;
   }
   update({ viewer: 'failed', viewerMessage: text });
-  $('fullscreen').hidden = true;
   const note = el('p', { className: 'viewer-failed', role: 'alert', 'data-testid': 'viewer-note', text });
   viewer.clear(placeholder('', note, el('button', { type: 'button', className: 'button', text: 'Try again',
                                                    onclick: () => openViewer(state.current) })));
@@ -370,6 +557,23 @@ function viewerStatus(status_, { fileName, reason, message, ms }) {
 }
 
 // ---- the bar ----------------------------------------------------------------------
+
+// Another output: its download, its file's timeline; speedscope closes.
+async function chooseOutput(index) {
+  if (!state.outputs[index]) return;
+  update({ current: index, viewer: 'none' });
+  downloads.render(state.outputs, index, site.viewerPage);
+  viewer.clear(placeholder(''));
+  if ($('timeline-box').hidden && !timelineKey && !timelineFailure) {
+    showOutput(index);  // no timeline (served results): speedscope as before
+    return;
+  }
+  closeViewerBox();
+  const mine = run;
+  const phase = state.phase;
+  await drawTimeline(options.read(), mine);
+  if (mine === run && state.phase === 'drawing') update({ phase });
+}
 
 function openOptions(open) {
   $('options-panel').hidden = !open;
@@ -402,15 +606,25 @@ async function loadOverview() {
 
 function wireBar() {
   $('options-toggle').addEventListener('click', () => openOptions($('options-panel').hidden));
-  $('output-select').addEventListener('change', (e) => showOutput(Number(e.target.value)));
-  $('fullscreen').addEventListener('click', () => toggleFullscreen($('viewer-box')).catch(() => {}));
+  $('output-select').addEventListener('change', (e) => chooseOutput(Number(e.target.value)));
+  // Full screen: the timeline, or speedscope where there is no timeline.
+  const fullscreenTarget = () => ($('timeline-box').hidden ? $('viewer-box') : $('timeline-box'));
+  $('fullscreen').addEventListener('click', () => toggleFullscreen(fullscreenTarget()).catch(() => {}));
   document.addEventListener('fullscreenchange', () => {
-    $('fullscreen').setAttribute('aria-pressed', String(document.fullscreenElement === $('viewer-box')));
+    $('fullscreen').setAttribute('aria-pressed', String(!!document.fullscreenElement &&
+      document.fullscreenElement === fullscreenTarget()));
+    timeline.invalidate();
   });
   $('cancel').addEventListener('click', () => {
+    if (state.phase === 'drawing') timelineClient.cancel();
     converter.cancel();
     cancelled();
     $('options-toggle').focus();
+  });
+  $('open-in-speedscope').addEventListener('click', () => openInSpeedscope());
+  $('back-to-timeline').addEventListener('click', () => {
+    $('timeline-box').scrollIntoView({ block: 'start' });
+    $('tl-chart').focus({ preventScroll: true });
   });
   $('budget-convert').addEventListener('click', () => convertIfItFits({ automatic: false }));
   $('budget-narrow').addEventListener('click', () => {

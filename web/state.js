@@ -1,11 +1,12 @@
 // The page's state, in one place. Modules read `state` and change it only
 // through update(), which tells every subscriber which keys changed. The
 // current phase is mirrored on <body data-phase=...> (the viewer's status on
-// data-viewer, the counters on data-selection and data-attempts) so styles,
+// data-viewer, the timeline's on data-chart, the counters on data-selection and data-attempts) so styles,
 // tests and the benchmark can follow the flow.
 //
 //   phase    'start'       nothing chosen yet
 //            'inspecting'  reading what the chosen files hold
+//            'drawing'     opening the timeline of the file (the worker reads its calls)
 //            'preparing'   checking options and estimating, before converting
 //            'waiting'     read; too big to show at once: the estimate and a suggestion wait for a click
 //            'converting'  the worker is converting
@@ -13,6 +14,7 @@
 //            'failed'      no output: an error is shown
 //            'cancelled'   the person pressed Cancel
 //   viewer   'none' | 'starting' | 'importing' | 'painted' | 'held' (over budget, not opened) | 'failed'
+//   chart    the timeline: 'none' | 'opening' | 'painted' (drawn for the current file) | 'failed'
 
 export const state = {
   version: null,
@@ -26,6 +28,7 @@ export const state = {
   current: 0,         // index of the output in the viewer
   viewer: 'none',
   viewerMessage: '',
+  chart: 'none',
 };
 
 const listeners = new Set();
@@ -45,6 +48,7 @@ export function update(patch) {
   const data = document.body.dataset;
   data.phase = state.phase;
   data.viewer = state.viewer;
+  data.chart = state.chart;
   data.selection = String(state.selection);
   data.attempts = String(state.attempts);
   for (const fn of listeners) fn(state, changed);

@@ -28,6 +28,8 @@ export function showProgress({ phase, done, total, unit, output }, { file } = {}
   let text;
   if (phase === 'inspect') {
     text = `Reading what ${file} holds…`;
+  } else if (phase === 'timeline') {
+    text = `Reading the calls of ${file} for the timeline${total > 0 ? `: ${pct}%` : '…'}`;
   } else if (phase === 'suggest') {
     text = 'Too big to show at once: looking for a narrowing that fits…';
   } else if (phase === 'write') {

@@ -5,6 +5,7 @@
 //   overview  { file, options }          -> { overview }   the core's overview (and suggestion)
 //   check     { include, exclude }       -> { problems: [{ field, line, message }] }
 //   convert   { files, options }         -> { outputs: [{ fileName, blob, size, calls }] }
+//   timeline-*                           the run's timeline: see timeline/worker-side.js
 // Every rule (filters, naming, messages, counting) is the core's: this file
 // only moves Files in and Blobs out. Files are read lazily by the wasm module
 // (WORKERFS); outputs stream into Blobs of BLOCK bytes, never one big string.
@@ -12,6 +13,7 @@
 // terminates this worker and starts a new one.
 
 import { createScopeSpeedscope } from './lib/index.js';
+import { timelineRequest } from './timeline/worker-side.js';
 
 const PROGRESS_EVERY_MS = 100;
 // Test hook (the page's ?test-stall=<file name>): reading a file of that name
@@ -37,6 +39,7 @@ function featuresOf(sp) {
     overview: typeof sp.overview === 'function',
     checkPattern: typeof sp.checkPattern === 'function',
     narrowing: typeof sp.overview === 'function',
+    timeline: typeof sp.openTimeline === 'function',
   };
 }
 
@@ -214,6 +217,9 @@ self.onmessage = async ({ data }) => {
       await check(id, { include: data.include, exclude: data.exclude });
     } else if (type === 'convert') {
       await convert(id, data.files, data.options);
+    } else if (type?.startsWith('timeline-')) {
+      if (STALL_ON && data.file?.name === STALL_ON) for (;;);
+      await timelineRequest(await lib(), data, (message, transfer = []) => self.postMessage(message, transfer), errorOf);
     }
   } catch (err) {
     // The module failed to load, or trapped outside a conversion.

@@ -1,7 +1,7 @@
 // The page opened from disk (file://), in headless Chromium:
 //  - dist/scope-speedscope.html, the single-file page, copied alone into an
 //    empty folder: a chosen fixture converts at once, the download holds the
-//    expected bytes, the chart is painted in the sandboxed viewer frame, and
+//    expected bytes, the timeline is painted and, on a click, speedscope in the sandboxed viewer frame, and
 //    nothing is requested but the page itself, blob: and data: URLs;
 //  - dist/web/index.html from a copied folder: says at once (no hang on
 //    "Loading the converter…") which command serves the folder, and that
@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 
 import {
-  assertOutputs, assertPainted, caseNamed, converterReady, pick, repo, root, startBrowser, viewerSettled,
+  assertOutputs, assertPainted, caseNamed, chartPainted, converterReady, openInSpeedscope, pick, repo, root, startBrowser,
 } from './harness.mjs';
 
 const single = join(repo, 'dist', 'scope-speedscope.html');
@@ -50,17 +50,19 @@ describe('the page from disk', { timeout: 300_000 }, () => {
 
     const c = caseNamed('real_run_s1');
     assert.equal(await pick(page, c.inputs), 'done');
-    await assertPainted(page, 'real_run_s1');
+    assert.equal(await chartPainted(page), 'painted');
     const painted = Date.now() - started;
+    assert.equal(await openInSpeedscope(page), 'painted');
+    await assertPainted(page, 'real_run_s1');
     await assertOutputs(page, c);
 
     // Several outputs, and the bundled example.
     const multi = caseNamed('multi_fixtures');
     assert.equal(await pick(page, multi.inputs), 'done');
     await assertOutputs(page, multi);
-    assert.equal(await viewerSettled(page), 'painted');
+    assert.equal(await chartPainted(page), 'painted');
     await page.getByTestId('example').click();
-    await page.waitForFunction(() => document.body.dataset.viewer === 'painted' &&
+    await page.waitForFunction(() => document.body.dataset.chart === 'painted' &&
       /real_run_s1/.test(document.getElementById('bar-files').textContent), null, { timeout: 60_000 });
 
     // No "Open in a new tab" (a tab opened from file:// could not read this
@@ -72,7 +74,7 @@ describe('the page from disk', { timeout: 300_000 }, () => {
     assert.deepEqual(foreign, []);
     assert.deepEqual(problems, []);
     console.log(`single file: ${statSync(single).size} bytes; converter ready after ${ready} ms, ` +
-      `real_run_s1 painted ${painted} ms after opening`);
+      `real_run_s1's timeline painted ${painted} ms after opening`);
     await page.close();
   });
 
@@ -111,6 +113,8 @@ describe('the page from disk', { timeout: 300_000 }, () => {
       }
       await converterReady(served);
       await served.getByTestId('example').click();
+      assert.equal(await chartPainted(served), 'painted');
+      assert.equal(await openInSpeedscope(served), 'painted');
       await assertPainted(served, 'real_run_s1');
       await served.close();
     } finally {

@@ -1,5 +1,6 @@
 // The page's flow in headless Chromium: a chosen or dropped file becomes a
-// full-window flame chart without another click; new selections clear old
+// full-window timeline without another click, and speedscope one click away
+// (Open in speedscope); new selections clear old
 // results; errors are said once; options convert again; the phone layout has
 // no sideways scrolling; axe-core finds nothing in each state.
 
@@ -8,9 +9,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  assertAccessible, assertCoreError, assertOutputs, assertPainted, assertSameOrigin, caseNamed, convertWith, drop,
-  fixtures,
-  occurrences, openOptions, pick, screenshot, settle, startBrowser, viewerSettled,
+  assertAccessible, assertCoreError, assertOutputs, assertPainted, assertSameOrigin, caseNamed, chartPainted, convertWith,
+  drop, fixtures,
+  occurrences, openInSpeedscope, openOptions, pick, screenshot, settle, startBrowser, viewerSettled,
 } from './harness.mjs';
 
 describe('the page flow', { timeout: 900_000 }, () => {
@@ -18,18 +19,26 @@ describe('the page flow', { timeout: 900_000 }, () => {
   before(async () => { browser = await startBrowser(); });
   after(async () => { await browser?.close(); });
 
-  test('choosing a file shows its flame chart filling the window, without another click', async () => {
+  test('choosing a file shows its timeline filling the window, without another click; speedscope one click away', async () => {
     const page = await browser.openPage();
     await assertAccessible(page, 'start');
     assert.equal(await pick(page, ['real_run_s1.h5']), 'done');
-    await assertPainted(page, 'real_run_s1');
-    // The chart takes the window: its top inside the viewport, at least 85% of its height.
-    const box = await page.getByTestId('viewer').boundingBox();
+    assert.equal(await chartPainted(page), 'painted');
+    // The timeline takes the window: its top inside the viewport, at least 85% of its height.
+    const box = await page.getByTestId('timeline-box').boundingBox();
     const { height } = page.viewportSize();
-    assert.ok(box.y >= 0 && box.y < height, `viewer top ${box.y} inside the viewport`);
-    assert.ok(box.height >= 0.85 * height, `viewer height ${box.height} of ${height}`);
-    assert.ok(box.y + box.height <= height + 1, 'the viewer ends inside the viewport');
+    assert.ok(box.y >= 0 && box.y < height, `timeline top ${box.y} inside the viewport`);
+    assert.ok(box.height >= 0.85 * height, `timeline height ${box.height} of ${height}`);
+    assert.ok(box.y + box.height <= height + 1, 'the timeline ends inside the viewport');
     // Focus went to the chart.
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'timeline');
+    await screenshot(page, 'page.png');
+    // speedscope: on a click, below the timeline, filling the window.
+    assert.equal(await openInSpeedscope(page), 'painted');
+    await assertPainted(page, 'real_run_s1');
+    const viewerBox = await page.getByTestId('viewer-box').boundingBox();
+    assert.ok(viewerBox.y >= -1 && viewerBox.y < 1, `speedscope scrolled to the top (${viewerBox.y})`);
+    assert.ok(viewerBox.height >= 0.85 * height, `speedscope height ${viewerBox.height} of ${height}`);
     assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'viewer');
     // The frame is sandboxed: scripts only, an opaque origin.
     assert.equal(await page.getByTestId('viewer').getAttribute('sandbox'), 'allow-scripts');
@@ -40,15 +49,14 @@ describe('the page flow', { timeout: 900_000 }, () => {
     const shot = await page.getByTestId('viewer').screenshot();
     assert.ok(shot.length > 20_000, `a flame chart has detail (${shot.length} bytes of PNG)`);
     await assertOutputs(page, caseNamed('real_run_s1'));
-    await screenshot(page, 'page.png');
     await assertAccessible(page, 'chart shown');
     await page.close();
   });
 
-  test('dropping a file anywhere shows its flame chart', async () => {
+  test('dropping a file anywhere shows its timeline', async () => {
     const page = await browser.openPage();
     assert.equal(await drop(page, ['real_run_s1.h5']), 'done');
-    await assertPainted(page, 'real_run_s1');
+    assert.equal(await chartPainted(page), 'painted');
     assert.match(await page.getByTestId('bar-files').innerText(), /real_run_s1\.h5/);
     await assertOutputs(page, caseNamed('real_run_s1'));
     await page.close();
@@ -71,14 +79,15 @@ describe('the page flow', { timeout: 900_000 }, () => {
     }
     assert.equal(focused, 'example', 'Tab reaches "Try the example"');
     await settle(page, 'selection', () => page.keyboard.press('Enter'));
-    await assertPainted(page, 'real_run_s1');
+    assert.equal(await chartPainted(page), 'painted');
+    assert.match(await page.getByTestId('bar-files').innerText(), /real_run_s1\.h5/);
     await page.close();
   });
 
   test('a new selection clears the old results at once', async () => {
     const page = await browser.openPage();
     await pick(page, ['real_run_s1.h5']);
-    assert.equal(await viewerSettled(page), 'painted');
+    assert.equal(await openInSpeedscope(page), 'painted');
     // Checked in the same task as the change event: nothing of the old result is left.
     const left = await page.evaluate(async () => {
       const blob = await (await fetch('example/real_run_s1.h5')).blob();
@@ -90,11 +99,13 @@ describe('the page flow', { timeout: 900_000 }, () => {
       return {
         download: !document.querySelector('[data-testid=download]').hidden,
         frame: !!document.querySelector('[data-testid=viewer]'),
+        timeline: !document.querySelector('[data-testid=timeline-box]').hidden,
+        chart: document.body.dataset.chart,
         error: !document.querySelector('[data-testid=error]').hidden,
         bar: document.querySelector('[data-testid=bar-files]').textContent,
       };
     });
-    assert.deepEqual(left, { download: false, frame: false, error: false, bar: 'second.h5' });
+    assert.deepEqual(left, { download: false, frame: false, timeline: false, chart: 'none', error: false, bar: 'second.h5' });
     await page.waitForFunction(() => document.body.dataset.phase === 'done');
     await page.close();
   });
@@ -117,7 +128,7 @@ describe('the page flow', { timeout: 900_000 }, () => {
     // The page stays usable.
     assert.equal(await pick(page, ['real_run_s1.h5']), 'done');
     assert.ok(await page.getByTestId('error').isHidden(), 'a new selection clears the error');
-    await assertPainted(page, 'real_run_s1');
+    assert.equal(await chartPainted(page), 'painted');
     await page.close();
   });
 
@@ -191,8 +202,10 @@ describe('the page flow', { timeout: 900_000 }, () => {
     await convertWith(page, c);
     assert.deepEqual(await page.getByTestId('output-select').locator('option').allInnerTexts(),
       c.outputs.map((o) => o.file));
-    assert.equal(await viewerSettled(page), 'painted');
+    assert.equal(await chartPainted(page), 'painted');
     await assertOutputs(page, c);
+    await page.getByTestId('output-select').selectOption('0');
+    assert.equal(await openInSpeedscope(page), 'painted');
     await assertPainted(page, 'hdf5-schema-3');
 
     await page.setViewportSize({ width: 390, height: 844 });
@@ -200,8 +213,9 @@ describe('the page flow', { timeout: 900_000 }, () => {
     await page.evaluate(() => document.getElementById('work').scrollIntoView());
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `no horizontal scrolling at 390 px (${overflow} px too wide)`);
-    const box = await page.getByTestId('viewer').boundingBox();
-    assert.ok(box.height >= 0.8 * 844, `the viewer keeps most of the phone's height (${box.height})`);
+    await page.getByTestId('timeline-box').scrollIntoViewIfNeeded();
+    const box = await page.getByTestId('timeline').boundingBox();
+    assert.ok(box.height >= 0.5 * 844, `the timeline keeps most of the phone's height (${box.height})`);
     for (const id of ['output-select', 'download', 'options-toggle', 'open-tab', 'fullscreen']) {
       const control = await page.getByTestId(id).boundingBox();
       assert.ok(control.width >= 30 && control.x >= 0 && control.x + control.width <= 390, `${id} fits: ${JSON.stringify(control)}`);
@@ -219,9 +233,9 @@ describe('the page flow', { timeout: 900_000 }, () => {
   test('full screen and "open in a new tab"', async () => {
     const page = await browser.openPage();
     await pick(page, ['real_run_s1.h5']);
-    assert.equal(await viewerSettled(page), 'painted');
+    assert.equal(await chartPainted(page), 'painted');
     await page.getByTestId('fullscreen').click();
-    await page.waitForFunction(() => document.fullscreenElement?.id === 'viewer-box');
+    await page.waitForFunction(() => document.fullscreenElement?.id === 'timeline-box');
     assert.equal(await page.getByTestId('fullscreen').getAttribute('aria-pressed'), 'true');
     await page.evaluate(() => document.exitFullscreen());
     await page.waitForFunction(() => !document.fullscreenElement);

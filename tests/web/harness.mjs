@@ -211,6 +211,19 @@ export async function assertPainted(page, docName) {
   assert.doesNotMatch(await frame.locator('body').innerText(), /Something went wrong|Unrecognized format/i);
 }
 
+// Waits until the page's timeline is drawn for the current file (<body data-chart>).
+export async function chartPainted(page, { timeout = 120_000 } = {}) {
+  await page.waitForFunction(() => ['painted', 'failed'].includes(document.body.dataset.chart), null, { timeout });
+  return page.evaluate(() => document.body.dataset.chart);
+}
+
+// Open in speedscope, then waits until the viewer settled (painted, failed).
+export async function openInSpeedscope(page) {
+  await page.getByTestId('open-in-speedscope').click();
+  await page.waitForFunction(() => document.body.dataset.viewer !== 'none', null, { timeout: 60_000 });
+  return viewerSettled(page);
+}
+
 // The error box's text; the message must be in the page exactly once.
 export async function errorText(page) {
   const box = page.getByTestId('error');

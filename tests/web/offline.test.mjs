@@ -1,7 +1,7 @@
 // The page offline: after one visit the service worker serves the whole site
-// (the page, its modules, the worker, the wasm, the viewer's frame) from its
-// cache, so with the network gone and the server stopped a reload still
-// converts and paints the chart. A new build replaces the old cache. The web
+// (the page, its modules and timeline/, the worker, the wasm, the viewer's
+// frame) from its cache, so with the network gone and the server stopped a
+// reload still converts and paints the timeline and speedscope. A new build replaces the old cache. The web
 // app manifest makes the page installable.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { startServer } from '../../scripts/serve.mjs';
-import { assertOutputs, assertPainted, caseNamed, converterReady, pick, repo, root, startBrowser } from './harness.mjs';
+import {
+  assertOutputs, assertPainted, caseNamed, chartPainted, converterReady, openInSpeedscope, pick, repo, root, startBrowser,
+} from './harness.mjs';
 
 const versionOf = (dir) => readFileSync(join(dir, 'sw.js'), 'utf8').match(/const VERSION = "([0-9a-f]{16})";/)[1];
 
@@ -66,13 +68,15 @@ describe('the page offline', { timeout: 300_000 }, () => {
       await converterReady(page);
       const c = caseNamed('real_run_s1');
       assert.equal(await pick(page, c.inputs), 'done');
+      assert.equal(await chartPainted(page), 'painted');
       await assertOutputs(page, c);
+      assert.equal(await openInSpeedscope(page), 'painted');
       await assertPainted(page, 'real_run_s1');
       // The bundled example comes from the cache too.
       await page.reload();
       await converterReady(page);
       await page.getByTestId('example').click();
-      await assertPainted(page, 'real_run_s1');
+      assert.equal(await chartPainted(page), 'painted');
       assert.deepEqual(errors, []);
     } finally {
       await context.setOffline(false);

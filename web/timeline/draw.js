@@ -1,0 +1,236 @@
+// Draws the timeline on a canvas (2D): the time axis on top, then one band
+// per lane (a header with the lane's name, then one row per depth), calls as
+// bars coloured by region name with their names inside when they fit,
+// merged blocks (calls too short to draw apart) grey and hatched. The work
+// per frame is the bars the core returned for the view (at most about two a
+// pixel per row) that fall into it, found by binary search: never the calls.
+// Rects are filled per colour (one path each) to keep state changes few.
+
+import { HUES, palette } from './colors.js';
+import { tickLabel, ticks } from './format.js';
+
+export const AXIS_H = 26;
+export const HEADER_H = 22;
+export const ROW_H = 18;
+export const BAND_GAP = 6;
+const FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Liberation Sans", sans-serif';
+const LABEL_MIN_PX = 24;
+
+// First index in [lo, hi) whose end is after t (a zero-length call covers the
+// nanosecond at its start, so it counts as ending 1 ns later).
+export function firstEndingAfter(bars, t, lo, hi) {
+  const { start, end } = bars;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (Math.max(end[mid], start[mid] + 1) > t) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+export class Renderer {
+  #canvas;
+  #ctx;
+  #width = 0;
+  #height = 0;
+  #dpr = 1;
+  #colors = null;
+  #pattern = null;
+  #widths = new Map();  // name -> text width
+  #charWidth = 6;
+  #fills = Array.from({ length: HUES }, () => []);
+  #faded = Array.from({ length: HUES }, () => []);
+  #merged = [];
+  #labels = [];
+
+  constructor(canvas) {
+    this.#canvas = canvas;
+    this.#ctx = canvas.getContext('2d', { alpha: false });
+    this.setTheme(false);
+  }
+
+  get width() { return this.#width; }
+  get height() { return this.#height; }
+
+  setTheme(dark) {
+    this.#colors = palette(dark);
+    const tile = document.createElement('canvas');
+    tile.width = 6;
+    tile.height = 6;
+    const t = tile.getContext('2d');
+    t.fillStyle = this.#colors.merged;
+    t.fillRect(0, 0, 6, 6);
+    t.strokeStyle = this.#colors.mergedStripe;
+    t.lineWidth = 1.5;
+    t.beginPath();
+    t.moveTo(-1, 7); t.lineTo(7, -1);
+    t.moveTo(5, 7); t.lineTo(7, 5);
+    t.moveTo(-1, 1); t.lineTo(1, -1);
+    t.stroke();
+    this.#pattern = this.#ctx.createPattern(tile, 'repeat');
+  }
+
+  resize(width, height, dpr) {
+    this.#width = width;
+    this.#height = height;
+    this.#dpr = dpr;
+    this.#canvas.width = Math.max(1, Math.round(width * dpr));
+    this.#canvas.height = Math.max(1, Math.round(height * dpr));
+    this.#ctx.font = FONT;
+    this.#charWidth = this.#ctx.measureText('dbpqaouk').width / 8 || 6;
+    this.#widths.clear();
+  }
+
+  #textWidth(name) {
+    let w = this.#widths.get(name);
+    if (w === undefined) {
+      w = this.#ctx.measureText(name).width;
+      this.#widths.set(name, w);
+    }
+    return w;
+  }
+
+  // The text that fits in `room` px, or null.
+  #fit(name, room) {
+    if (room < LABEL_MIN_PX) return null;
+    const full = this.#textWidth(name);
+    if (full <= room) return name;
+    const per = full / Math.max(name.length, 1);
+    const chars = Math.floor(room / per) - 1;
+    if (chars < 2) return null;
+    return `${name.slice(0, chars)}…`;
+  }
+
+  // scene: { view: { start, end }, scrollY, bands, data (lane -> bars), frames,
+  //          hue (frame -> hue index), highlight (Uint8Array or null),
+  //          hover, focus, selected (items), range ({ a, b } ns or null), focused (chart has focus) }
+  draw(scene) {
+    const ctx = this.#ctx;
+    const c = this.#colors;
+    const W = this.#width;
+    const H = this.#height;
+    ctx.setTransform(this.#dpr, 0, 0, this.#dpr, 0, 0);
+    ctx.fillStyle = c.background;
+    ctx.fillRect(0, 0, W, H);
+    ctx.font = FONT;
+    ctx.textBaseline = 'middle';
+    const { view, scrollY } = scene;
+    const span = view.end - view.start;
+    const pxPerNs = W / span;
+    const xOf = (t) => (t - view.start) * pxPerNs;
+
+    // Grid lines under everything.
+    const tk = ticks(view.start, view.end, W);
+    ctx.fillStyle = c.grid;
+    for (let t = tk.first; t <= view.end; t += tk.step) ctx.fillRect(Math.round(xOf(t)), AXIS_H, 1, H - AXIS_H);
+
+    for (const list of this.#fills) list.length = 0;
+    for (const list of this.#faded) list.length = 0;
+    this.#merged.length = 0;
+    this.#labels.length = 0;
+
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(0, AXIS_H, W, H - AXIS_H);
+    ctx.clip();
+    for (const band of scene.bands) {
+      const top = AXIS_H + band.top - scrollY;
+      if (top > H || top + band.height < AXIS_H) continue;
+      // The header: the lane's name, and whether it is open.
+      ctx.fillStyle = c.band;
+      ctx.fillRect(0, top, W, HEADER_H);
+      ctx.fillStyle = c.bandText;
+      ctx.fillText(`${band.collapsed ? '▸' : '▾'} ${band.name}`, 6, top + HEADER_H / 2);
+      if (band.collapsed) continue;
+      const bars = scene.data.get(band.lane);
+      if (!bars) continue;
+      const rowsTop = top + HEADER_H;
+      const first = Math.max(0, Math.floor((AXIS_H - rowsTop) / ROW_H));
+      const last = Math.min(band.depths - 1, Math.floor((H - rowsTop) / ROW_H));
+      for (let d = first; d <= last; d++) {
+        const lo = bars.rows[d];
+        const hi = bars.rows[d + 1];
+        if (lo === hi) continue;
+        const y = rowsTop + d * ROW_H;
+        let lastX = -Infinity;
+        for (let i = firstEndingAfter(bars, view.start, lo, hi); i < hi && bars.start[i] < view.end; i++) {
+          let x0 = xOf(bars.start[i]);
+          let x1 = xOf(Math.max(bars.end[i], bars.start[i] + 1));
+          if (x1 <= lastX) continue;  // inside a pixel already drawn on this row
+          if (x0 < lastX) x0 = lastX;
+          if (x0 < -2) x0 = -2;
+          if (x1 > W + 2) x1 = W + 2;
+          const w = x1 - x0;
+          const drawn = w < 1 ? 1 : w > 3 ? w - 0.5 : w;
+          lastX = x0 + Math.max(w, 1);
+          const frame = bars.frame[i];
+          if (bars.count[i] > 1) {
+            this.#merged.push(x0, y, drawn);
+            continue;
+          }
+          const faded = scene.highlight && !scene.highlight[frame];
+          (faded ? this.#faded : this.#fills)[scene.hue[frame]].push(x0, y, drawn);
+          if (w >= LABEL_MIN_PX) this.#labels.push(frame, Math.max(x0, 0), Math.min(x1, W), y, faded ? 1 : 0);
+        }
+      }
+    }
+    const fill = (list, style) => {
+      if (!list.length) return;
+      ctx.fillStyle = style;
+      ctx.beginPath();
+      for (let k = 0; k < list.length; k += 3) ctx.rect(list[k], list[k + 1], list[k + 2], ROW_H - 2);
+      ctx.fill();
+    };
+    for (let h = 0; h < HUES; h++) {
+      fill(this.#faded[h], c.faded[h]);
+      fill(this.#fills[h], c.fill[h]);
+    }
+    fill(this.#merged, this.#pattern);
+    const L = this.#labels;
+    for (let k = 0; k < L.length; k += 5) {
+      const text = this.#fit(scene.frames[L[k]], L[k + 2] - L[k + 1] - 6);
+      if (!text) continue;
+      ctx.fillStyle = L[k + 4] ? c.fadedText : c.text;
+      ctx.fillText(text, L[k + 1] + 3, L[k + 3] + (ROW_H - 2) / 2);
+    }
+    // Selected, focused and hovered calls: outlines.
+    const outline = (item, style, width) => {
+      if (!item) return;
+      const band = scene.bands.find((b) => b.lane === item.lane);
+      if (!band || band.collapsed) return;
+      const y = AXIS_H + band.top - scrollY + HEADER_H + item.depth * ROW_H;
+      const x0 = Math.max(xOf(item.start), -4);
+      const x1 = Math.min(xOf(Math.max(item.end, item.start + 1)), W + 4);
+      ctx.strokeStyle = style;
+      ctx.lineWidth = width;
+      ctx.strokeRect(x0 + width / 2, y + width / 2 - 1, Math.max(x1 - x0, 2) - width, ROW_H - width);
+    };
+    outline(scene.selected, c.selected, 2);
+    outline(scene.hover, c.bandText, 1);
+    if (scene.focused) outline(scene.focus, c.focus, 3);
+    if (scene.range) {
+      const a = xOf(Math.min(scene.range.a, scene.range.b));
+      const b = xOf(Math.max(scene.range.a, scene.range.b));
+      ctx.fillStyle = c.range;
+      ctx.fillRect(a, AXIS_H, b - a, H - AXIS_H);
+    }
+    ctx.restore();
+
+    // The axis: ticks and times from the run's origin.
+    ctx.fillStyle = c.band;
+    ctx.fillRect(0, 0, W, AXIS_H);
+    ctx.fillStyle = c.axis;
+    ctx.fillRect(0, AXIS_H - 1, W, 1);
+    for (let t = tk.first; t <= view.end; t += tk.step) {
+      const x = Math.round(xOf(t));
+      ctx.fillRect(x, AXIS_H - 7, 1, 6);
+      ctx.fillText(tickLabel(t, tk.step), x + 3, AXIS_H / 2 - 2);
+    }
+    if (scene.range) {
+      const a = xOf(Math.min(scene.range.a, scene.range.b));
+      const b = xOf(Math.max(scene.range.a, scene.range.b));
+      ctx.fillStyle = c.range;
+      ctx.fillRect(a, 0, b - a, AXIS_H);
+    }
+  }
+}

@@ -1,0 +1,61 @@
+// Times as the timeline shows them. The core gives integer nanoseconds from
+// the document's origin (the speedscope output's "at" origin); the page shows
+// them in seconds and their decimal parts, exactly (no float rounding: the
+// digits come from the integer), so what the details say is what the core
+// holds. Pure functions: the tests import them in Node.
+
+const UNITS = [
+  [1e9, 's', 9],
+  [1e6, 'ms', 6],
+  [1e3, 'µs', 3],
+  [1, 'ns', 0],
+];
+
+// The unit a number of nanoseconds reads best in.
+function unitOf(ns) {
+  const abs = Math.abs(ns);
+  for (const u of UNITS) if (abs >= u[0]) return u;
+  return UNITS[UNITS.length - 1];
+}
+
+// Integer nanoseconds, exactly, in the largest unit it reaches:
+// 1234567891 -> "1.234567891 s", 2500 -> "2.5 µs", 0 -> "0 ns".
+export function exactTime(ns) {
+  const n = Math.round(ns);
+  const [scale, name, digits] = unitOf(n);
+  if (digits === 0) return `${n} ${name}`;
+  const sign = n < 0 ? '-' : '';
+  const abs = BigInt(Math.abs(n));
+  const big = BigInt(scale);
+  const whole = abs / big;
+  const frac = (abs % big).toString().padStart(digits, '0').replace(/0+$/, '');
+  return `${sign}${whole}${frac ? `.${frac}` : ''} ${name}`;
+}
+
+// A tick of an axis whose ticks are `step` ns apart (1, 2 or 5 times a power
+// of ten): in the unit of the step, with the decimals the step needs.
+export function tickLabel(ns, step) {
+  const [scale, name] = unitOf(step);
+  const decimals = Math.max(0, Math.ceil(-Math.log10(step / scale) - 1e-9));
+  return `${(ns / scale).toFixed(decimals)} ${name}`;
+}
+
+// Ticks between start and end (ns) at least `minPx` apart on `width` px:
+// { step, first }, first the first tick at or after start.
+export function ticks(start, end, width, minPx = 90) {
+  const span = Math.max(end - start, 1e-9);
+  const rough = (span * minPx) / Math.max(width, 1);
+  const pow = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((m) => m * pow).find((s) => s >= rough) ?? 10 * pow;
+  const safe = Math.max(step, 1);  // never below a nanosecond
+  return { step: safe, first: Math.ceil(start / safe) * safe };
+}
+
+// A short time for people (the visible range, counts): 3 significant digits.
+export function shortTime(ns) {
+  const [scale, name] = unitOf(ns);
+  return `${Number((ns / scale).toPrecision(3))} ${name}`;
+}
+
+const integer = new Intl.NumberFormat('en-US');
+export const count = (n) => integer.format(n);
