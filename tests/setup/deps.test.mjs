@@ -5,11 +5,14 @@
 // pinned package can really be fetched today (the dependency cache must not
 // hide a fetch that broke).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fakeAptGet, pinnedPackages, runCheckSources, tempDir } from './helpers.mjs';
+import { fakeAptGet, pinnedPackages, root, runCheckSources, tempDir } from './helpers.mjs';
+
+const commitScript = path.join(root, 'cmake', 'deps-commit.cmake');
 
 const packages = pinnedPackages();
 const oneLine = (s) => s.replace(/\s+/g, ' ');
@@ -86,4 +89,43 @@ test('every pinned source package can be fetched now, into an empty folder, with
     assert.equal(crypto.createHash('sha256').update(bytes).digest('hex'), p.sha256, p.tarball);
   }
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+// cmake/deps-commit.cmake: a library built into its staging folder moves to
+// its cache entry in one rename; an entry left half-written (no
+// complete.stamp) is replaced; one completed by another build meanwhile is
+// kept and the staging folder dropped.
+function commit(staging, prefix, lock) {
+  return spawnSync('cmake', [`-DSTAGING=${staging}`, `-DPREFIX=${prefix}`, `-DLOCK=${lock}`, '-P', commitScript],
+    { encoding: 'utf8' });
+}
+function library(dir, content) {
+  fs.mkdirSync(path.join(dir, 'lib'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'lib', 'libx.a'), content);
+}
+
+test('a built library enters the cache whole, replacing a half-written entry', () => {
+  const cache = tempDir();
+  const prefix = path.join(cache, 'wasm-x-0123456789ab');
+  const staging = `${prefix}.partial-aaaaaaaa`;
+  library(prefix, 'killed half-way'); // no complete.stamp: a build was killed
+  library(staging, 'built');
+  const r = commit(staging, prefix, path.join(cache, 'install.lock'));
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(fs.readFileSync(path.join(prefix, 'lib', 'libx.a'), 'utf8'), 'built');
+  assert.ok(fs.existsSync(path.join(prefix, 'complete.stamp')));
+  assert.ok(!fs.existsSync(staging));
+});
+
+test('a library completed by another build meanwhile is kept', () => {
+  const cache = tempDir();
+  const prefix = path.join(cache, 'native-hdf5-0123456789ab');
+  const staging = `${prefix}.partial-bbbbbbbb`;
+  library(prefix, 'the other build');
+  fs.writeFileSync(path.join(prefix, 'complete.stamp'), '');
+  library(staging, 'ours');
+  const r = commit(staging, prefix, path.join(cache, 'install.lock'));
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(fs.readFileSync(path.join(prefix, 'lib', 'libx.a'), 'utf8'), 'the other build');
+  assert.ok(!fs.existsSync(staging));
 });
