@@ -75,7 +75,8 @@ Timeline::Slice Timeline::slice(const Block& b, uint32_t depth) const {
   const uint64_t c = change_begin_[k];
   return Slice{start_.data() + at,        end_.data() + at,
                frame_.data() + at,        changes_.data() + c,
-               depth_begin_[k + 1] - at,  change_begin_[k + 1] - c};
+               static_cast<std::size_t>(depth_begin_[k + 1] - at),
+               static_cast<std::size_t>(change_begin_[k + 1] - c)};
 }
 
 void Timeline::check_lane(std::size_t lane) const {
