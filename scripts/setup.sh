@@ -13,7 +13,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 what="${1:-test}"
 
-serve_pkgs=(cmake make g++ patch ca-certificates nlohmann-json3-dev libfmt-dev emscripten)
+serve_pkgs=(cmake make g++ patch ca-certificates ccache nlohmann-json3-dev libfmt-dev emscripten)
 # pkg-config, zlib1g-dev, libpcre2-dev: the native build. googletest: the C++
 # tests. python3-h5py, python3-numpy: the generated fixtures. clang,
 # libclang-rt-14-dev, llvm: the fuzzer (libFuzzer) and the clang sanitizer

@@ -35,7 +35,7 @@ function npmStart(cwd, env, timeoutMs) {
     }, timeoutMs);
     const take = (chunk) => {
       output += chunk;
-      const m = output.match(/http:\/\/127\.0\.0\.1:\d+\/\S*/);
+      const m = output.match(/^Serving .* at (http:\/\/127\.0\.0\.1:\d+\/\S*)$/m)?.slice(1);
       if (m && !asked) {
         asked = true;
         // The page and its example, while the server runs.
