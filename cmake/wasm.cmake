@@ -89,6 +89,14 @@ function(scope_speedscope_configure_wasm_target target kind)
     message(FATAL_ERROR
       "scope_speedscope_configure_wasm_target(${target} ${kind}): kind must be web, node or classic")
   endif()
+  if(module_flags)
+    # No import.meta in the glue: Emscripten would use it for its own path and
+    # for a default `new URL('<name>.wasm', import.meta.url)`, which bundlers
+    # follow (webpack: "Can't resolve 'scope-speedscope.node.wasm'") or write
+    # out as the build machine's file:// URL. The entries find the wasm
+    # themselves (browser.js: new URL(import.meta.url); node.js: wasmBinary).
+    list(APPEND module_flags -sUSE_ES6_IMPORT_META=0)
+  endif()
   target_link_options(${target} PRIVATE
     -fexceptions
     --bind

@@ -29,6 +29,8 @@ describe('npm package', () => {
     });
     assert.equal(pkg.exports['./scope-speedscope.wasm'], './dist/scope-speedscope.wasm');
     assert.equal(pkg.main, './dist/index.cjs');
+    // For bundlers that read `exports` only when told to (Parcel 2 by default).
+    assert.equal(pkg.browser, './dist/browser.js');
     assert.deepEqual(pkg.bin, { 'scope-speedscope': 'dist/cli.js' });
     assert.equal(pkg.engines.node, '>=20');
   });

@@ -9,8 +9,20 @@
 //              config), served on 127.0.0.1, and through Vite's dev server,
 //              run in headless Chromium: bytes and a File on the main
 //              thread, a File in a Web Worker
+//              and by webpack (webpack/, --target web), Rollup (rollup/,
+//              node-resolve and the README's asset plugin line) and Parcel
+//              (parcel/, `parcel build`, no config), the same way
+//   node/ and cjs/ again, bundled by webpack --target node; each bundle's
+//              output folder is copied alone elsewhere and run there
+//   bundlers/  the one install of webpack, Rollup and Parcel (exact versions,
+//              package-lock.json), kept in build/pkg-bundlers/ between runs
+//              while the lock is unchanged; the apps above that use them
+//              are folders below a copy of it, with the packed package in
+//              its node_modules
 //   ts/        tsc --noEmit of an ES module, a CommonJS (compiled and run)
 //              and a bundler consumer, with TypeScript 7 and 5.9
+// No file of the package or of a bundle holds a path of the machine that
+// built it (this checkout, the temporary folders, any file:/// URL).
 // Outputs are compared byte for byte with tests/fixtures/expected (our
 // exporter value in place of scope-profiler's). Everything runs offline.
 import assert from 'node:assert/strict';
@@ -22,7 +34,9 @@ import { after, before, describe, it } from 'node:test';
 import { chromium } from 'playwright-core';
 
 import { startServer } from '../../scripts/serve.mjs';
-import { asScopeProfiler, cases, fixtures, inputPath, root, sha256, tempDir, version } from '../js/helpers.mjs';
+import { asScopeProfiler, cases, fixtures, inputPath, listFiles, root, sha256, tempDir, version } from '../js/helpers.mjs';
+import { machinePathsIn } from '../../scripts/machine-paths.mjs';
+import { wasmSizeText } from '../../scripts/wasm-size.mjs';
 
 const apps = path.join(root, 'tests', 'pkg', 'apps');
 const bin = (...p) => path.join(root, 'node_modules', ...p);
@@ -32,6 +46,16 @@ const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
 // and the one extra step it documents.
 const ESBUILD_ARGS = ['src/main.js', 'src/worker.js', '--bundle', '--format=esm', '--outdir=dist'];
 const ESBUILD_COPY = 'cp node_modules/scope-speedscope/dist/scope-speedscope.wasm dist/';
+
+// The README's lines for webpack, Rollup and Parcel (`npx <tool> <args>`; the
+// test runs the shared install's .bin/<tool> with exactly these arguments).
+const WEBPACK_WEB_ARGS = ['./src/main.js', '--target', 'web', '--mode', 'production'];
+const WEBPACK_NODE_ARGS = (entry) => [entry, '--target', 'node', '--mode', 'production'];
+const ROLLUP_ARGS = ['src/main.js', 'src/worker.js', '-d', 'dist', '-f', 'es', '-p', 'node-resolve',
+  '-p', "@web/rollup-plugin-import-meta-assets={include:'**/scope-speedscope/**'}"];
+const PARCEL_ARGS = ['build', 'index.html'];
+// As a shell line: an argument with characters the shell treats specially in double quotes.
+const shellLine = (tool, args) => ['npx', tool, ...args.map((a) => (/^[\w./=:@-]+$/.test(a) ? a : `"${a}"`))].join(' ');
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -59,7 +83,9 @@ function freePort() {
 }
 
 function run(command, args, cwd, options = {}) {
-  const r = spawnSync(command, args, { cwd, encoding: 'utf8', ...options });
+  const r = spawnSync(command, args, {
+    cwd, encoding: 'utf8', ...options, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...options.env },
+  });
   if (r.status !== 0 && !options.mayFail) {
     assert.fail(`${command} ${args.join(' ')} (in ${cwd}) exited ${r.status}\n${r.stdout}\n${r.stderr}`);
   }
@@ -86,6 +112,62 @@ function assertInReadme(app) {
   const file = path.join(apps, app);
   const text = fs.readFileSync(file, 'utf8').trimEnd();
   assert.ok(readme.includes(text), `README.md does not show ${path.relative(root, file)} as it is`);
+}
+
+// The bundlers' install (tests/pkg/apps/bundlers: package.json and its lock),
+// made once with `npm ci` and kept in build/pkg-bundlers/ while those two
+// files are unchanged. Returns its folder.
+function installedBundlers() {
+  const from = path.join(apps, 'bundlers');
+  const key = sha256(Buffer.concat(['package.json', 'package-lock.json'].map((f) => fs.readFileSync(path.join(from, f))))) +
+    ` ${process.platform}-${process.arch}`;
+  const cached = path.join(root, 'build', 'pkg-bundlers');
+  const stamp = path.join(cached, 'installed');
+  if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === key) return cached;
+  fs.mkdirSync(path.dirname(cached), { recursive: true });
+  const fresh = fs.mkdtempSync(`${cached}-`);
+  try {
+    for (const f of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(from, f), path.join(fresh, f));
+    run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], fresh);
+    fs.writeFileSync(path.join(fresh, 'installed'), key);
+    fs.rmSync(cached, { recursive: true, force: true });
+    fs.renameSync(fresh, cached);
+  } finally {
+    fs.rmSync(fresh, { recursive: true, force: true });
+  }
+  return cached;
+}
+
+let bundlers;    // work/bundlers: a copy of that install plus the packed package; the apps are folders in it
+
+// A bundler's app: a folder below work/bundlers (whose node_modules holds
+// the bundlers and the package, as npm lays them out), with its files from
+// tests/pkg/apps.
+function bundlerApp(name, { extra = [], as = name } = {}) {
+  const dir = path.join(bundlers, as);
+  fs.cpSync(path.join(apps, name), dir, { recursive: true });
+  for (const from of extra) fs.cpSync(path.join(apps, from), dir, { recursive: true });
+  return dir;
+}
+
+// `npx <tool> args` in an app of work/bundlers.
+function bundle(tool, args, dir) {
+  return run(path.join(bundlers, 'node_modules', '.bin', tool), args, dir);
+}
+
+// No file below dir holds a path of this machine: the repository, the test's
+// temporary folder (where the package was installed and bundled), a file:/// URL.
+function assertNoMachinePaths(dir, what, { fileUrls = true, except = null } = {}) {
+  const needles = [root, work, ...(fileUrls ? ['file:///'] : [])];
+  for (const file of listFiles(dir).filter((f) => !except?.test(f))) {
+    const bytes = fs.readFileSync(path.join(dir, file));
+    // The wasm: also the paths of wherever its dependencies were built.
+    if (file.endsWith('.wasm')) assert.deepEqual(machinePathsIn(bytes).slice(0, 3), [], `${what}: ${file}`);
+    for (const needle of needles) {
+      const at = bytes.indexOf(needle);
+      assert.equal(at, -1, `${what}: ${file} holds ${needle}: ${bytes.subarray(Math.max(0, at - 60), at + 100)}`);
+    }
+  }
 }
 
 before(() => {
@@ -163,6 +245,31 @@ describe('Node', () => {
   });
 });
 
+describe('the packed package', () => {
+  const installed = () => path.join(work, 'install', 'node_modules', 'scope-speedscope');
+
+  it('holds no path of the machine that built it', () => {
+    // (speedscope's own files, shipped as its package publishes them, are not ours:
+    // its jfrview wasm names its author's Rust sources.)
+    assertNoMachinePaths(installed(), 'scope-speedscope', { fileUrls: false, except: /^dist\/web\/speedscope\// });
+    // The glues have no import.meta (a bundler writes it out as a file:// path)
+    // and name no file but the shipped .wasm (a bundler for Node follows it).
+    for (const glue of ['scope-speedscope.js', 'scope-speedscope.node.js']) {
+      const text = fs.readFileSync(path.join(installed(), 'dist', glue), 'utf8');
+      assert.equal(text.includes('import.meta'), false, `${glue} uses import.meta`);
+      assert.deepEqual([...new Set(text.match(/[\w.-]+\.wasm\b/g))], ['scope-speedscope.wasm'], glue);
+    }
+  });
+
+  it('the README states the size of the wasm it ships, once', () => {
+    const sizes = readme.match(/<!-- wasm-size -->([^]*?)<!-- \/wasm-size -->/g);
+    assert.equal(sizes?.length, 1, 'one <!-- wasm-size --> span in README.md');
+    assert.equal(sizes[0], `<!-- wasm-size -->${wasmSizeText(path.join(installed(), 'dist'))}<!-- /wasm-size -->`,
+      'README.md\'s size of the wasm is not the packed file\'s: `node scripts/build-dist.mjs` writes it');
+    assert.doesNotMatch(readme.replace(sizes[0], ''), /\bwasm\b[^.]{0,80}\b\d+(?:\.\d+)? (?:MB|KB|kB|MiB|KiB)\b/i, 'another size of the wasm in README.md');
+  });
+});
+
 describe('TypeScript', () => {
   const compilers = [['7', bin('typescript', 'bin', 'tsc')], ['5.9', bin('typescript-5', 'bin', 'tsc')]];
   for (const [tsVersion, tsc] of compilers) {
@@ -193,6 +300,13 @@ describe('bundlers and browsers', () => {
   };
 
   before(async () => {
+    const installed = installedBundlers();
+    bundlers = path.join(work, 'bundlers');
+    fs.mkdirSync(bundlers);
+    for (const f of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(installed, f), path.join(bundlers, f));
+    run('cp', ['-a', path.join(installed, 'node_modules'), path.join(bundlers, 'node_modules')], bundlers); // fs.cpSync: 10x slower
+    fs.cpSync(path.join(work, 'install', 'node_modules', 'scope-speedscope'), path.join(bundlers, 'node_modules', 'scope-speedscope'),
+      { recursive: true });
     userDataDir = tempDir('scope-speedscope-pkg-chromium-');
     browser = await chromium.launchPersistentContext(userDataDir, {
       executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS,
@@ -299,4 +413,110 @@ describe('bundlers and browsers', () => {
       vite.kill();
     }
   });
+
+  // The bundlers' versions: the lock's, installed, and what the README says.
+  it('the README names the bundlers at the versions installed, with their lines', () => {
+    const wanted = JSON.parse(fs.readFileSync(path.join(apps, 'bundlers', 'package.json'), 'utf8')).devDependencies;
+    for (const [name, version] of Object.entries(wanted)) {
+      const got = JSON.parse(fs.readFileSync(path.join(bundlers, 'node_modules', name, 'package.json'), 'utf8')).version;
+      assert.equal(got, version, `${name} installed`);
+      assert.ok(readme.includes(`${name}\` ${version}`) || readme.includes(`${name} ${version}`), `README names ${name} ${version}`);
+    }
+    // The project's own dev-dependencies: esbuild, Vite, both TypeScripts.
+    const at = (name) => JSON.parse(fs.readFileSync(bin(name, 'package.json'), 'utf8')).version;
+    for (const name of ['esbuild', 'vite']) assert.ok(readme.includes(`\`${name}\` ${at(name)} |`), `README names ${name} ${at(name)}`);
+    assert.ok(readme.includes(`\`typescript\` ${at('typescript')} and ${at('typescript-5')} |`), 'README names both TypeScripts');
+    for (const line of [shellLine('webpack', WEBPACK_WEB_ARGS), shellLine('webpack', WEBPACK_NODE_ARGS('./convert.mjs')),
+      shellLine('rollup', ROLLUP_ARGS), shellLine('parcel', PARCEL_ARGS)]) {
+      assert.ok(readme.includes(line), `README shows ${line}`);
+    }
+  });
+
+  // webpack's only warnings on a browser bundle are its size hints (the .wasm
+  // is over its 244 KiB advice).
+  function assertWebpackClean(r) {
+    const output = r.stdout + r.stderr;
+    assert.match(output, /webpack 5\.\d+\.\d+ compiled (?:successfully|with \d+ warnings?) in/, output);
+    const warnings = [...output.matchAll(/^WARNING in (.*)$/gm)].map((m) => m[1]);
+    for (const w of warnings) assert.match(w, /^(?:asset size limit|entrypoint size limit|webpack performance recommendations)/, output);
+    assert.doesNotMatch(output, /^ERROR/m, output);
+  }
+
+  // The one .wasm of a bundle's output: the package's, under any name.
+  function emittedWasm(dir) {
+    const wasm = listFiles(dir).filter((f) => f.endsWith('.wasm'));
+    assert.equal(wasm.length, 1, `one .wasm in ${dir}: ${listFiles(dir).join(' ')}`);
+    const shipped = fs.readFileSync(path.join(bundlers, 'node_modules', 'scope-speedscope', 'dist', 'scope-speedscope.wasm'));
+    assert.ok(fs.readFileSync(path.join(dir, wasm[0])).equals(shipped), `${wasm[0]} is the package's wasm`);
+    return wasm[0];
+  }
+
+  it('webpack --target web (no configuration) in Chromium: main thread and a module worker', async () => {
+    const dir = bundlerApp('webpack', { extra: ['browser'] });
+    assertWebpackClean(bundle('webpack', WEBPACK_WEB_ARGS, dir));
+    fs.copyFileSync(path.join(dir, 'index.html'), path.join(dir, 'dist', 'index.html'));
+    const wasm = emittedWasm(path.join(dir, 'dist'));
+    assertNoMachinePaths(path.join(dir, 'dist'), 'webpack --target web');
+    const requests = await convertInChromium(path.join(dir, 'dist'));
+    assert.ok(requests.includes(`/${wasm}`), requests.join(' '));
+  });
+
+  it('Rollup (node-resolve and the asset plugin, the README\'s line) in Chromium: main thread and a module worker', async () => {
+    const dir = bundlerApp('rollup', { extra: ['browser'] });
+    const r = bundle('rollup', ROLLUP_ARGS, dir);
+    assert.match(r.stderr, /created dist in/, r.stderr);
+    assert.doesNotMatch(r.stdout + r.stderr, /\(!\)|warn|error/i, r.stdout + r.stderr);
+    fs.copyFileSync(path.join(dir, 'index.html'), path.join(dir, 'dist', 'index.html'));
+    const wasm = emittedWasm(path.join(dir, 'dist'));
+    assertNoMachinePaths(path.join(dir, 'dist'), 'rollup');
+    const requests = await convertInChromium(path.join(dir, 'dist'));
+    assert.ok(requests.includes(`/${wasm}`), requests.join(' '));
+  });
+
+  it('Parcel (parcel build, no configuration) in Chromium: main thread and a module worker', async () => {
+    const dir = bundlerApp('parcel', { extra: ['browser'] });
+    const manifests = () => [dir, bundlers].map((d) => fs.readFileSync(path.join(d, 'package.json'), 'utf8'));
+    const before = manifests();
+    const r = bundle('parcel', PARCEL_ARGS, dir);
+    assert.match(r.stdout, /Built in/, r.stdout + r.stderr);
+    // Parcel's only mark: ⚠️ beside the size of the .wasm (over its 1 MB advice).
+    const marked = (r.stdout + r.stderr).split('\n').filter((l) => /warn|error|⚠|install/i.test(l));
+    for (const l of marked) assert.match(l, /^dist\/scope-speedscope\.[0-9a-f]+\.wasm +⚠️ +\d+\.\d+ MB +\d+ms$/, r.stdout + r.stderr);
+    // Nothing installed into the app behind its back (Parcel's polyfills for Node's modules).
+    assert.deepEqual(manifests(), before);
+    const wasm = emittedWasm(path.join(dir, 'dist'));
+    assertNoMachinePaths(path.join(dir, 'dist'), 'parcel');
+    const requests = await convertInChromium(path.join(dir, 'dist'));
+    assert.ok(requests.includes(`/${wasm}`), requests.join(' '));
+  });
+
+  // webpack --target node on the README's Node scripts; the output folder is
+  // copied alone to another folder (the app, node_modules and the package
+  // removed) and run there.
+  for (const [kind, name, entry] of [['an ES module', 'node', './convert.mjs'], ['a CommonJS', 'cjs', './convert.js']]) {
+    it(`webpack --target node (no configuration), ${kind} script, run from a copy of its output alone`, () => {
+      const dir = bundlerApp(name, { as: `webpack-${name}` });
+      assertWebpackClean(bundle('webpack', WEBPACK_NODE_ARGS(entry), dir));
+      emittedWasm(path.join(dir, 'dist'));
+      assertNoMachinePaths(path.join(dir, 'dist'), `webpack --target node (${name})`);
+      const elsewhere = tempDir('scope-speedscope-pkg-moved-');
+      try {
+        fs.cpSync(path.join(dir, 'dist'), path.join(elsewhere, 'dist'), { recursive: true });
+        fs.rmSync(dir, { recursive: true });
+        fs.copyFileSync(inputPath('real_run_s1.h5'), path.join(elsewhere, 'real_run_s1.h5'));
+        fs.copyFileSync(inputPath('not_hdf5.h5'), path.join(elsewhere, 'notes.h5'));
+        fs.mkdirSync(path.join(elsewhere, 'out'));
+        let r = run(process.execPath, [path.join('dist', 'main.js'), 'real_run_s1.h5'], elsewhere);
+        assert.equal(r.stderr, '');
+        const written = name === 'node' ? path.join('out', 'profile.speedscope.json') : 'profile.speedscope.json';
+        assert.equal(r.stdout, name === 'node' ? 'real_run_s1: 42 calls on 1 rank(s)\n' : '');
+        assert.ok(fs.readFileSync(path.join(elsewhere, written)).equals(expectedOf('real_run_s1')));
+        r = run(process.execPath, [path.join('dist', 'main.js'), 'notes.h5'], elsewhere, { mayFail: true });
+        assert.equal(r.status, 1);
+        assert.equal(r.stderr, `CorruptProfileError: ${notHdf5Message('notes.h5')}\n`);
+      } finally {
+        fs.rmSync(elsewhere, { recursive: true, force: true });
+      }
+    });
+  }
 });
