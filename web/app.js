@@ -666,6 +666,7 @@ async function boot() {
     overviewView.mark(range);
     convertIfItFits({ automatic: true, reveal: false });
   } });
+  timelineClient.start();
   const init = await converter.start();
   if (init.type === 'result') {
     update({ version: init.version, features: init.features });
