@@ -294,7 +294,7 @@ export class TimelineView {
     const { start, end } = this.#view;
     this.#chart.dataset.viewStart = String(start);
     this.#chart.dataset.viewEnd = String(end);
-    byId('tl-range').textContent = `${shortTime(start)} – ${shortTime(end)}`;
+    byId('tl-range').textContent = `${shortTime(end - start)} from ${exactTime(Math.round(start))}`;
     if (!this.#painted && cache && this.#expandedLanes().every((l) => cache.data.has(l))) {
       this.#painted = true;
       this.#onPainted?.(this.#info);
