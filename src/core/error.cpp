@@ -99,6 +99,15 @@ constexpr Entry kMessages[] = {
     {Msg::converter_stopped, "converter_stopped", ErrorKind::corrupt_profile,
      "{path}: the file is damaged: the converter stopped ({what})",
      "The file is damaged: the converter stopped on it ({what}). Other files still convert."},
+    {Msg::file_unreadable, "file_unreadable", ErrorKind::io,
+     "{path}: cannot read the file: {reason}",
+     "The file could not be read ({reason}). If it was moved, changed or removed since it was "
+     "chosen, choose it again."},
+    {Msg::too_large, "too_large", ErrorKind::memory,
+     "{path}: {what} needs more than {limit} of memory, the most scope-speedscope gives one file "
+     "(the same on the command line, in Node and in the page)",
+     "This file is too large for scope-speedscope: {what} needs more than {limit} of memory, the "
+     "most it gives one file."},
     // ---- export ------------------------------------------------------------------
     {Msg::no_profiling_data, "no_profiling_data", ErrorKind::value,
      "No profiling data provided.",

@@ -55,6 +55,8 @@ enum class Msg {
   duplicate_region_name,  // path, dataset, row, first, name
   group_reached_twice,    // path, group
   converter_stopped,      // path, what: a trap inside the WebAssembly module
+  file_unreadable,        // path, reason: the bytes could not be read (not damage)
+  too_large,              // path, what, limit: more memory than one file may take
   // export
   no_profiling_data,
   no_regions_matched,

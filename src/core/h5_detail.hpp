@@ -53,19 +53,35 @@ std::string error_stack_message();
 // Turns HDF5's automatic error printing off (once per process).
 void silence_hdf5_errors();
 
+struct SourceState;  // h5_driver.hpp
+
+// The most memory the columns and tables read from one file may take, in
+// every build: the WebAssembly build cannot address more than 4 GiB in all,
+// and the native build refuses what the page would fail on, with the same
+// words. 2 GiB hold about 130 million calls of one lane.
+constexpr uint64_t kMemoryPerFileBytes = uint64_t{2} << 30;
+// The largest chunk of a dataset HDF5 may have to hold in memory at once
+// (scope-profiler's chunks are well below 1 MiB).
+constexpr uint64_t kChunkBytesLimit = uint64_t{256} << 20;
+
 // What the reader units share about the file being read.
 struct File {
   Handle file;
   std::string path;  // as the user named it
   Progress progress;
+  SourceState* source = nullptr;  // where its bytes come from (our driver)
   uint64_t events_total = 0;  // for progress
   uint64_t events_done = 0;
+  uint64_t memory = 0;  // bytes claimed by what has been read so far
 
   [[noreturn]] void fail(const std::string& what) const;  // corrupt_profile, names the file
   // A message of the table about this file: {"path", path} comes first.
   [[noreturn]] void fail(Msg id, MessageArgs args) const;
   // Bytes of the file (of the image, in memory): nothing in it can be larger.
   uint64_t size() const;
+  // Counts `bytes` of memory for `what` ("dataset 'events/start_times'")
+  // before they are allocated; refuses past kMemoryPerFileBytes.
+  void claim_memory(uint64_t bytes, const std::string& what);
 };
 
 bool link_exists(hid_t loc, const std::string& path);
@@ -87,7 +103,7 @@ std::vector<int64_t> read_int64_column(File& f, hid_t loc, const std::string& pa
                                        bool events = false, const std::string& shown = {});
 // A 1-D string dataset (variable- or fixed-length), decoded as UTF-8 with
 // replacement; fixed-length values lose trailing NULs.
-std::vector<std::string> read_string_column(const File& f, hid_t loc, const std::string& path);
+std::vector<std::string> read_string_column(File& f, hid_t loc, const std::string& path);
 
 // What a variable-length string element stores, read without HDF5's
 // conversion (h5_reader.cpp).

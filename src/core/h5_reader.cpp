@@ -2,15 +2,19 @@
 // helpers every layout reader uses.
 #include "h5_reader.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <mutex>
 
 #include "h5_detail.hpp"
+#include "h5_driver.hpp"
 #include "speedscope_writer.hpp"
 #include "unicode.hpp"
 
@@ -42,6 +46,18 @@ std::string capitalize(std::string text) {  // Python's str.capitalize for ASCII
   return text;
 }
 
+// HDF5's innermost words without its internal numbers: "addr overflow,
+// addr = 4294967432, size = 544, eoa = 15176" means that the file points
+// past the end of its own data, "addr undefined, addr = 1844...615" that
+// a piece of it has no address at all.
+std::string plain_reason(const std::string& desc) {
+  if (desc.rfind("addr overflow", 0) == 0 || desc == "attempting I/O in temporary file space") {
+    return "it points past the end of the file's data";
+  }
+  if (desc.rfind("addr undefined", 0) == 0) return "a piece of it has no address in the file";
+  return desc;
+}
+
 }  // namespace
 
 std::string error_stack_message() {
@@ -49,7 +65,7 @@ std::string error_stack_message() {
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, walk_entry, &walk);
   H5Eclear2(H5E_DEFAULT);
   if (walk.count == 0) return "unknown HDF5 error";
-  return capitalize(walk.first) + " (" + walk.last + ")";
+  return capitalize(walk.first) + " (" + plain_reason(walk.last) + ")";
 }
 
 namespace {
@@ -134,12 +150,21 @@ void File::fail(Msg id, MessageArgs args) const {
 }
 
 uint64_t File::size() const {
-  hsize_t bytes = 0;
-  if (H5Fget_filesize(file.get(), &bytes) < 0) {
-    H5Eclear2(H5E_DEFAULT);
-    return 0;
+  return source != nullptr && source->source != nullptr ? source->source->size() : 0;
+}
+
+namespace {
+std::string mebibytes(uint64_t bytes) {
+  return bytes % (uint64_t{1} << 30) == 0 ? std::to_string(bytes >> 30) + " GiB"
+                                           : std::to_string(bytes >> 20) + " MiB";
+}
+}  // namespace
+
+void File::claim_memory(uint64_t bytes, const std::string& what) {
+  if (bytes > kMemoryPerFileBytes || memory + bytes > kMemoryPerFileBytes) {
+    fail(Msg::too_large, {{"what", what}, {"limit", mebibytes(kMemoryPerFileBytes)}});
   }
-  return bytes;
+  memory += bytes;
 }
 
 bool link_exists(hid_t loc, const std::string& path) {
@@ -286,6 +311,18 @@ void check_storage(const File& f, hid_t dset, const std::string& what, uint64_t 
     f.fail("dataset '" + what + "' keeps its data outside the file, which scope-speedscope does not read");
   }
   if (values == 0) return;
+  // HDF5 holds a whole chunk in memory to read from it (to decompress it):
+  // a chunk larger than the dataset's data is damage or a trap.
+  if (layout == H5D_CHUNKED) {
+    hsize_t chunk = 0;
+    if (H5Pget_chunk(dcpl.get(), 1, &chunk) == 1 &&
+        static_cast<unsigned __int128>(chunk) * element_bytes > kChunkBytesLimit) {
+      f.fail(Msg::too_large,
+             {{"what", "a chunk of dataset '" + what + "' (" + std::to_string(chunk) + " values)"},
+              {"limit", mebibytes(kChunkBytesLimit)}});
+    }
+    H5Eclear2(H5E_DEFAULT);
+  }
   const int filters = H5Pget_nfilters(dcpl.get());
   uint64_t stored = H5Dget_storage_size(dset);  // 0 on error, or when nothing was written
   H5Eclear2(H5E_DEFAULT);
@@ -324,6 +361,7 @@ std::vector<int64_t> read_int64_column(File& f, hid_t loc, const std::string& pa
   check_filters(f, dset.get(), shown);
   const uint64_t n = dataset_length(f, dset.get(), shown);
   check_storage(f, dset.get(), shown, n, std::max<std::size_t>(H5Tget_size(type.get()), 1));
+  f.claim_memory(n * 8, "dataset '" + shown + "' (" + std::to_string(n) + " values)");
   std::vector<int64_t> out(n);
   if (n == 0) return out;
 
@@ -400,7 +438,7 @@ struct VlenStrings {
 };
 }  // namespace
 
-std::vector<std::string> read_string_column(const File& f, hid_t loc, const std::string& path) {
+std::vector<std::string> read_string_column(File& f, hid_t loc, const std::string& path) {
   Handle dset = open_dataset(f, loc, path);
   Handle type(H5Dget_type(dset.get()), H5Tclose);
   if (!type.valid() || H5Tget_class(type.get()) != H5T_STRING) {
@@ -412,6 +450,10 @@ std::vector<std::string> read_string_column(const File& f, hid_t loc, const std:
   // index: at least 12 bytes.
   check_storage(f, dset.get(), path, n,
                 variable > 0 ? 12 : std::max<std::size_t>(H5Tget_size(type.get()), 1));
+  // A string takes its text and about 32 bytes more (the same count in
+  // every build, whatever its std::string weighs there).
+  const std::string what = "dataset '" + path + "' (" + std::to_string(n) + " strings)";
+  f.claim_memory(n * 32, what);
   std::vector<std::string> out;
   out.reserve(n);
   if (n == 0) return out;
@@ -421,6 +463,9 @@ std::vector<std::string> read_string_column(const File& f, hid_t loc, const std:
     // What each element stores first: the lengths together cannot exceed
     // the file.
     const std::vector<StoredString> stored = read_stored_strings(f, dset.get(), path, n);
+    uint64_t text = 0;
+    for (const StoredString& s : stored) text += s.length;
+    f.claim_memory(text, what);
     H5Tset_size(mem.get(), H5T_VARIABLE);
     Handle space(H5Dget_space(dset.get()), H5Sclose);
     VlenStrings raw(mem.get(), space.get(), n);
@@ -431,6 +476,7 @@ std::vector<std::string> read_string_column(const File& f, hid_t loc, const std:
     for (const char* s : raw.pointers) out.push_back(utf8_decode_replace(s != nullptr ? s : ""));
   } else {
     const size_t width = H5Tget_size(type.get());
+    f.claim_memory(n * uint64_t{width}, what);
     H5Tset_size(mem.get(), width);
     H5Tset_strpad(mem.get(), H5T_STR_NULLPAD);
     std::vector<char> raw(n * width);
@@ -600,41 +646,74 @@ Run read_open_file(h5::File& f) {
   return run;
 }
 
-Run read_with_fapl(const std::string& open_name, const std::string& path, hid_t fapl,
-                   const Progress& progress) {
+// Bytes in memory.
+class MemorySource final : public ByteSource {
+ public:
+  MemorySource(const void* data, std::size_t size)
+      : data_(static_cast<const unsigned char*>(data)), size_(size) {}
+  uint64_t size() const override { return size_; }
+  std::string read(uint64_t offset, void* out, std::size_t n) override {
+    std::memcpy(out, data_ + offset, n);
+    return {};
+  }
+
+ private:
+  const unsigned char* data_;
+  std::size_t size_;
+};
+
+// An open file descriptor, read with pread (which neither moves nor needs
+// a file position); owns the descriptor.
+class FdSource final : public ByteSource {
+ public:
+  explicit FdSource(int fd) : fd_(fd) {}
+  void set_size(uint64_t size) { size_ = size; }
+  ~FdSource() override { ::close(fd_); }
+  FdSource(const FdSource&) = delete;
+  FdSource& operator=(const FdSource&) = delete;
+  uint64_t size() const override { return size_; }
+  std::string read(uint64_t offset, void* out, std::size_t n) override {
+    auto* bytes = static_cast<unsigned char*>(out);
+    while (n > 0) {
+      const std::size_t step = std::min<std::size_t>(n, std::size_t{1} << 30);
+      const ssize_t got = ::pread(fd_, bytes, step, static_cast<off_t>(offset));
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) return std::strerror(errno);
+      if (got == 0) {
+        return "it ends at byte " + std::to_string(offset) + ", before the " +
+               std::to_string(size_) + " bytes it had when it was opened (it was changed meanwhile)";
+      }
+      bytes += got;
+      offset += static_cast<uint64_t>(got);
+      n -= static_cast<std::size_t>(got);
+    }
+    return {};
+  }
+
+ private:
+  int fd_;
+  uint64_t size_ = 0;
+};
+
+Run read_from_state(h5::SourceState& state, const std::string& path, const Progress& progress) {
   h5::silence_hdf5_errors();
+  h5::Handle fapl = h5::driver_fapl(state);
+  if (!fapl.valid()) {
+    throw Error(Msg::internal, {{"detail", "scope-speedscope: its HDF5 file driver could not be set up (" +
+                                               h5::error_stack_message() + ")"}});
+  }
   h5::File f;
   f.path = path;
   f.progress = progress;
-  f.file = h5::Handle(H5Fopen(open_name.c_str(), H5F_ACC_RDONLY, fapl), H5Fclose);
+  f.source = &state;
+  // The driver reads the source, not the name: a name no other open file has.
+  static unsigned counter = 0;
+  const std::string open_name = "scope-speedscope input " + std::to_string(++counter);
+  f.file = h5::Handle(H5Fopen(open_name.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
   if (!f.file.valid()) {
     throw Error(Msg::not_hdf5, {{"path", path}, {"underlying", h5::error_stack_message()}});
   }
   return read_open_file(f);
-}
-
-Run read_memory_image(const void* data, std::size_t size, const std::string& name,
-                      const Progress& progress) {
-  h5::silence_hdf5_errors();
-  // HDF5 refuses an image of 0 bytes outright ("Inconsistent buf_ptr and
-  // buf_len"); one zero byte makes it say what it says of an empty file on
-  // disk: no file signature.
-  static const unsigned char empty_image[1] = {0};
-  if (size == 0) {
-    data = empty_image;
-    size = 1;
-  }
-  h5::Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
-  if (!fapl.valid() || H5Pset_fapl_core(fapl.get(), 1 << 16, 0) < 0 ||
-      H5Pset_file_image(fapl.get(), const_cast<void*>(data), size) < 0) {
-    throw Error(Msg::not_hdf5, {{"path", name}, {"underlying", h5::error_stack_message()}});
-  }
-  // The core driver would look at a real file of the given name; open a name
-  // that is no file (the image is all there is), and show `name` in messages.
-  static unsigned counter = 0;
-  const std::string image_name = "scope-speedscope memory image " + std::to_string(++counter) +
-                                 " (no such file)";
-  return read_with_fapl(image_name, name, fapl.get(), progress);
 }
 
 // A file HDF5 cannot open: empty, not HDF5 at all, or damaged? The CLIs'
@@ -648,34 +727,54 @@ void classify_open_failure(Error& e, uint64_t size) {
   }
 }
 
-}  // namespace
+Error unreadable(const std::string& path, const std::string& reason) {
+  Error e(Msg::file_unreadable, {{"path", path}, {"reason", reason}});
+  e.in_file(path);
+  return e;
+}
 
-Run read_run(const std::string& path, const Progress& progress, const std::string& display_name) {
-  const std::string& shown = display_name.empty() ? path : display_name;
-  uint64_t size = 0;
+// Every reading error blames the file; a source that failed to give bytes
+// is the reason, whatever HDF5 made of the missing bytes.
+Run read_source(ByteSource& source, const std::string& shown, const Progress& progress) {
+  h5::SourceState state;
+  state.source = &source;
   try {
-    struct stat st;
-    if (::stat(path.c_str(), &st) != 0) {
-      throw Error(Msg::file_not_found, {{"path", shown}});
-    }
-    size = static_cast<uint64_t>(st.st_size);
-    return read_with_fapl(path, shown, H5P_DEFAULT, progress);
+    return read_from_state(state, shown, progress);
   } catch (Error& e) {
-    e.in_file(shown);  // every reading error blames this file
-    classify_open_failure(e, size);
+    if (!state.failure.empty()) throw unreadable(shown, state.failure);
+    e.in_file(shown);
+    classify_open_failure(e, source.size());
     throw;
   }
 }
 
+}  // namespace
+
+Run read_run(const std::string& path, const Progress& progress, const std::string& display_name) {
+  const std::string& shown = display_name.empty() ? path : display_name;
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) {
+    Error e(Msg::file_not_found, {{"path", shown}});
+    e.in_file(shown);
+    throw e;
+  }
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw unreadable(shown, std::strerror(errno));
+  FdSource source(fd);  // closes it
+  if (::fstat(fd, &st) != 0) throw unreadable(shown, std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw unreadable(shown, "it is a directory");
+  source.set_size(static_cast<uint64_t>(st.st_size));
+  return read_source(source, shown, progress);
+}
+
 Run read_run_from_memory(const void* data, std::size_t size, const std::string& name,
                          const Progress& progress) {
-  try {
-    return read_memory_image(data, size, name, progress);
-  } catch (Error& e) {
-    e.in_file(name);  // every reading error blames this file
-    classify_open_failure(e, size);
-    throw;
-  }
+  MemorySource source(data, size);
+  return read_source(source, name, progress);
+}
+
+Run read_run_from_source(ByteSource& source, const std::string& name, const Progress& progress) {
+  return read_source(source, name, progress);
 }
 
 }  // namespace scope_speedscope
