@@ -15,13 +15,25 @@
 namespace scope_speedscope {
 namespace {
 
-// A cap on one match's backtracking: PCRE2's default step limit (each step
-// is a few nanoseconds), and at most 256 MiB of backtracking frames, so that
-// a catastrophic pattern fails with a message instead of hanging or
-// exhausting memory. Python's re has no limit (it would run for hours).
-// 256 MiB of frames are enough for "(x|y)*z" over a 1 MiB name.
+// A cap on one match's backtracking, so that a catastrophic pattern fails
+// with a message instead of hanging or exhausting memory (Python's re has
+// no limit: it would run for hours). Set by us, the same in every build:
+//   - steps: PCRE2's default match limit (each step is a few nanoseconds);
+//   - depth: how many backtracking frames may be held at once. A frame's
+//     size depends on the pointer size (half as large in 32-bit
+//     WebAssembly), so a limit on frame memory alone let the wasm build
+//     finish a match that the native build refused. The depth allowed is
+//     what kFrameBudgetBytes holds of frames of their 64-bit size (a
+//     formula, the same in both builds), and PCRE2's memory limit is set
+//     above that, so the depth limit is always the one reached.
+// "(x|y)*z" against a name of 1 MiB needs more than that: refused everywhere.
 constexpr uint32_t kMatchLimit = 10'000'000;
-constexpr uint32_t kHeapLimitKiB = 256 * 1024;
+constexpr uint64_t kFrameBudgetBytes = uint64_t{128} << 20;
+
+// The size of one backtracking frame of PCRE2 10.42 (heapframe in
+// pcre2_intmodedep.h) for 8-bit code units and 64-bit pointers: 128 bytes
+// and two offsets of 8 bytes per capturing group.
+uint64_t frame_bytes_64(uint32_t capture_groups) { return 128 + 16 * uint64_t{capture_groups}; }
 
 bool is_hex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -231,8 +243,26 @@ std::unique_ptr<Pattern::Impl> compile(const std::string& pattern, std::string* 
   impl->match_data.reset(pcre2_match_data_create(1, nullptr));
   impl->match_context.reset(pcre2_match_context_create(nullptr));
   if (!impl->match_data || !impl->match_context) throw std::bad_alloc();
+  uint32_t groups = 0;
+  pcre2_pattern_info(impl->code.get(), PCRE2_INFO_CAPTURECOUNT, &groups);
+  uint64_t budget = kFrameBudgetBytes;
+  // A pattern may lower PCRE2's memory limit itself ((*LIMIT_HEAP=n)): the
+  // depth then follows that limit, again for 64-bit frames.
+  uint32_t pattern_heap_kib = 0;
+  if (pcre2_pattern_info(impl->code.get(), PCRE2_INFO_HEAPLIMIT, &pattern_heap_kib) == 0) {
+    budget = std::min<uint64_t>(budget, uint64_t{pattern_heap_kib} * 1024);
+  }
+  // A frame at depth d is allocated before its depth is checked: d + 2
+  // frames must fit.
+  const uint64_t frames = budget / frame_bytes_64(groups);
+  const uint64_t depth = frames > 2 ? frames - 2 : 0;
   pcre2_set_match_limit(impl->match_context.get(), kMatchLimit);
-  pcre2_set_heap_limit(impl->match_context.get(), kHeapLimitKiB);
+  pcre2_set_depth_limit(impl->match_context.get(),
+                        static_cast<uint32_t>(std::min<uint64_t>(depth, UINT32_MAX)));
+  // Room for those frames (however large they are in this build) and for
+  // PCRE2's doubling of its frame vector.
+  pcre2_set_heap_limit(impl->match_context.get(),
+                       static_cast<uint32_t>((2 * kFrameBudgetBytes) / 1024 + 64));
   return impl;
 }
 
