@@ -46,16 +46,15 @@ function unwrap(result) {
   throw new ScopeSpeedscopeError(result.kind, result.message, result);
 }
 
-let mountCounter = 0;
 // A File or Blob up to this size is read whole (one FileReaderSync call) and
-// handed to the core as bytes; larger ones are mounted with WORKERFS and read
-// lazily. WORKERFS makes one FileReaderSync call per read the HDF5 library
-// makes, which cost a page 5 s of its 7 s for a 2 MB file of 4 M calls.
-// createScopeSpeedscope({ readWholeBytes }) changes it (0: always lazily).
+// handed to the core as bytes; larger ones are read lazily: the core's HDF5
+// file driver (src/core/h5_driver.cpp) asks for slices, in blocks of 1 MiB,
+// through blobSource. createScopeSpeedscope({ readWholeBytes }) changes it
+// (0: always lazily).
 const READ_WHOLE_BYTES = 256 * 1024 * 1024;
 // The bytes of a small enough File or Blob, else null. A Blob that cannot be
-// read now (removed or changed since it was picked) is left to WORKERFS, whose
-// failing reads the core reports as for any unreadable file.
+// read now (removed or changed since it was picked) is left to the lazy
+// path, whose failing read the core reports (file_unreadable).
 function readWhole(file, limit) {
   if (!file || file.size > limit) return null;
   try {
@@ -65,16 +64,42 @@ function readWhole(file, limit) {
   }
 }
 
+// A File or Blob as the core's lazy source: { size, read(offset, view) }.
+// read fills the view (WebAssembly memory, valid during the call) and returns
+// undefined, or returns why it could not; it never throws into the module.
+function blobSource(file) {
+  const reader = new FileReaderSync();
+  return {
+    size: file.size,
+    read(offset, view) {
+      try {
+        const bytes = new Uint8Array(reader.readAsArrayBuffer(file.slice(offset, offset + view.byteLength)));
+        if (bytes.byteLength !== view.byteLength) {
+          return `it ends at byte ${offset + bytes.byteLength}, before the ${file.size} bytes it had when it was opened (it was changed meanwhile)`;
+        }
+        view.set(bytes);
+        return undefined;
+      } catch (error) {
+        return String(error?.message ?? error);
+      }
+    },
+  };
+}
+
 class ScopeSpeedscope {
   #module;
   #recreate;
   #readWholeBytes;
+  #openPath;
   #pending = null;
   #stopped;
   #restarting;
 
-  constructor(module, recreate, { readWholeBytes = READ_WHOLE_BYTES } = {}) {
+  constructor(module, recreate, { readWholeBytes = READ_WHOLE_BYTES, openPath = null } = {}) {
     this.#readWholeBytes = readWholeBytes;
+    // Node: a path names a file on disk, read lazily (node.js's openPath);
+    // elsewhere a path in the module's file system.
+    this.#openPath = openPath;
     this.#module = module;
     this.#recreate = recreate;
     // The core's words for a trap (the table's converter_stopped), taken now:
@@ -267,20 +292,20 @@ class ScopeSpeedscope {
     }
   }
 
-  // Copies bytes into the heap or mounts Files (WORKERFS), runs fn(module,
-  // prepared inputs), and frees everything again whatever happens (nothing
-  // after a trap: that instance is gone). Inputs are checked already.
+  // Copies bytes into the heap or makes lazy sources of Files and paths
+  // (Node), runs fn(module, prepared inputs), and frees everything again
+  // whatever happens (nothing after a trap: that instance is gone). Inputs
+  // are checked already.
   #withInputs(inputs, fn) {
-    const workerfs = this.#live().WORKERFS;
     for (const input of inputs) {
-      if (input.file && !(canReadBlobsSynchronously && workerfs)) throw blobOnMainThreadError(input.name);
+      if (input.file && !canReadBlobsSynchronously) throw blobOnMainThreadError(input.name);
     }
     return this.#guarded(inputs.map((input) => input.name), (m) => this.#withInputsOn(m, inputs, fn));
   }
 
   #withInputsOn(m, inputs, fn) {
     const pointers = [];
-    const mounts = [];
+    const closers = [];
     let trapped = false;
     try {
       const prepared = inputs.map((input) => {
@@ -294,11 +319,14 @@ class ScopeSpeedscope {
           return { name: input.name, ptr, size };
         }
         if (input.file) {
-          const dir = `/scope-speedscope-in-${++mountCounter}`;
-          m.FS.mkdir(dir);
-          mounts.push(dir);
-          m.FS.mount(m.WORKERFS, { blobs: [{ name: 'input.h5', data: input.file }] }, dir);
-          return { name: input.name, path: `${dir}/input.h5` };
+          const { size, read } = blobSource(input.file);
+          return { name: input.name, size, read };
+        }
+        if (this.#openPath) {
+          const opened = this.#openPath(input.path);
+          if (opened.error) unwrap(m.errorFor(opened.error.code, { ...opened.error.args, path: input.name, file: input.name }));
+          closers.push(opened.close);
+          return { name: input.name, size: opened.size, read: opened.read };
         }
         return { name: input.name, path: input.path };
       });
@@ -307,12 +335,9 @@ class ScopeSpeedscope {
       trapped = !(error instanceof ScopeSpeedscopeError);
       throw error;
     } finally {
+      for (const close of closers) close();
       if (!trapped) {
         for (const ptr of pointers) m._free(ptr);
-        for (const dir of mounts) {
-          try { m.FS.unmount(dir); } catch { /* not mounted */ }
-          try { m.FS.rmdir(dir); } catch { /* already gone */ }
-        }
       }
     }
   }
@@ -456,7 +481,7 @@ export function concatChunks(chunks) {
  * cannot be loaded. The compiled code is kept: after a trap the wrapper makes
  * a fresh instance of it synchronously (see ScopeSpeedscope#guarded).
  */
-export async function instantiate(createModule, moduleArgs, wasmFrom) {
+export async function instantiate(createModule, moduleArgs, wasmFrom, { openPath = null } = {}) {
   let compiled;
   let module;
   try {
@@ -467,7 +492,7 @@ export async function instantiate(createModule, moduleArgs, wasmFrom) {
   }
   const recreate = () => instantiateNow(createModule, moduleArgs, compiled);
   recreate.later = () => instantiateAsync(createModule, moduleArgs, compiled);
-  return new ScopeSpeedscope(module, recreate, { readWholeBytes: moduleArgs.readWholeBytes });
+  return new ScopeSpeedscope(module, recreate, { readWholeBytes: moduleArgs.readWholeBytes, openPath });
 }
 
 async function compileWasm(moduleArgs) {

@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createScopeSpeedscope, ScopeSpeedscopeError } from './node.js';
+import { createScopeSpeedscope } from './node.js';
 import { startServer, viewUrl } from './server.js';
 
 function fileSink() {
@@ -85,17 +85,11 @@ function teeSink(outputs, next) {
   };
 }
 
+// Each file is read lazily by the core (any size: no 2 GiB limit of
+// readFileSync, no copy in memory); a missing file is reported by the core
+// in the native CLI's words.
 function readInputs(sp, files) {
-  return files.map((file) => {
-    let bytes;
-    try {
-      bytes = fs.readFileSync(file);
-    } catch (error) {
-      if (error.code === 'ENOENT') throw new ScopeSpeedscopeError('FileNotFoundError', sp.cli.fileNotFoundMessage(file));
-      throw error;
-    }
-    return { name: file, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
-  });
+  return files.map((file) => ({ name: file, path: file }));
 }
 
 function exportOptions(options, sink) {

@@ -50,7 +50,9 @@ export declare class ScopeSpeedscopeError extends Error {
    * 'rank_out_of_range', 'thread_id_out_of_range', 'decoded_time_overflow',
    * 'bad_mpi_size', 'declared_size_exceeds_storage', 'strings_exceed_file',
    * 'damaged_string', 'duplicate_region_name', 'group_reached_twice',
-   * 'converter_stopped', 'no_profiling_data',
+   * 'converter_stopped', 'file_unreadable' (the bytes could not be read: not
+   * damage), 'too_large' (more memory than one file may take, in every build),
+   * 'no_profiling_data',
    * 'no_regions_matched', 'no_calls_recorded', 'invalid_rank',
    * 'ends_before_starts', 'not_properly_nested', 'calls_overlap', 'too_many_calls',
    * 'invalid_regex', 'pattern_too_complex', 'pattern_match_failed',
@@ -76,9 +78,10 @@ export declare class ScopeSpeedscopeError extends Error {
 
 /**
  * An HDF5 file: its name (used in messages and labels) and its bytes, a File
- * or Blob, or a path in the module's file system. The synchronous methods
+ * or Blob, or a path: in Node a file on disk, read lazily (any size), in
+ * browsers a path in the module's file system. The synchronous methods
  * take a File or Blob only inside a Web Worker (read whole up to 256 MiB,
- * lazily above); on the
+ * lazily above, any size); on the
  * main thread and in Node use the async methods, or readInput first.
  */
 export type Input =

@@ -3,8 +3,9 @@
 // message}; src/js/index.js turns the latter into a ScopeSpeedscopeError in
 // one place, and no C++ exception ever unwinds into JavaScript.
 //
-// Inputs are {name, ptr, size} (bytes the wrapper copied into the heap) or
-// {name, path} (a file in Emscripten's file system, e.g. a WORKERFS mount).
+// Inputs are {name, ptr, size} (bytes the wrapper copied into the heap),
+// {name, size, read} (a file JavaScript reads lazily: a File in a worker, a
+// file on disk in Node) or {name, path} (a file in Emscripten's file system).
 // A sink is a JS object {open(path), write(Uint8Array view), close(),
 // commit(), abort(), progress(phase, done, total)}; the view is only valid
 // during the call. A sink method never throws: it returns a message string
@@ -102,8 +103,31 @@ ss::Progress progress_of(const val& sink) {
   };
 }
 
+// A file JavaScript reads for us, slice by slice (a File in a worker, a file
+// in Node): input.read(offset, view) fills the view and returns undefined,
+// or returns why it could not (it never throws: src/js/api.js).
+class JsSource final : public ss::ByteSource {
+ public:
+  JsSource(val read, uint64_t size) : read_(std::move(read)), size_(size) {}
+  uint64_t size() const override { return size_; }
+  bool lazy() const override { return true; }
+  std::string read(uint64_t offset, void* out, std::size_t n) override {
+    const val result = read_(static_cast<double>(offset),
+                             val(emscripten::typed_memory_view(n, static_cast<uint8_t*>(out))));
+    return result.isString() ? result.as<std::string>() : std::string();
+  }
+
+ private:
+  val read_;
+  uint64_t size_;
+};
+
 ss::Run read_input(const val& input, const ss::Progress& progress) {
   const std::string name = input["name"].as<std::string>();
+  if (!input["read"].isUndefined()) {
+    JsSource source(input["read"], static_cast<uint64_t>(input["size"].as<double>()));
+    return ss::read_run_from_source(source, name, progress);
+  }
   if (!input["path"].isUndefined()) {
     return ss::read_run(input["path"].as<std::string>(), progress, name);
   }
