@@ -27,9 +27,7 @@
 #include "run.hpp"
 #include "speedscope_format.hpp"
 
-#ifndef SCOPE_TEST_FIXTURES_DIR
-#error "SCOPE_TEST_FIXTURES_DIR (tests/fixtures) comes from tests/cpp/CMakeLists.txt"
-#endif
+#include "test_paths.hpp"
 
 namespace scope_speedscope::test {
 
