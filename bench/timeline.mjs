@@ -64,8 +64,17 @@ async function measureWasm(file) {
   }
   const held = tl.memoryBytes;
   tl.close();
+  // Opened twice more: the best of three (the machine is shared).
+  let bestOpenS = openS;
+  for (let round = 0; round < 2; round++) {
+    t = performance.now();
+    const again = fs.readFileSync(file);
+    const t2 = await sp.openTimeline({ name: path.basename(file), bytes: new Uint8Array(again.buffer, again.byteOffset, again.byteLength) });
+    bestOpenS = Math.min(bestOpenS, (performance.now() - t) / 1000);
+    t2.close();
+  }
   return {
-    calls, lanes: tl.lanes.length, open_s: openS, bars_whole_ms: median(whole), bars_whole_items: wholeItems,
+    calls, lanes: tl.lanes.length, open_s: bestOpenS, bars_whole_ms: median(whole), bars_whole_items: wholeItems,
     bars_window_ms: median(window), bars_window_items: windowItems / 201,
     held_bytes_per_call: held / calls, peak_bytes_per_call: peak / calls,
   };

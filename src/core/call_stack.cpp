@@ -632,7 +632,8 @@ RankCalls build_call_arrays(const Run& run, const std::vector<uint32_t>& regions
   if (storage != CallStorage::materialized) {
     // One lane and every row in start order: merge from the columns when
     // writing, after a first merge here proves the nesting.
-    if (lane_values.size() == 1 && rows_in_order(run, g)) {
+    const bool index_anyway = storage == CallStorage::indexed && run.start_ns.size() <= UINT32_MAX;
+    if (!index_anyway && lane_values.size() == 1 && rows_in_order(run, g)) {
       std::vector<MergedCalls::Row> rows;
       rows.reserve(g.rows.size());
       for (const auto& row : g.rows) rows.push_back({row.region, row.first_k, row.offset, row.count});
@@ -647,7 +648,7 @@ RankCalls build_call_arrays(const Run& run, const std::vector<uint32_t>& regions
     // Otherwise the call order as event indices, 4 bytes a call.
     if (run.start_ns.size() <= UINT32_MAX) {
       std::shared_ptr<const IndexedCalls::Rows> rows =
-          index_calls(run, g, lane_values, out.lanes, storage == CallStorage::streamed);
+          index_calls(run, g, lane_values, out.lanes, storage != CallStorage::streamed_with_lookup);
       for (const Lane& lane : out.lanes) {
         auto stream = std::make_shared<IndexedCalls>(rows, lane.begin, lane.end);
         if (!stream->summarize(run.regions.size())) {

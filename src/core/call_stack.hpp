@@ -202,6 +202,10 @@ enum class CallStorage {
   // them (what runs do whose event indices leave no room for the row: many
   // rows and tens of millions of events); for the tests.
   streamed_with_lookup,
+  // As streamed, but every rank keeps its call order as IndexedCalls (4
+  // bytes a call) when the run's event indices fit in 32 bits: a caller that
+  // reads the calls twice (the timeline) then merges the rows once.
+  indexed,
 };
 
 // The calls of `rank` over `regions` (indices into run.regions, in the order

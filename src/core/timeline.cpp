@@ -44,6 +44,24 @@ std::size_t gallop_index(std::size_t a, std::size_t b, Pred pred) {
   return partition_index(lo, std::min(probe, b), pred);
 }
 
+// The same, searching outwards from a guess in [a, b]: O(log of the
+// guess's error), so a good guess touches one or two cache lines.
+template <class Pred>
+std::size_t gallop_from(std::size_t a, std::size_t b, std::size_t guess, Pred pred) {
+  if (guess <= a) return gallop_index(a, b, pred);
+  if (guess > b) guess = b;
+  if (guess < b && pred(guess)) return gallop_index(guess + 1, b, pred);
+  // The answer is at or before the guess: gallop back from it.
+  std::size_t hi = guess, step = 1;
+  while (true) {
+    const std::size_t probe = hi - a > step ? hi - step : a;
+    if (pred(probe)) return partition_index(probe + 1, hi, pred);
+    hi = probe;
+    if (probe == a) return a;
+    step <<= 1;
+  }
+}
+
 // The end of the time a call covers: a call that does not last covers the
 // nanosecond at its start.
 inline int64_t cover_end(int64_t s, int64_t e) { return e > s ? e : s + 1; }
@@ -118,9 +136,12 @@ void Timeline::bars(std::size_t lane, int64_t start, int64_t end, uint32_t width
   }
   out.clear();
   const Block& b = blocks_[lane_block_[lane]];
-  // A pixel is span / W ns: x >= a pixel  <=>  x * W >= span (exact, in 128 bits).
+  // A pixel is span / W ns. For whole numbers of ns x: x >= a pixel <=> x >=
+  // ceil(span / W), and x < a pixel <=> x < ceil(span / W): one division per
+  // query, then plain 64-bit comparisons.
   const Wide span = Wide{end} - Wide{start};
-  const Wide w = width;
+  const Wide px_wide = (span + width - 1) / width;
+  const uint64_t px = static_cast<uint64_t>(px_wide);  // <= 2^63
   auto emit = [&](int64_t s, int64_t e, uint32_t depth, int32_t frame, uint64_t count) {
     out.start.push_back(s);
     out.end.push_back(e);
@@ -137,7 +158,15 @@ void Timeline::bars(std::size_t lane, int64_t start, int64_t end, uint32_t width
         partition_index(0, sl.n, [&](std::size_t i) { return cover_end(S[i], E[i]) <= start; });
     const std::size_t hi = partition_index(lo, sl.n, [&](std::size_t i) { return S[i] < end; });
     if (lo >= hi) break;  // nothing deeper overlaps either
-    auto lasts_a_pixel = [&](std::size_t i) { return (Wide{E[i]} - Wide{S[i]}) * w >= span; };
+    auto lasts_a_pixel = [&](std::size_t i) {
+      return static_cast<uint64_t>(E[i]) - static_cast<uint64_t>(S[i]) >= px;
+    };
+    // The frame changes after the current block's first call, found by a
+    // cursor that only moves forward.
+    const uint32_t* const changes_end = sl.changes + sl.changes_n;
+    const uint32_t* change =
+        std::lower_bound(sl.changes, changes_end, static_cast<uint32_t>(lo + 1));
+    std::size_t advance = 1;  // calls the last jump went over: the next guess
     std::size_t i = lo;
     while (i < hi) {
       if (lasts_a_pixel(i)) {
@@ -152,10 +181,15 @@ void Timeline::bars(std::size_t lane, int64_t start, int64_t end, uint32_t width
       std::size_t last = i;
       int64_t block_end = E[i];
       while (last + 1 < hi) {
-        auto near = [&](std::size_t k) { return (Wide{S[k]} - Wide{block_end}) * w < span; };
-        const std::size_t j = gallop_index(last + 1, hi, near);  // first too far
-        if (j == last + 1) break;                                 // a gap of a pixel
-        const std::size_t k = j - 1;                              // the last near one
+        // Starts before block_end + px (saturating: nothing is that late).
+        const Wide reach = Wide{block_end} + px_wide;
+        const bool all_near = reach > Wide{INT64_MAX};
+        const int64_t limit = all_near ? INT64_MAX : static_cast<int64_t>(reach);
+        auto near = [&](std::size_t k) { return all_near || S[k] < limit; };
+        const std::size_t j = gallop_from(last + 1, hi, last + advance, near);  // first too far
+        if (j == last + 1) break;                                              // a gap of a pixel
+        advance = j - last;
+        const std::size_t k = j - 1;  // the last near one
         if (lasts_a_pixel(k)) {
           last = k - 1;  // the block ends before it
           block_end = E[last];
@@ -166,9 +200,10 @@ void Timeline::bars(std::size_t lane, int64_t start, int64_t end, uint32_t width
       }
       int32_t frame = sl.f[i];
       if (last > i) {  // one frame only when no change falls in (i, last]
-        const uint32_t* c =
-            std::lower_bound(sl.changes, sl.changes + sl.changes_n, static_cast<uint32_t>(i + 1));
-        if (c != sl.changes + sl.changes_n && *c <= last) frame = -1;
+        const auto first = static_cast<uint32_t>(i + 1);
+        change = sl.changes + gallop_index(static_cast<std::size_t>(change - sl.changes), sl.changes_n,
+                                           [&](std::size_t c) { return sl.changes[c] < first; });
+        if (change != changes_end && *change <= last) frame = -1;
       }
       emit(S[i], E[last], d, frame, last - i + 1);
       i = last + 1;
@@ -308,7 +343,7 @@ Timeline Timeline::build(const Run& run, const TimelineOptions& options) {
     }
     auto it = by_rank.find(rank);
     if (it == by_rank.end()) {
-      it = by_rank.emplace(rank, build_call_arrays(run, regions, rank, CallStorage::streamed)).first;
+      it = by_rank.emplace(rank, build_call_arrays(run, regions, rank, CallStorage::indexed)).first;
     }
     if (options.progress) options.progress("reconstruct", k + 1, ranks.size());
     const RankCalls& calls = it->second;

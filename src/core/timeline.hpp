@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "call_stack.hpp"
 #include "run.hpp"
 
 namespace scope_speedscope {
@@ -128,10 +129,11 @@ class Timeline {
   std::vector<std::string> frames_;
   int64_t origin_ns_ = 0;
   // Columns of every block, block after block, depth after depth.
-  std::vector<int64_t> start_, end_, self_;
-  std::vector<int32_t> frame_;
+  // (Left uninitialised when sized: every element is written while opening.)
+  std::vector<int64_t, UninitializedAllocator<int64_t>> start_, end_, self_;
+  std::vector<int32_t, UninitializedAllocator<int32_t>> frame_;
   std::vector<uint64_t> depth_begin_;   // per block: depths + 1 entries into the columns
-  std::vector<uint32_t> changes_;
+  std::vector<uint32_t, UninitializedAllocator<uint32_t>> changes_;
   std::vector<uint64_t> change_begin_;  // per block: depths + 1 entries into changes_
 };
 
