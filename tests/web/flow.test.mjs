@@ -37,7 +37,8 @@ describe('the page flow', { timeout: 900_000 }, () => {
     assert.equal(await openInSpeedscope(page), 'painted');
     await assertPainted(page, 'real_run_s1');
     const viewerBox = await page.getByTestId('viewer-box').boundingBox();
-    assert.ok(viewerBox.y >= -1 && viewerBox.y + viewerBox.height <= height + 1, `speedscope scrolled into view (${viewerBox.y})`);
+    assert.ok(viewerBox.y >= -1 && viewerBox.y < 1, `speedscope scrolled to the top (${viewerBox.y})`);
+    assert.ok(viewerBox.y + viewerBox.height <= height + 1, `speedscope ends inside the viewport (${viewerBox.height})`);
     assert.ok(viewerBox.height >= 0.85 * height, `speedscope height ${viewerBox.height} of ${height}`);
     assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'viewer');
     // The frame is sandboxed: scripts only, an opaque origin.
@@ -204,9 +205,20 @@ describe('the page flow', { timeout: 900_000 }, () => {
       c.outputs.map((o) => o.file));
     assert.equal(await chartPainted(page), 'painted');
     await assertOutputs(page, c);
-    await page.getByTestId('output-select').selectOption('0');
+    // The downloads left the last output selected: its file on the timeline and in speedscope.
+    assert.equal(await page.getByTestId('output-select').inputValue(), '2');
+    assert.equal(await chartPainted(page), 'painted');
+    assert.match(await page.getByTestId('timeline').getAttribute('aria-label'), /^Timeline of hdf5-schema-3\.h5:/);
     assert.equal(await openInSpeedscope(page), 'painted');
     await assertPainted(page, 'hdf5-schema-3');
+    // Another output: speedscope closes, the timeline draws that output's file, and
+    // Open in speedscope shows it.
+    await page.getByTestId('output-select').selectOption('0');
+    assert.equal(await page.getByTestId('viewer-box').isHidden(), true, 'speedscope closed with the other output');
+    assert.equal(await chartPainted(page), 'painted');
+    assert.match(await page.getByTestId('timeline').getAttribute('aria-label'), /^Timeline of hdf5-schema-1\.h5:/);
+    assert.equal(await openInSpeedscope(page), 'painted');
+    await assertPainted(page, 'hdf5-schema-1');
 
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByTestId('options-toggle').click();  // closed
@@ -223,6 +235,9 @@ describe('the page flow', { timeout: 900_000 }, () => {
     assert.ok((await page.getByTestId('output-select').boundingBox()).width >= 120, 'the output selector is usable');
     await screenshot(page, 'page-phone.png');
     await assertAccessible(page, 'phone, three outputs');
+    await page.getByTestId('viewer-box').scrollIntoViewIfNeeded();
+    const viewerBox = await page.getByTestId('viewer').boundingBox();
+    assert.ok(viewerBox.height >= 0.8 * 844, `speedscope keeps most of the phone's height (${viewerBox.height})`);
     await openOptions(page);
     const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(wide <= 0, `options stack at 390 px (${wide} px too wide)`);
