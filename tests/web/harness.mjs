@@ -181,11 +181,21 @@ export async function downloads(page) {
     const link = page.getByTestId('download');
     const name = await link.getAttribute('download');
     assert.match(await link.getAttribute('href'), /^blob:/);
+    await scrollIntoViewDrawn(page, link);
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     assert.equal(download.suggestedFilename(), name);
     result.set(name, readFileSync(await download.path()));
   }
   return result;
+}
+
+// Scrolls an element into view and waits until the scrolled page was drawn.
+// Chromium routes a click by what the compositor last drew: with speedscope
+// filling the window (an out-of-process frame), a click right after
+// scrolling the bar into view can land in the frame on a busy machine.
+export async function scrollIntoViewDrawn(page, locator) {
+  await locator.scrollIntoViewIfNeeded();
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 50)))));
 }
 
 export async function assertOutputs(page, c, base = fixtures) {
