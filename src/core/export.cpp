@@ -99,6 +99,14 @@ std::vector<uint32_t> filter_regions(const Run& run,
   return kept;
 }
 
+void require_rank(const Run& run, int64_t rank, std::size_t index) {
+  if (rank < 0 || rank >= run.num_ranks) {
+    throw Error(Msg::invalid_rank, {{"rank", std::to_string(rank)},
+                                    {"valid", messages::valid_ranks(run.num_ranks)}})
+        .on_field("ranks", static_cast<long long>(index));
+  }
+}
+
 std::vector<uint32_t> order_regions(const Run& run, std::vector<uint32_t> regions) {
   std::sort(regions.begin(), regions.end());  // file order breaks ties
   std::vector<std::pair<double, uint32_t>> keyed;
@@ -401,11 +409,7 @@ std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::st
       std::vector<NamedCalls> profiles;
       for (std::size_t k = 0; k < ranks.size(); ++k) {
         const int64_t rank = ranks[k];
-        if (rank < 0 || rank >= run.num_ranks) {
-          throw Error(Msg::invalid_rank, {{"rank", std::to_string(rank)},
-                                          {"valid", messages::valid_ranks(run.num_ranks)}})
-              .on_field("ranks", static_cast<long long>(k));
-        }
+        require_rank(run, rank, k);
         auto it = by_rank.find(rank);
         if (it == by_rank.end()) {
           it = by_rank.emplace(rank, build_call_arrays(run, regions, rank, CallStorage::streamed)).first;

@@ -85,6 +85,10 @@ std::vector<uint32_t> filter_regions(const Run& run,
 // Regions stably sorted by their earliest first start in seconds (ties in
 // file order).
 std::vector<uint32_t> order_regions(const Run& run, std::vector<uint32_t> regions);
+
+// Throws invalid_rank (on the field "ranks", at <index>) unless <rank> is one
+// of the run's ranks: the export and the timeline take ranks by this rule.
+void require_rank(const Run& run, int64_t rank, std::size_t index);
 // True when `pattern` matches at the start of `text` (Python re.match).
 bool regex_match_at_start(const std::string& pattern, const std::string& text);
 // "run", "run", "run" -> "run", "run (2)", "run (3)".

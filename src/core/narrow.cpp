@@ -368,13 +368,7 @@ Overview overview_run(const Run& run, const std::vector<int64_t>& ranks,
                       const std::optional<std::vector<std::string>>& exclude, std::size_t bins) {
   std::vector<uint32_t> regions;
   try {
-    for (std::size_t i = 0; i < ranks.size(); ++i) {
-      if (ranks[i] < 0 || ranks[i] >= run.num_ranks) {
-        throw Error(Msg::invalid_rank, {{"rank", std::to_string(ranks[i])},
-                                        {"valid", messages::valid_ranks(run.num_ranks)}})
-            .on_field("ranks", static_cast<long long>(i));
-      }
-    }
+    for (std::size_t i = 0; i < ranks.size(); ++i) require_rank(run, ranks[i], i);
     regions = filter_regions(run, include, exclude, nullptr);
   } catch (Error& e) {
     e.in_file(run.path);

@@ -336,11 +336,7 @@ Timeline Timeline::build(const Run& run, const TimelineOptions& options) {
   std::vector<NamedCalls> named;
   for (std::size_t k = 0; k < ranks.size(); ++k) {
     const int64_t rank = ranks[k];
-    if (rank < 0 || rank >= run.num_ranks) {
-      throw Error(Msg::invalid_rank, {{"rank", std::to_string(rank)},
-                                      {"valid", messages::valid_ranks(run.num_ranks)}})
-          .on_field("ranks", static_cast<long long>(k));
-    }
+    require_rank(run, rank, k);
     auto it = by_rank.find(rank);
     if (it == by_rank.end()) {
       it = by_rank.emplace(rank, build_call_arrays(run, regions, rank, CallStorage::indexed)).first;
