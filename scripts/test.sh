@@ -10,8 +10,16 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$here"
-bash scripts/build.sh
-ctest --preset native -j "$(nproc 2>/dev/null || echo 2)"
-node --test --test-concurrency=1 tests/js/ tests/web/ tests/pkg/
-node --test --test-concurrency=1 tests/setup/
-bash scripts/fuzz.sh 60
+# step <name> <command...>: runs it and says how long it took.
+step() {
+  local name="$1" start=$SECONDS
+  shift
+  "$@"
+  echo "npm test: $name took $((SECONDS - start)) s"
+}
+step build bash scripts/build.sh
+step ctest ctest --preset native -j "$(nproc 2>/dev/null || echo 2)"
+step "node --test (js, web, pkg)" node --test --test-concurrency=1 tests/js/ tests/web/ tests/pkg/
+step "node --test (setup)" node --test --test-concurrency=1 tests/setup/
+step fuzz bash scripts/fuzz.sh 60
+echo "npm test: all took $SECONDS s"
