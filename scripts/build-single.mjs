@@ -21,6 +21,7 @@
 //
 // --wasm DIR holds scope-speedscope-classic.{js,wasm} (default build/wasm).
 
+import { machinePathsIn, withoutMachinePaths } from './machine-paths.mjs';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +44,13 @@ const glue = join(wasmDir, 'scope-speedscope-classic.js');
 const wasm = join(wasmDir, 'scope-speedscope-classic.wasm');
 for (const f of [glue, wasm]) {
   if (!existsSync(f)) fail(`${f} is missing: build the wasm preset first (npm run build)`);
+}
+// Without the paths of the machine that built it, as the package's wasm
+// (scripts/machine-paths.mjs; offsets do not move).
+const wasmBytes = withoutMachinePaths(readFileSync(wasm));
+{
+  const left = machinePathsIn(wasmBytes);
+  if (left.length) fail(`${wasm} still holds machine paths: ${left.slice(0, 3).join(', ')}`);
 }
 if (!existsSync(join(repo, 'node_modules', 'speedscope', 'dist', 'release', 'index.html'))) {
   fail('node_modules/speedscope is missing: run npm install');
@@ -134,7 +142,7 @@ for (const [pattern, replacement] of replacements) {
   if (html === before && !(pattern instanceof RegExp && pattern.global)) fail(`web/index.html: nothing matched ${pattern}`);
 }
 const blocks = [
-  base64Block('scope-speedscope-wasm', readFileSync(wasm)),
+  base64Block('scope-speedscope-wasm', wasmBytes),
   base64Block('scope-speedscope-worker', Buffer.from(workerScript, 'utf8')),
   base64Block('scope-speedscope-viewer', Buffer.from(viewer.html, 'utf8')),
   base64Block('scope-speedscope-example', readFileSync(example)),
