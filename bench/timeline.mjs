@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { rng } from '../tests/js/seeded.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -20,16 +21,6 @@ const option = (name, fallback) => {
 };
 const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 
-// A seeded generator (mulberry32), the same windows every time.
-function rng(seed) {
-  let t = seed >>> 0;
-  return () => {
-    t = (t + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(t ^ (t >>> 15), 1 | t);
-    x ^= x + Math.imul(x ^ (x >>> 7), 61 | x);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function measureWasm(file) {
   const { createScopeSpeedscope } = await import('../dist/node.js');

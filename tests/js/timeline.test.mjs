@@ -9,6 +9,7 @@ import { describe, it, before } from 'node:test';
 
 import { cases, fixtures, inputPath } from './helpers.mjs';
 import { createScopeSpeedscope, ScopeSpeedscopeError } from '../../dist/node.js';
+import { rng } from './seeded.mjs';
 
 const read = (file) => ({ name: path.basename(file), bytes: new Uint8Array(fs.readFileSync(file)) });
 
@@ -111,16 +112,6 @@ function modelRegions(model, a, z, lanes, frames) {
 
 const plain = (bars) => Object.fromEntries(Object.entries(bars).map(([k, v]) => [k, Array.from(v)]));
 
-// A seeded generator (mulberry32).
-function rng(seed) {
-  let t = seed >>> 0;
-  return () => {
-    t = (t + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(t ^ (t >>> 15), 1 | t);
-    x ^= x + Math.imul(x ^ (x >>> 7), 61 | x);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // ---- the fixtures ------------------------------------------------------------------
 
