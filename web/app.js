@@ -278,15 +278,8 @@ async function openInSpeedscope() {
     showViewerBox(`${file.name}: converting ${describeWindow(fit)} for speedscope…`);
     update({ viewer: 'starting' });
     viewer.clear(placeholder(`Converting ${describeWindow(fit)}…`));
-    const overview = await converter.request('overview', { file, options: { ranks: opts.ranks, include: opts.include,
-      exclude: opts.exclude, bins: 1 } }, { limitMs: limitFor([file], { silent: true }) });
-    if (mine !== run) return;
-    if (overview.type !== 'result' || overview.overview.firstStart == null) {
-      if (overview.type !== 'cancelled') reportFailure(overview, [file]);
-      update({ viewer: 'none' });
-      return;
-    }
-    const origin = Math.round(overview.overview.firstStart * 1e9);
+    // Timeline times count from its origin; a time window from the run's first call.
+    const origin = timeline.originInRun;
     const windowOptions = { ...opts, timeWindow: [`${origin + fit.start}ns`, `${origin + fit.end}ns`] };
     status.showProgress({ phase: 'read', done: 0, total: 0 }, { file: file.name });
     const reply = await converter.request('convert', { files: [file], options: windowOptions }, {
@@ -304,6 +297,8 @@ async function openInSpeedscope() {
     }
     const [result] = reply.outputs;
     $('viewer-title').textContent = `speedscope: ${file.name}, ${describeWindow(fit)} (${plural(result.calls, 'call')})`;
+    // The window as the options would say it (from the run's first call), for tests.
+    $('viewer-title').dataset.timeWindow = windowOptions.timeWindow.join(':');
     update({ viewer: 'starting', viewerMessage: '' });
     viewer.show({ fileName: result.fileName, blob: result.blob });
     await revealViewer();
@@ -317,6 +312,7 @@ const describeWindow = (w) => `${exactTime(w.start)} to ${exactTime(w.end)}`;
 function showViewerBox(title) {
   $('viewer-box').hidden = false;
   $('viewer-title').textContent = title;
+  delete $('viewer-title').dataset.timeWindow;
 }
 
 function closeViewerBox() {

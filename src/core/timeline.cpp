@@ -11,6 +11,7 @@
 #include "error.hpp"
 #include "event_walk.hpp"
 #include "export.hpp"
+#include "narrow.hpp"
 
 namespace scope_speedscope {
 
@@ -367,6 +368,9 @@ Timeline Timeline::build(const Run& run, const TimelineOptions& options) {
     any = any || b.any;
   }
   const int64_t origin = tl.origin_ns_;
+  // The run's first start is <= every start, so this does not overflow.
+  tl.origin_in_run_ns_ = static_cast<int64_t>(static_cast<uint64_t>(origin) -
+                                              static_cast<uint64_t>(run_origin_ns(run).value_or(origin)));
   auto rel = [origin](int64_t t) {
     return static_cast<int64_t>(static_cast<uint64_t>(t) - static_cast<uint64_t>(origin));
   };

@@ -71,6 +71,11 @@ class Timeline {
   const std::vector<std::string>& frames() const { return frames_; }
   // The document's origin in absolute ns (0 when no lane).
   int64_t origin_ns() const { return origin_ns_; }
+  // The origin in ns from the run's first call (the earliest start in the
+  // whole file, whatever the ranks and filters): the zero of a time window
+  // (Narrowing), so origin_in_run_ns() + t is the instant t of the timeline
+  // in a window's terms.
+  int64_t origin_in_run_ns() const { return origin_in_run_ns_; }
 
   // The calls of `lane` overlapping [start, end) (a call covers [s, e), one
   // that does not last [s, s + 1)) at `width` pixels of (end - start) / width
@@ -128,6 +133,7 @@ class Timeline {
   std::vector<Block> blocks_;
   std::vector<std::string> frames_;
   int64_t origin_ns_ = 0;
+  int64_t origin_in_run_ns_ = 0;
   // Columns of every block, block after block, depth after depth.
   // (Left uninitialised when sized: every element is written while opening.)
   std::vector<int64_t, UninitializedAllocator<int64_t>> start_, end_, self_;

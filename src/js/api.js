@@ -369,6 +369,8 @@ class Timeline {
     this.frames = opened.frames;
     /** Bytes the columns hold in the module. */
     this.memoryBytes = opened.memoryBytes;
+    /** The origin in ns from the run's first call: the zero of `timeWindow`. */
+    this.originInRun = opened.originInRun;
   }
 
   #run(method, fn) {

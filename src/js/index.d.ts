@@ -337,6 +337,12 @@ export interface Timeline {
   readonly frames: string[];
   /** Bytes the columns hold in the module. */
   readonly memoryBytes: number;
+  /**
+   * The origin in nanoseconds from the run's first call (the earliest start in
+   * the whole file, whatever the ranks and filters): a timeline time `t` is
+   * the instant `originInRun + t` of `timeWindow` (e.g. `` `${originInRun + t}ns` ``).
+   */
+  readonly originInRun: number;
   /** The calls of `lane` overlapping [start, end) at `width` pixels (1 to 16384); at most 2 * width + 4 items a depth. */
   bars(lane: number, start: number, end: number, width: number): TimelineBars;
   /** The calls of `lane` covering the instant `time`, from depth 0 down. */

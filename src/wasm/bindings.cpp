@@ -483,6 +483,7 @@ val open_timeline(val input, val options, val sink) {
     out.set("lanes", lanes);
     out.set("frames", array_of(tl.frames()));
     out.set("memoryBytes", static_cast<double>(tl.memory_bytes()));
+    out.set("originInRun", static_cast<double>(tl.origin_in_run_ns()));
     open_timelines().emplace(id, std::move(entry));
     return out;
   });

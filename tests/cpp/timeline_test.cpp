@@ -426,6 +426,21 @@ TEST(Timeline, pinned_example) {
   EXPECT_EQ(regions[2].total_ns, 0);
 }
 
+TEST(Timeline, origin_in_run_counts_from_the_files_first_call_whatever_is_selected) {
+  // rank 0 starts at 1000, rank 1 at 1300 with "late" first at 1450.
+  const scope_speedscope::Run run = make_run({{"early", 0, {{1000, 1100}}},
+                                              {"mid", 1, {{1300, 1400}}},
+                                              {"late", 1, {{1450, 1500}}}});
+  EXPECT_EQ(open_timeline(run).origin_in_run_ns(), 0);
+  TimelineOptions rank1;
+  rank1.ranks = std::vector<int64_t>{1};
+  const Timeline one = open_timeline(run, rank1);
+  EXPECT_EQ(one.origin_ns(), 1300);
+  EXPECT_EQ(one.origin_in_run_ns(), 300);
+  rank1.include = std::vector<std::string>{"late"};
+  EXPECT_EQ(open_timeline(run, rank1).origin_in_run_ns(), 450);
+}
+
 TEST(Timeline, recursion_counts_its_union_once) {
   const scope_speedscope::Run run = make_run({{"fib", 0, {{0, 100}, {10, 90}, {60, 80}}}});
   const Timeline tl = open_timeline(run);

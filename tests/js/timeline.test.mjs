@@ -156,6 +156,16 @@ describe('openTimeline against the exported document', () => {
           assert.ok(whole.frame instanceof Int32Array);
           assert.equal(whole.count.reduce((n, x) => n + x, 0), m.calls.length);
         }
+        // originInRun turns timeline times into time-window instants, to the
+        // nanosecond: the lanes' whole span leaves the document as it is; a
+        // window a nanosecond later cuts or drops the first call.
+        const first = Math.min(...tl.lanes.map((l) => l.start));
+        assert.equal(first, 0);
+        assert.ok(Number.isSafeInteger(tl.originInRun) && tl.originInRun >= 0, `${tl.originInRun}`);
+        const windowed = (a, z) => sp.buildSpeedscopeDocument(input, { ...options,
+          timeWindow: [`${tl.originInRun + a}ns`, `${tl.originInRun + z}ns`] });
+        assert.deepEqual(windowed(first, runEnd + 1), doc);
+        assert.notDeepEqual(windowed(first + 1, runEnd + 1), doc);
         const random = rng(c.name.length * 7919 + 13);
         const instant = () => Math.floor(random() * (runEnd + 10)) - 5;
         for (let round = 0; round < 25; round++) {

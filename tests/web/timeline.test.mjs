@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { createScopeSpeedscope } from '../../dist/node.js';
 import { exactTime } from '../../web/timeline/format.js';
 import {
-  assertAccessible, assertSameOrigin, chartPainted, drop, fixtures, openInSpeedscope, pick, screenshot, startBrowser,
+  assertAccessible, assertSameOrigin, chartPainted, drop, fixtures, openInSpeedscope, openOptions, pick, screenshot, settle,
+  startBrowser,
 } from './harness.mjs';
 
 const input = (name) => ({ name, bytes: new Uint8Array(readFileSync(join(fixtures, 'h5', name))) });
@@ -283,6 +284,48 @@ describe('the timeline', { timeout: 900_000 }, () => {
     assert.equal(await openInSpeedscope(page), 'painted');
     assert.match(await page.getByTestId('viewer-title').textContent(), /whole run/);
     await assertAccessible(page, 'speedscope below the timeline');
+    await page.close();
+  });
+
+  test('Open in speedscope on a filtered run: the window converted is the one the regions table counts', async () => {
+    // With --include 'io$' the timeline's origin is 981 ns after the file's
+    // first call, the zero of a time window: the window must be shifted by it.
+    const page = await browser.openPage();
+    assert.equal(await pick(page, ['large_s3.h5']), 'done');
+    await chartPainted(page);
+    await openOptions(page);
+    await page.getByTestId('include').fill('io$');
+    await settle(page, 'attempts', () => page.getByTestId('convert').click());
+    assert.equal(await chartPainted(page), 'painted');
+    const tl = await sp.openTimeline(input('large_s3.h5'), { include: ['io$'] });
+    try {
+      assert.equal(tl.originInRun, 981);
+      const table = page.getByTestId('regions-table');
+      await page.getByTestId('timeline').focus();
+      const before = await table.getAttribute('data-window-end');
+      for (let i = 0; i < 3; i++) await page.keyboard.press('+');
+      await page.keyboard.press('ArrowRight');
+      await page.waitForFunction((b) => {
+        const t = document.querySelector('[data-testid=regions-table]');
+        return t.dataset.windowEnd && t.dataset.windowEnd !== b;
+      }, before);
+      await page.waitForTimeout(400);  // the last change's regions
+      const start = Number(await table.getAttribute('data-window-start'));
+      const end = Number(await table.getAttribute('data-window-end'));
+      const caption = await page.getByTestId('regions-caption').textContent();
+      const inView = Number(caption.match(/: ([\d,]+) calls?$/)[1].replaceAll(',', ''));
+      const windowDoc = sp.buildSpeedscopeDocument(input('large_s3.h5'), { include: ['io$'],
+        timeWindow: [`${tl.originInRun + start}ns`, `${tl.originInRun + end}ns`] });
+      const opened = windowDoc.profiles.reduce((n, p) => n + p.events.filter((e) => e.type === 'O').length, 0);
+      assert.ok(inView > 1 && inView < tl.lanes[0].calls, `a window of some calls: ${inView}`);
+      assert.equal(opened, inView);
+      assert.equal(await openInSpeedscope(page), 'painted');
+      const title = await page.getByTestId('viewer-title').textContent();
+      assert.equal(Number(title.match(/\(([\d,]+) calls?\)$/)[1].replaceAll(',', '')), inView, title);
+      assert.equal(await page.getByTestId('viewer-title').getAttribute('data-time-window'), `${981 + start}ns:${981 + end}ns`);
+    } finally {
+      tl.close();
+    }
     await page.close();
   });
 

@@ -107,6 +107,7 @@ export class TimelineView {
   }
 
   get timeline() { return this.#info?.timeline ?? null; }
+  get originInRun() { return this.#info?.originInRun ?? 0; }
   get hasFocusedCall() { return !!this.#focus; }
   get pageHeight() { return Math.max(ROW_H, this.#renderer.height - AXIS_H - ROW_H); }
   // The visible window in whole nanoseconds (what regions and speedscope get).

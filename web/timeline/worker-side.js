@@ -3,7 +3,8 @@
 // core's (sp.openTimeline), which holds the run's calls as columns in the
 // module's memory. Requests:
 //   timeline-open    { file, options: { ranks, include, exclude } }
-//                    -> { timeline, lanes, frames, totals }   totals: calls per frame over the run
+//                    -> { timeline, lanes, frames, totals, runEnd, originInRun }
+//                       totals: calls per frame over the run; originInRun: the zero of a time window
 //   timeline-bars    { timeline, lanes: [lane], start, end, width }
 //                    -> { bars: [{ lane, start, end, depth, frame, count, rows }] }  (transferred)
 //   timeline-stack   { timeline, lane, time }      -> { stack }
@@ -111,7 +112,8 @@ export async function timelineRequest(sp, data, post, errorOf) {
       const totals = new Float64Array(tl.frames.length);
       for (const r of tl.regions(0, runEnd)) totals[r.frame] = r.calls;
       current = { id: nextId++, tl };
-      post({ id, type: 'result', timeline: current.id, lanes, frames: [...tl.frames], totals, runEnd }, [totals.buffer]);
+      post({ id, type: 'result', timeline: current.id, lanes, frames: [...tl.frames], totals, runEnd,
+             originInRun: tl.originInRun }, [totals.buffer]);
     } catch (err) {
       post({ id, ...errorOf(err, [file.name]) });
     }
