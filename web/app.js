@@ -277,7 +277,8 @@ async function openInSpeedscope() {
     }
     showViewerBox(`${file.name}: converting ${describeWindow(fit)} for speedscope…`);
     update({ viewer: 'starting' });
-    viewer.clear(placeholder(`Converting ${describeWindow(fit)}…`));
+    // speedscope starts in a hidden frame while the window is converted.
+    viewer.prepare(placeholder(`Converting ${describeWindow(fit)}…`));
     // Timeline times count from its origin; a time window from the run's first call.
     const origin = timeline.originInRun;
     const windowOptions = { ...opts, timeWindow: [`${origin + fit.start}ns`, `${origin + fit.end}ns`] };

@@ -12,6 +12,9 @@
 //   const viewer = new Viewer({ box, load: site.loadViewer, onStatus });
 //   viewer.show({ fileName, blob });     // status: starting -> importing -> painted | failed
 //   viewer.clear(node);                  // a placeholder instead of a frame
+//   viewer.prepare(node);                // a placeholder, and a hidden frame that starts
+//                                        // speedscope while the output is made: the next
+//                                        // show() hands the output to it
 //
 // `load(frame)` points a new frame at speedscope's page with the bridge (by
 // src, or srcdoc in a single-file build); the hand-off is the same for both.
@@ -39,18 +42,40 @@ export class Viewer {
   }
 
   show(output) {
-    this.#stop();
-    const frame = document.createElement('iframe');
-    frame.setAttribute('sandbox', 'allow-scripts');
+    const prepared = this.#job && !this.#job.output ? this.#job : null;
+    if (!prepared) this.#stop();
+    const frame = prepared ? this.#frame : this.#newFrame();
     frame.setAttribute('title', `speedscope flame chart of ${output.fileName}`);
     frame.dataset.testid = 'viewer';
-    this.#load(frame);
-    const job = { output, port: null, lastBeat: 0, watch: null, readyTimer: null, done: false };
-    job.readyTimer = setTimeout(() => this.#fail(job, 'dead', 'The viewer did not start.'), READY_LIMIT_MS);
+    frame.hidden = false;
+    const job = prepared ?? this.#newJob();
+    job.output = output;
     this.#job = job;
     this.#frame = frame;
     this.#box.replaceChildren(frame);
     this.#status('starting');
+    if (job.ready) this.#handOver(job, job.readyPort);
+    else job.readyTimer = setTimeout(() => this.#fail(job, 'dead', 'The viewer did not start.'), READY_LIMIT_MS);
+  }
+
+  prepare(placeholder) {
+    this.#stop();
+    const frame = this.#newFrame();
+    frame.hidden = true;
+    this.#job = this.#newJob();
+    this.#frame = frame;
+    this.#box.replaceChildren(placeholder, frame);
+  }
+
+  #newFrame() {
+    const frame = document.createElement('iframe');
+    frame.setAttribute('sandbox', 'allow-scripts');
+    this.#load(frame);
+    return frame;
+  }
+
+  #newJob() {
+    return { output: null, port: null, lastBeat: 0, watch: null, readyTimer: null, done: false, ready: false, readyPort: null };
   }
 
   clear(placeholder) {
@@ -66,11 +91,12 @@ export class Viewer {
     clearTimeout(job.readyTimer);
     clearInterval(job.watch);
     job.port?.close();
+    job.readyPort?.close();
     this.#job = null;
   }
 
   #status(status, detail = {}) {
-    this.#onStatus(status, { fileName: this.#job?.output.fileName, ...detail });
+    this.#onStatus(status, { fileName: this.#job?.output?.fileName, ...detail });
   }
 
   #receive(event) {
@@ -80,7 +106,11 @@ export class Viewer {
     if (data?.source !== SOURCE) return;
     if (data.type === 'ready') {
       clearTimeout(job.readyTimer);
-      this.#handOver(job, event.ports[0]);
+      job.ready = true;
+      job.readyPort = event.ports[0] ?? null;
+      if (job.output) this.#handOver(job, job.readyPort);
+    } else if (!job.output) {
+      // A prepared frame says nothing else before it has an output.
     } else if (data.type === 'importing') {
       this.#status('importing');
     } else if (data.type === 'painted') {
