@@ -9,7 +9,8 @@
 //              config), served on 127.0.0.1, and through Vite's dev server,
 //              run in headless Chromium: bytes and a File on the main
 //              thread, a File in a Web Worker
-//              and by webpack (webpack/, --target web), Rollup (rollup/,
+//              and by webpack (webpack/, --target web; webpack-cjs/, a
+//              browser app written in CommonJS, main thread), Rollup (rollup/,
 //              node-resolve and the README's asset plugin line) and Parcel
 //              (parcel/, `parcel build`, no config), the same way
 //   node/ and cjs/ again, bundled by webpack --target node; each bundle's
@@ -320,7 +321,8 @@ describe('bundlers and browsers', () => {
   // Serves dist/ of an app (or opens the URL of a server), converts
   // gzip_s3.h5 the three ways and checks the results; returns the paths the
   // page asked for.
-  async function convertInChromium(dist) {
+  // worker: false for an app without a worker (the CommonJS one).
+  async function convertInChromium(dist, { worker = true } = {}) {
     const server = typeof dist === 'string' ? await startServer({ root: dist, port: 0 }) : dist;
     const page = await browser.newPage();
     const problems = [];
@@ -337,7 +339,8 @@ describe('bundlers and browsers', () => {
       const want = expected();
       assert.deepEqual(got.bytes, want, 'main thread, bytes');
       assert.deepEqual(got.file, want, 'main thread, a File through exportSpeedscopeAsync');
-      assert.deepEqual(got.worker, want, 'a File in a Web Worker');
+      if (worker) assert.deepEqual(got.worker, want, 'a File in a Web Worker');
+      else assert.equal(got.worker, undefined);
       assert.deepEqual(got.syncFile, {
         threw: true, name: 'TypeError', isTypeError: true,
         message: 'scope-speedscope: input gzip_s3.h5: a File or Blob can be read synchronously only inside a Web Worker. ' +
@@ -458,6 +461,19 @@ describe('bundlers and browsers', () => {
     const wasm = emittedWasm(path.join(dir, 'dist'));
     assertNoMachinePaths(path.join(dir, 'dist'), 'webpack --target web');
     const requests = await convertInChromium(path.join(dir, 'dist'));
+    assert.ok(requests.includes(`/${wasm}`), requests.join(' '));
+  });
+
+  it('webpack --target web (no configuration) in Chromium: an app written in CommonJS (require), main thread', async () => {
+    const dir = bundlerApp('webpack-cjs');
+    assertWebpackClean(bundle('webpack', WEBPACK_WEB_ARGS, dir));
+    fs.copyFileSync(path.join(dir, 'index.html'), path.join(dir, 'dist', 'index.html'));
+    const wasm = emittedWasm(path.join(dir, 'dist'));
+    assertNoMachinePaths(path.join(dir, 'dist'), 'webpack --target web, CommonJS');
+    // The browser entry, not the Node one behind require().
+    const main = fs.readFileSync(path.join(dir, 'dist', 'main.js'), 'utf8');
+    assert.doesNotMatch(main, /["']node:(?:fs|module|url|worker_threads)["']/, 'no Node module in the browser bundle');
+    const requests = await convertInChromium(path.join(dir, 'dist'), { worker: false });
     assert.ok(requests.includes(`/${wasm}`), requests.join(' '));
   });
 
