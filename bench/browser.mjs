@@ -23,7 +23,9 @@
 // is what the frame cost (script, canvas raster, commit), not the display's tick.
 // Mode 'page, open window': zooms to a window of about 1 M calls (the regions
 // table counts them) and measures Open in speedscope until speedscope painted,
-// and the page's longest pause meanwhile (a 50 ms timer).
+// and the page's longest pause meanwhile (a 50 ms timer); then speedscope
+// alone (as below) on the same window, written by the native CLI with
+// --time-window.
 // Modes 'page' and 'speedscope alone' are timed against the first view; the
 // old speedscope-first flow is gone (speedscope opens on a click).
 //
@@ -84,25 +86,27 @@ function browserRss(userDataDir) {
 }
 
 // The JSON of a run (native CLI, cached) in a folder served with the viewer.
-function aloneSite(calls, path) {
+// timeWindow: the window Open in speedscope converted ('STARTns:ENDns'), or null.
+function aloneSite(calls, path, timeWindow = null) {
   const site = join(runsDir, 'alone');
   mkdirSync(site, { recursive: true });
-  const json = join(site, `run_${calls}.json`);
-  if (!existsSync(json) || calls === 0) {
-    execFileSync(join(repo, 'build', 'native', 'scope-speedscope'), [path, '--filepath', json, '--quiet']);
+  const json = join(site, `run_${calls}${timeWindow ? '_window' : ''}.json`);
+  if (!existsSync(json) || calls === 0 || timeWindow) {
+    execFileSync(join(repo, 'build', 'native', 'scope-speedscope'),
+      [path, '--filepath', json, '--quiet', ...(timeWindow ? ['--time-window', timeWindow] : [])]);
   }
   rmSync(join(site, 'speedscope'), { force: true, recursive: true });
   execFileSync('cp', ['-r', join(root, 'speedscope'), join(site, 'speedscope')]);
   writeFileSync(join(site, 'index.html'), '<!DOCTYPE html><title>speedscope alone</title>\n');
-  return { site, name: `run_${calls}.json` };
+  return { site, name: json.slice(site.length + 1) };
 }
 
 const s = (ms) => (ms == null ? '—' : `${(ms / 1000).toFixed(1)} s`);
 const gb = (b) => `${(b / 1e9).toFixed(1)} GB`;
 
-async function measure(calls, path, mode) {
+async function measure(calls, path, mode, timeWindow = null) {
   const userDataDir = mkdtempSync(join(tmpdir(), 'scope-speedscope-bench-'));
-  const alone = mode === 'speedscope alone' ? aloneSite(calls, path) : null;
+  const alone = mode.startsWith('speedscope alone') ? aloneSite(calls, path, timeWindow) : null;
   const server = await startServer({ root: alone ? alone.site : root, port: 0 });
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: '/usr/bin/chromium', headless: true, acceptDownloads: true,
@@ -161,6 +165,7 @@ async function measure(calls, path, mode) {
       const opened = Date.now();
       result.viewer = await until(`['painted', 'failed'].includes(document.body.dataset.viewer) && document.body.dataset.viewer`) ?? 'timeout';
       if (result.viewer === 'painted') result.painted = Date.now() - opened;
+      result.timeWindow = await ask('document.getElementById("viewer-title").dataset.timeWindow ?? null');
       result.longestPause = await ask('(() => { clearInterval(window.benchTimer); const t = window.benchTicks; let m = 0; for (let i = 1; i < t.length; i++) m = Math.max(m, t[i] - t[i - 1]); return Math.round(m); })()');
       result.pageAlive = await ask('1 + 1') === 2;
       return result;
@@ -280,6 +285,14 @@ for (const calls of SIZES) {
     for (let i = 0; i < RUNS; i++) {
       const r = await measure(calls, path, mode);
       results.push(r);
+      // The same window as a JSON of the native CLI, in speedscope alone.
+      if (mode === 'page, open window' && r.timeWindow) {
+        const w = await measure(calls, path, 'speedscope alone, the window', r.timeWindow);
+        w.windowOf = r.timeWindow;
+        results.push(w);
+        console.error(`bench: ${calls.toLocaleString('en-US')} calls, speedscope alone on the window ${r.timeWindow}: ` +
+          `painted ${s(w.painted)} (${w.viewer}), JSON ${w.json}, memory ${gb(w.memory)}`);
+      }
       console.error(`bench: ${calls ? calls.toLocaleString('en-US') : 'example'} calls, ${mode}, run ${i + 1}: timeline ${s(r.timeline)}, ` +
         `converted ${s(r.converted)}, download ${s(r.download)}, speedscope painted ${s(r.painted)} (${r.viewer}), ` +
         `memory ${gb(r.memory)}, page alive ${r.pageAlive}` +
@@ -300,13 +313,14 @@ console.log('| run | how | first chart painted | converted | download complete |
 console.log('|---|---|---:|---:|---:|---:|---|');
 for (const r of results) {
   if (r.note === 'no narrowing in this build') continue;
-  const first = r.mode === 'speedscope alone' ? (r.viewer === 'painted' ? s(r.painted) : r.viewer) : s(r.timeline);
+  const first = r.mode.startsWith('speedscope alone') ? (r.viewer === 'painted' ? s(r.painted) : r.viewer) : s(r.timeline);
   const notes = [
-    r.mode === 'speedscope alone' ? `JSON ${r.json}` : null,
+    r.mode.startsWith('speedscope alone') ? `JSON ${r.json}` : null,
+    r.windowOf ? `the window ${r.windowOf} (--time-window) of the run before` : null,
     r.waiting != null ? 'download waits for a click (over the budget)' : null,
     r.frames ? `${r.frames} frames: median ${r.medianFrame.toFixed(1)} ms, p99 ${r.p99Frame.toFixed(1)} ms, worst ${r.worstFrame.toFixed(0)} ms` : null,
     r.windowCalls ? `window of ${r.windowCalls.toLocaleString('en-US')} calls: speedscope painted ${s(r.painted)} after the click, longest pause of the page ${r.longestPause} ms` : null,
-    r.mode !== 'speedscope alone' && !r.pageAlive ? 'PAGE LOST' : null,
+    !r.mode.startsWith('speedscope alone') && !r.pageAlive ? 'PAGE LOST' : null,
     r.note || null,
   ].filter(Boolean).join('; ');
   console.log(`| ${r.calls ? `${(r.calls / 1e6).toFixed(0)} M calls` : 'the example'} | ${r.mode} | ${first} | ` +
