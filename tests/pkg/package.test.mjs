@@ -465,7 +465,7 @@ describe('bundlers and browsers', () => {
   });
 
   it('webpack --target web (no configuration) in Chromium: an app written in CommonJS (require), main thread', async () => {
-    const dir = bundlerApp('webpack-cjs');
+    const dir = bundlerApp('webpack', { as: 'webpack-cjs', extra: ['webpack-cjs'] });  // its page, this app's package and source
     assertWebpackClean(bundle('webpack', WEBPACK_WEB_ARGS, dir));
     fs.copyFileSync(path.join(dir, 'index.html'), path.join(dir, 'dist', 'index.html'));
     const wasm = emittedWasm(path.join(dir, 'dist'));

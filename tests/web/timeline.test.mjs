@@ -52,6 +52,22 @@ function documentCalls(doc) {
   return calls;
 }
 
+// '+' three times and a step right on the chart, then the window the regions
+// table settled on: { start, end } (ns from the origin).
+async function zoomThreeAndPan(page) {
+  const table = page.getByTestId('regions-table');
+  await page.getByTestId('timeline').focus();
+  const before = await table.getAttribute('data-window-end');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('+');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((b) => {
+    const t = document.querySelector('[data-testid=regions-table]');
+    return t.dataset.windowEnd && t.dataset.windowEnd !== b;
+  }, before);
+  await page.waitForTimeout(400);  // the last change's regions
+  return { start: Number(await table.getAttribute('data-window-start')), end: Number(await table.getAttribute('data-window-end')) };
+}
+
 async function details(page) {
   await page.waitForFunction(() => ['call', 'merged'].includes(document.querySelector('[data-testid=call-details]').dataset.state));
   return page.evaluate(() => {
@@ -171,18 +187,7 @@ describe('the timeline', { timeout: 900_000 }, () => {
     await chartPainted(page);
     const tl = await sp.openTimeline(input('large_s3.h5'));
     try {
-      const table = page.getByTestId('regions-table');
-      await page.getByTestId('timeline').focus();
-      const before = await table.getAttribute('data-window-end');
-      for (let i = 0; i < 3; i++) await page.keyboard.press('+');
-      await page.keyboard.press('ArrowRight');
-      await page.waitForFunction((b) => {
-        const t = document.querySelector('[data-testid=regions-table]');
-        return t.dataset.windowEnd && t.dataset.windowEnd !== b;
-      }, before);
-      await page.waitForTimeout(400);  // the last change's regions
-      const start = Number(await table.getAttribute('data-window-start'));
-      const end = Number(await table.getAttribute('data-window-end'));
+      const { start, end } = await zoomThreeAndPan(page);
       const view = await viewOf(page);
       assert.equal(start, Math.floor(view.start));
       assert.equal(end, Math.ceil(view.end));
@@ -300,18 +305,7 @@ describe('the timeline', { timeout: 900_000 }, () => {
     const tl = await sp.openTimeline(input('large_s3.h5'), { include: ['io$'] });
     try {
       assert.equal(tl.originInRun, 981);
-      const table = page.getByTestId('regions-table');
-      await page.getByTestId('timeline').focus();
-      const before = await table.getAttribute('data-window-end');
-      for (let i = 0; i < 3; i++) await page.keyboard.press('+');
-      await page.keyboard.press('ArrowRight');
-      await page.waitForFunction((b) => {
-        const t = document.querySelector('[data-testid=regions-table]');
-        return t.dataset.windowEnd && t.dataset.windowEnd !== b;
-      }, before);
-      await page.waitForTimeout(400);  // the last change's regions
-      const start = Number(await table.getAttribute('data-window-start'));
-      const end = Number(await table.getAttribute('data-window-end'));
+      const { start, end } = await zoomThreeAndPan(page);
       const caption = await page.getByTestId('regions-caption').textContent();
       const inView = Number(caption.match(/: ([\d,]+) calls?$/)[1].replaceAll(',', ''));
       const windowDoc = sp.buildSpeedscopeDocument(input('large_s3.h5'), { include: ['io$'],

@@ -17,14 +17,10 @@ async function describe(chunks) {
   return { size: blob.size, sha256: await sha256(blob) };
 }
 
-async function errorOf(promise) {
-  try {
-    await promise;
-    return null;
-  } catch (error) {
-    return { name: error.name, message: error.message, kind: error.kind ?? null, ours: error instanceof ScopeSpeedscopeError };
-  }
-}
+// What a promise rejected with (null when it resolved), as the ES module app reports it.
+const errorOf = (promise) => promise.then(() => null, (error) => ({
+  name: error.name, message: error.message, kind: error.kind ?? null, ours: error instanceof ScopeSpeedscopeError,
+}));
 
 async function syncFileOnMainThread(sp, file) {
   try {
