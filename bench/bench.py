@@ -4,6 +4,7 @@
 the same inputs, with ratios. Run through `npm run bench` (which builds first).
 
 usage: bench.py [--calls N] [--lanes L] [--repeat R] [--skip-python] [--skip-wasm]
+                [--compressed-calls N] [--skip-compressed]
        bench.py --browser [bench/browser.mjs options]   (the page in headless Chromium)
 
 Inputs: tests/fixtures/h5/large_s3.h5 (212,030 calls, ranks 0 and 1) and a
@@ -11,7 +12,13 @@ generated schema-3 run of N calls (default 1,000,001; gzip + shuffle, chunked,
 as scope-profiler writes large runs; with --lanes L, recorded on L threads
 at once, which the Python baseline leaves out). Each tool is run R times (default 3);
 the best wall time and the largest peak RSS are reported. Outputs of all tools
-must be identical (the "exporter" value aside), or the benchmark fails."""
+must be identical (the "exporter" value aside), or the benchmark fails.
+
+Then the compressions: one run of --compressed-calls calls (default
+4,000,001) written four times, uncompressed, gzip, LZF and Zstandard (each
+after shuffle, h5py's chunk length), converted by the native CLI and the Node
+CLI; the table gives each file's size (bytes per call) and each conversion's
+time against the uncompressed file's. All eight outputs must be identical."""
 import argparse
 import json
 import os
@@ -65,6 +72,8 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--skip-python", action="store_true")
     ap.add_argument("--skip-wasm", action="store_true")
+    ap.add_argument("--compressed-calls", type=int, default=4_000_001)
+    ap.add_argument("--skip-compressed", action="store_true")
     args = ap.parse_args()
     if not os.path.exists(NATIVE):
         sys.exit("bench: build/native/scope-speedscope is missing: run npm run build first")
@@ -132,6 +141,46 @@ def main():
             print(f"{label:28} {name:18} {calls:>10,} {wall:>8.3f} {rate:>12,.0f} {rss_text:>9} "
                   f"{cols:>11.1f} {size / 2**20:>9.1f}")
     print("outputs identical across tools: yes")
+    if not args.skip_compressed:
+        compressions(args, work)
+
+
+COMPRESSIONS = ["none", "gzip", "lzf", "zstd"]
+
+
+def compressions(args, work):
+    """The same run in each compression, through the native and the Node CLI."""
+    iterations = max(1, (args.compressed_calls - 1) // 4)
+    calls = 4 * iterations + 1
+    tools = [("native", [NATIVE])] + ([] if args.skip_wasm else [("wasm (node)", ["node", NODE_CLI])])
+    reference = None
+    times = {}
+    print(f"\n{'compression':12} {'file MiB':>9} {'B/call':>7} {'tool':12} {'wall s':>8} {'calls/s':>12} "
+          f"{'peak MiB':>9} {'vs none':>8}")
+    for compression in COMPRESSIONS:
+        folder = os.path.join(work, compression)
+        os.makedirs(folder)
+        path = os.path.join(folder, "run.h5")  # one name: one label, the same bytes
+        subprocess.run(["/usr/bin/python3", MAKE_RUN, path, str(iterations), "--compression", compression],
+                       check=True, stdout=subprocess.DEVNULL)
+        size = os.path.getsize(path)
+        for name, cmd in tools:
+            out = os.path.join(folder, "out.json")
+            best, peak = float("inf"), 0.0
+            for _ in range(args.repeat):
+                wall, rss = measure(cmd + [path, "--quiet", "--filepath", out])
+                best, peak = min(best, wall), max(peak, rss)
+            data = normalised(out)
+            reference = reference or data
+            if data != reference:
+                sys.exit(f"bench: {name} output of the {compression} run differs")
+            os.remove(out)
+            times[(compression, name)] = best
+            ratio = best / times[("none", name)]
+            print(f"{compression:12} {size / 2**20:>9.1f} {size / calls:>7.2f} {name:12} {best:>8.3f} "
+                  f"{calls / best:>12,.0f} {peak:>9.1f} {ratio:>7.2f}x")
+        os.remove(path)
+    print(f"outputs identical across compressions and tools ({calls:,} calls): yes")
 
 
 main()

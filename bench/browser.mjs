@@ -29,7 +29,12 @@
 // Modes 'page' and 'speedscope alone' are timed against the first view; the
 // old speedscope-first flow is gone (speedscope opens on a click).
 //
+// --compressions gzip,zstd: each run written in each compression (gzip is
+// scope-profiler's default; lzf, zstd and none as bench/make_run.py writes
+// them), measured side by side: run 1 of every compression, then run 2, ...
+//
 //   node bench/browser.mjs [--calls 0,1000001,4000001] [--runs 2] [--limit-s 420] [--json FILE]
+//                          [--compressions gzip,zstd]
 //                          [--modes 'speedscope alone,page,page, zoom,page, zoom, unthrottled,page, open window,page, suggested narrowing']
 //
 // Heavy: a 20 M-call run takes several GB. Run one benchmark at a time.
@@ -54,17 +59,18 @@ const LIMIT_MS = Number(arg('--limit-s', '420')) * 1000;
 const JSON_OUT = arg('--json', join(repo, 'build', 'bench', 'browser.json'));
 // --modes 'speedscope alone,page,page, suggested narrowing' picks some (default: all that apply).
 const MODES = arg('--modes', null)?.split(/,(?! )/);
+const COMPRESSIONS = arg('--compressions', 'gzip').split(',');
 const root = join(repo, 'dist', 'web');
 const runsDir = join(repo, 'build', 'bench-runs');
 
-function runFile(calls) {
+function runFile(calls, compression = 'gzip') {
   if (calls === 0) return join(repo, 'tests', 'fixtures', 'h5', 'real_run_s1.h5');  // the example
   mkdirSync(runsDir, { recursive: true });
-  const path = join(runsDir, `run_${calls}.h5`);
+  const path = join(runsDir, compression === 'gzip' ? `run_${calls}.h5` : `run_${calls}_${compression}.h5`);
   if (!existsSync(path)) {
     console.error(`bench: writing ${path}`);
-    execFileSync('/usr/bin/python3', [join(repo, 'bench', 'make_run.py'), path, String(Math.floor((calls - 1) / 4))],
-      { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('/usr/bin/python3', [join(repo, 'bench', 'make_run.py'), path, String(Math.floor((calls - 1) / 4)),
+      '--compression', compression], { stdio: ['ignore', 'ignore', 'inherit'] });
   }
   return path;
 }
@@ -277,13 +283,17 @@ if (!existsSync(join(root, 'index.html'))) {
 }
 const results = [];
 for (const calls of SIZES) {
-  const path = runFile(calls);
+  const compressions = calls === 0 ? ['gzip'] : COMPRESSIONS;
+  const paths = Object.fromEntries(compressions.map((c) => [c, runFile(calls, c)]));
   const modes = ['speedscope alone', 'page', 'page, zoom', 'page, zoom, unthrottled', 'page, open window', 'page, suggested narrowing']
     .filter((m) => (MODES ? MODES.includes(m) : m === 'page' || (m === 'speedscope alone' && calls < 10_000_000) ||
       (m.startsWith('page, zoom') && calls >= 20_000_000)));
   for (const mode of modes) {
-    for (let i = 0; i < RUNS; i++) {
+    for (let i = 0; i < RUNS; i++) for (const compression of compressions) {
+      const path = paths[compression];
       const r = await measure(calls, path, mode);
+      r.compression = calls === 0 ? null : compression;
+      r.fileBytes = statSync(path).size;
       results.push(r);
       // The same window as a JSON of the native CLI, in speedscope alone.
       if (mode === 'page, open window' && r.timeWindow) {
@@ -293,7 +303,8 @@ for (const calls of SIZES) {
         console.error(`bench: ${calls.toLocaleString('en-US')} calls, speedscope alone on the window ${r.timeWindow}: ` +
           `painted ${s(w.painted)} (${w.viewer}), JSON ${w.json}, memory ${gb(w.memory)}`);
       }
-      console.error(`bench: ${calls ? calls.toLocaleString('en-US') : 'example'} calls, ${mode}, run ${i + 1}: timeline ${s(r.timeline)}, ` +
+      console.error(`bench: ${calls ? calls.toLocaleString('en-US') : 'example'} calls` +
+        `${r.compression ? ` (${r.compression}, ${(r.fileBytes / 2 ** 20).toFixed(1)} MiB)` : ''}, ${mode}, run ${i + 1}: timeline ${s(r.timeline)}, ` +
         `converted ${s(r.converted)}, download ${s(r.download)}, speedscope painted ${s(r.painted)} (${r.viewer}), ` +
         `memory ${gb(r.memory)}, page alive ${r.pageAlive}` +
         `${r.frames ? `; ${r.frames} frames, median ${r.medianFrame.toFixed(1)} ms, p99 ${r.p99Frame.toFixed(1)} ms, worst ${r.worstFrame.toFixed(1)} ms, deepest ${r.deepestSpanNs.toFixed(0)} ns` : ''}` +
@@ -323,6 +334,9 @@ for (const r of results) {
     !r.mode.startsWith('speedscope alone') && !r.pageAlive ? 'PAGE LOST' : null,
     r.note || null,
   ].filter(Boolean).join('; ');
-  console.log(`| ${r.calls ? `${(r.calls / 1e6).toFixed(0)} M calls` : 'the example'} | ${r.mode} | ${first} | ` +
+  const run = r.calls ? `${(r.calls / 1e6).toFixed(0)} M calls` +
+    (COMPRESSIONS.length > 1 || r.compression !== 'gzip' ? `, ${r.compression} (${(r.fileBytes / 2 ** 20).toFixed(1)} MiB)` : '')
+    : 'the example';
+  console.log(`| ${run} | ${r.mode} | ${first} | ` +
     `${s(r.converted)} | ${s(r.download)} | ${gb(r.memory)} | ${notes} |`);
 }

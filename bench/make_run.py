@@ -2,7 +2,12 @@
 """Writes a synthetic scope-profiler run (schema 3, gzip + shuffle, chunked,
 as scope-profiler writes runs of 16384 events or more) for the benchmark.
 
-usage: make_run.py OUT.h5 ITERATIONS [RANKS] [--lanes L]
+usage: make_run.py OUT.h5 ITERATIONS [RANKS] [--lanes L] [--compression C]
+
+--compression gzip (default: level 4, as scope-profiler's `auto`), lzf,
+zstd (level 3, chunks as the HDF5 zstd plugin stores them: see
+tests/fixtures/gen/make_compressed.py), each after shuffle, or none; the
+event columns keep h5py's automatic chunk length in every case.
 
 Each rank records one `main` call around ITERATIONS `step` calls, each with
 `solve` ⊃ `kernel` and an `assemble` after it: 4 * ITERATIONS + 1 calls per
@@ -13,17 +18,24 @@ L threads running at the same time, each with its own `main` and
 ITERATIONS / L steps (4 * ITERATIONS + L calls per rank), a `thread_ids`
 column and a thread table; each region's row holds the calls of all threads,
 interleaved in start order, as a threaded run records them."""
+import os
 import sys
 
 import h5py
 import numpy as np
 
-args, lanes = [], 1
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures", "gen"))
+import make_compressed  # noqa: E402
+
+args, lanes, compression = [], 1, "gzip"
 argv = sys.argv[1:]
 i = 0
 while i < len(argv):
-    if argv[i] == "--lanes":
-        lanes = int(argv[i + 1])
+    if argv[i] in ("--lanes", "--compression"):
+        if argv[i] == "--lanes":
+            lanes = int(argv[i + 1])
+        else:
+            compression = argv[i + 1]
         i += 2
         continue
     if argv[i].startswith("--lanes="):
@@ -31,6 +43,8 @@ while i < len(argv):
     else:
         args.append(argv[i])
     i += 1
+if compression not in ("gzip", "lzf", "zstd", "none"):
+    sys.exit(f"make_run.py: --compression {compression}: gzip, lzf, zstd or none")
 out, iterations = args[0], int(args[1])
 ranks = int(args[2]) if len(args) > 2 else 1
 names = ["main", "step", "solve", "kernel", "assemble"]
@@ -81,7 +95,24 @@ for rank, rid, s, e, t in rows:
     offset += len(s)
 
 str_t = h5py.string_dtype("utf-8")
-compressed = dict(chunks=True, compression="gzip", compression_opts=4, shuffle=True, maxshape=(None,))
+
+
+def write_events(group, name, values):
+    """An event column, chunked as h5py chooses and compressed as asked."""
+    if compression == "gzip":
+        group.create_dataset(name, data=values, chunks=True, compression="gzip", compression_opts=4,
+                             shuffle=True, maxshape=(None,))
+    elif compression == "lzf":
+        group.create_dataset(name, data=values, chunks=True, compression="lzf", shuffle=True,
+                             maxshape=(None,))
+    elif compression == "none":
+        group.create_dataset(name, data=values, chunks=True, maxshape=(None,))
+    else:
+        chunks = h5py._hl.filters.guess_chunk(values.shape, (None,), values.dtype.itemsize)
+        make_compressed.write_zstd_dataset(group, name, values, h5py.h5t.py_create(values.dtype),
+                                           values.shape, chunks, True, True, 3)
+
+
 with h5py.File(out, "w") as f:
     f.attrs["scope_profiler_schema"] = np.int64(3)
     f.attrs["storage_layout"] = "columnar"
@@ -99,7 +130,7 @@ with h5py.File(out, "w") as f:
     ev = f.create_group("events")
     for name, col in (("start_deltas", starts), ("durations", durations), ("thread_ids", threads)):
         if col:
-            ev.create_dataset(name, data=np.concatenate(col), **compressed)
+            write_events(ev, name, np.concatenate(col))
     if lanes > 1:
         t = f.create_group("thread_table")
         t["ranks"] = np.repeat(np.arange(ranks, dtype=np.uint32), lanes)

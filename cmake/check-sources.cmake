@@ -2,7 +2,7 @@
 # (cmake/deps.cmake) into an empty folder through its private apt
 # configuration and checks its SHA-256, so that a cache of tarballs cannot
 # hide a fetch that no longer works. No build. Run with
-#   cmake -DDIR=<empty folder> [-DONLY=HDF5|ZLIB|PCRE2] -P cmake/check-sources.cmake
+#   cmake -DDIR=<empty folder> [-DONLY=HDF5|ZLIB|PCRE2|ZSTD|LZF] -P cmake/check-sources.cmake
 # It prints one line per package ("name=version tarball sha256") and fails on
 # the first that cannot be had.
 if(NOT DEFINED DIR)

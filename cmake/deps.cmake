@@ -13,7 +13,10 @@
 #   zlib  1:1.2.13.dfsg-1   Debian 12 (bookworm), wasm only (natively
 #                           Debian's zlib1g-dev);
 #   pcre2 10.42-1           Debian 12 (bookworm), wasm only (natively
-#                           Debian's libpcre2-dev, the same version).
+#                           Debian's libpcre2-dev, the same version);
+#   libzstd 1.5.4+dfsg2-5   Debian 12 (bookworm), both builds: Zstandard's
+#                           decoder (cmake/decoders.cmake);
+#   liblzf 3.6-3            Debian 12 (bookworm), both builds: LZF's decoder.
 # Patches we carry on top of them live in cmake/patches/ (each says why).
 #
 # SCOPE_SPEEDSCOPE_DEPS_DIR keeps the tarballs and the libraries built from
@@ -43,7 +46,7 @@ else()
   set(_scope_deps_dir_default "${CMAKE_BINARY_DIR}/_deps/cache")
 endif()
 set(SCOPE_SPEEDSCOPE_DEPS_DIR "${_scope_deps_dir_default}" CACHE PATH
-  "Keeps the Debian orig tarballs of HDF5, zlib and PCRE2 and the libraries built from them")
+  "Keeps the Debian orig tarballs of HDF5, zlib, PCRE2, libzstd and liblzf and what is built from them")
 file(MAKE_DIRECTORY "${SCOPE_SPEEDSCOPE_DEPS_DIR}")
 
 # Debian source package, its exact version, the release (suite) that has it,
@@ -56,7 +59,8 @@ set(SCOPE_SPEEDSCOPE_HDF5_SHA256 71cdb04c151ef4e8a7f88907adfc4f3b75afd44e96fbd55
 # Applied in this order by the HDF5 builds (native and wasm).
 set(SCOPE_SPEEDSCOPE_HDF5_PATCHES
   "${CMAKE_CURRENT_LIST_DIR}/patches/hdf5-1.14.5-global-heap-sizes.patch"
-  "${CMAKE_CURRENT_LIST_DIR}/patches/hdf5-1.14.5-fe-invalid.patch")
+  "${CMAKE_CURRENT_LIST_DIR}/patches/hdf5-1.14.5-fe-invalid.patch"
+  "${CMAKE_CURRENT_LIST_DIR}/patches/hdf5-1.14.5-deflate-replaceable.patch")
 
 set(SCOPE_SPEEDSCOPE_ZLIB_PACKAGE zlib)
 set(SCOPE_SPEEDSCOPE_ZLIB_VERSION 1:1.2.13.dfsg-1)
@@ -70,8 +74,23 @@ set(SCOPE_SPEEDSCOPE_PCRE2_SUITE bookworm)
 set(SCOPE_SPEEDSCOPE_PCRE2_TARBALL pcre2_10.42.orig.tar.gz)
 set(SCOPE_SPEEDSCOPE_PCRE2_SHA256 c33b418e3b936ee3153de2c61cc638e7e4fe3156022a5c77d0711bcbb9d64f1f)
 
+# The decoders of HDF5 filters 32000 (LZF) and 32015 (Zstandard): compiled
+# from these sources into every build, native and wasm alike (so both decode
+# with the same code), by cmake/decoders.cmake.
+set(SCOPE_SPEEDSCOPE_ZSTD_PACKAGE libzstd)
+set(SCOPE_SPEEDSCOPE_ZSTD_VERSION 1.5.4+dfsg2-5)
+set(SCOPE_SPEEDSCOPE_ZSTD_SUITE bookworm)
+set(SCOPE_SPEEDSCOPE_ZSTD_TARBALL libzstd_1.5.4+dfsg2.orig.tar.xz)
+set(SCOPE_SPEEDSCOPE_ZSTD_SHA256 8cf4bbb65e77ec348d052c8d6230eba66d435bddf64c8b5be2fcb16880c19953)
+
+set(SCOPE_SPEEDSCOPE_LZF_PACKAGE liblzf)
+set(SCOPE_SPEEDSCOPE_LZF_VERSION 3.6-3)
+set(SCOPE_SPEEDSCOPE_LZF_SUITE bookworm)
+set(SCOPE_SPEEDSCOPE_LZF_TARBALL liblzf_3.6.orig.tar.gz)
+set(SCOPE_SPEEDSCOPE_LZF_SHA256 9c5de01f7b9ccae40c3f619d26a7abec9986c06c36d260c179cedd04b89fb46a)
+
 # Every pinned source package, for scripts/check-sources.sh and the tests.
-set(SCOPE_SPEEDSCOPE_SOURCE_PACKAGES HDF5 ZLIB PCRE2)
+set(SCOPE_SPEEDSCOPE_SOURCE_PACKAGES HDF5 ZLIB PCRE2 ZSTD LZF)
 
 # The mirror and keyring of the private apt configurations. The environment
 # variables of these names override them for one configure (they are not

@@ -15,6 +15,7 @@
 #                     build after the ExternalProject), zlib from Debian's
 #                     zlib1g-dev;
 #       deps::pcre2   Debian's libpcre2-dev (libpcre2-8), regular expressions;
+#       deps::zlib    Debian's zlib1g-dev (the reader's deflate decoder);
 #     and finds nlohmann_json and fmt (Debian's header-only packages).
 include_guard(GLOBAL)
 
@@ -100,6 +101,9 @@ set_target_properties(deps::hdf5 PROPERTIES
 if(TARGET deps_hdf5_build)
   add_dependencies(deps::hdf5 deps_hdf5_build)
 endif()
+
+add_library(deps::zlib INTERFACE IMPORTED GLOBAL)
+set_target_properties(deps::zlib PROPERTIES INTERFACE_LINK_LIBRARIES ZLIB::ZLIB)
 
 add_library(deps::pcre2 INTERFACE IMPORTED GLOBAL)
 set_target_properties(deps::pcre2 PROPERTIES

@@ -7,7 +7,8 @@
 #   SECONDS  how long to fuzz (default 60, what `npm test` runs; 600 or
 #            more for a real hunt; 0 = until stopped)
 #
-# Seeds: every fixture under 256 KB (tests/fixtures/h5 and tests/fixtures/bad).
+# Seeds: every fixture under 256 KB (tests/fixtures/h5 and tests/fixtures/bad),
+# the LZF, Zstandard and hostile-chunk files of tests/fixtures/h5/compressed too.
 # The corpus it grows is kept in build/fuzz/corpus, so a later run continues
 # where this one stopped. A finding (crash, sanitizer report, uncaught
 # exception such as std::bad_alloc, timeout over 30 s, more than 2 GiB
@@ -33,7 +34,12 @@ work=build/fuzz
 mkdir -p "$work/corpus" "$work/findings"
 rm -rf "$work/seeds"
 mkdir -p "$work/seeds"
-find tests/fixtures/h5 tests/fixtures/bad -name '*.h5' -size -256k -exec cp {} "$work/seeds/" \;
+# Named by their path (compressed/lzf/x.h5 -> compressed_lzf_x.h5): the
+# compressed twins share their originals' names.
+find tests/fixtures/h5 tests/fixtures/bad -name '*.h5' -size -256k | while read -r f; do
+  rel="${f#tests/fixtures/}"
+  cp "$f" "$work/seeds/${rel//\//_}"
+done
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"

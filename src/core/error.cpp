@@ -108,6 +108,11 @@ constexpr Entry kMessages[] = {
      "(the same on the command line, in Node and in the page)",
      "This file is too large for scope-speedscope: {what} needs more than {limit} of memory, the "
      "most it gives one file."},
+    {Msg::unsupported_filter, "unsupported_filter", ErrorKind::corrupt_profile,
+     "{path}: dataset '{dataset}' is compressed with HDF5 filter {filter} ({name}), which this "
+     "build of scope-speedscope cannot decode",
+     "This file is compressed with HDF5 filter {filter} ({name}), which scope-speedscope cannot "
+     "decode: it reads profiles compressed with gzip, LZF or Zstandard, with or without shuffle."},
     // ---- export ------------------------------------------------------------------
     {Msg::no_profiling_data, "no_profiling_data", ErrorKind::value,
      "No profiling data provided.",

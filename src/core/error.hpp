@@ -57,6 +57,7 @@ enum class Msg {
   converter_stopped,      // path, what: a trap inside the WebAssembly module
   file_unreadable,        // path, reason: the bytes could not be read (not damage)
   too_large,              // path, what, limit: more memory than one file may take
+  unsupported_filter,     // path, dataset, filter (its number), name: not gzip/shuffle/lzf/zstd
   // export
   no_profiling_data,
   no_regions_matched,

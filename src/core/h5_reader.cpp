@@ -15,6 +15,7 @@
 
 #include "h5_detail.hpp"
 #include "h5_driver.hpp"
+#include "h5_filters.hpp"
 #include "speedscope_writer.hpp"
 #include "unicode.hpp"
 
@@ -65,7 +66,13 @@ std::string error_stack_message() {
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, walk_entry, &walk);
   H5Eclear2(H5E_DEFAULT);
   if (walk.count == 0) return "unknown HDF5 error";
-  return capitalize(walk.first) + " (" + plain_reason(walk.last) + ")";
+  std::string reason = plain_reason(walk.last);
+  if (walk.last == "filter returned failure during read") {
+    // One of our decoders said why (h5_filters.hpp).
+    std::string why = take_decode_failure();
+    if (!why.empty()) reason = std::move(why);
+  }
+  return capitalize(walk.first) + " (" + reason + ")";
 }
 
 namespace {
@@ -136,6 +143,7 @@ void silence_hdf5_errors() {
     // profile never holds one, and following one from a stranger's file
     // would read what it names. Without the class HDF5 cannot traverse them.
     H5Lunregister(H5L_TYPE_EXTERNAL);
+    register_filters();
     H5Eclear2(H5E_DEFAULT);
   });
 }
@@ -252,28 +260,14 @@ uint64_t dataset_length(const File& f, hid_t dset, const std::string& what) {
 
 namespace {
 
-const char* filter_name(H5Z_filter_t id) {
-  switch (id) {
-    case H5Z_FILTER_DEFLATE: return "gzip";
-    case H5Z_FILTER_SHUFFLE: return "shuffle";
-    case H5Z_FILTER_FLETCHER32: return "fletcher32";
-    case H5Z_FILTER_SZIP: return "szip";
-    case H5Z_FILTER_NBIT: return "nbit";
-    case H5Z_FILTER_SCALEOFFSET: return "scaleoffset";
-    case 32000: return "lzf";
-    case 32001: return "blosc";
-    case 32004: return "lz4";
-    case 32008: return "bitshuffle";
-    case 32015: return "zstd";
-    default: return "unknown";
-  }
-}
-
-// Names a filter this build lacks, before HDF5 fails with a vaguer message.
-void check_filters(const File& f, hid_t dset, const std::string& what) {
+// Names a filter the reader does not decode, before HDF5 fails with a
+// vaguer message. Returns how many times its stored size the dataset's data
+// can grow through its filters (1 without any).
+uint64_t check_filters(const File& f, hid_t dset, const std::string& what) {
   Handle dcpl(H5Dget_create_plist(dset), H5Pclose);
-  if (!dcpl.valid()) return;
+  if (!dcpl.valid()) return 1;
   const int n = H5Pget_nfilters(dcpl.get());
+  uint64_t expansion = 1;
   for (int i = 0; i < n; ++i) {
     unsigned flags = 0;
     size_t nelmts = 0;
@@ -284,24 +278,55 @@ void check_filters(const File& f, hid_t dset, const std::string& what) {
     const H5Z_filter_t id =
         H5Pget_filter2(dcpl.get(), static_cast<unsigned>(i), &flags, &nelmts, cd_values,
                        sizeof name, name, &config);
-    if (id < 0) continue;
-    if (H5Zfilter_avail(id) <= 0) {
+    if (id < 0) {
       H5Eclear2(H5E_DEFAULT);
-      f.fail("dataset '" + what + "' is compressed with HDF5 filter " + std::to_string(id) +
-             " (" + filter_name(id) + "), which this build of scope-speedscope cannot decode");
+      f.fail("cannot read the filters of dataset '" + what + "'");
     }
+    if (!filter_supported(id) || H5Zfilter_avail(id) <= 0) {
+      H5Eclear2(H5E_DEFAULT);
+      f.fail(Msg::unsupported_filter, {{"dataset", what},
+                                       {"filter", std::to_string(id)},
+                                       {"name", filter_name(id)}});
+    }
+    expansion = std::min<uint64_t>(expansion * filter_expansion(id), uint64_t{1} << 40);
   }
+  return expansion;
 }
 
-// Refuses, before any buffer is sized from it, a declared length that needs
-// more data than the file stores for the dataset: `values` elements of
-// `element_bytes` each on disk must fit in the dataset's storage (at most
-// the whole file), or in 1100 times that when it is compressed (deflate
-// cannot expand more than about 1032 to 1). Also refuses data kept outside
-// the file (external raw data files, virtual datasets), which a profile
-// never uses and which would make the reader open files the file names.
-void check_storage(const File& f, hid_t dset, const std::string& what, uint64_t values,
-                   uint64_t element_bytes) {
+// The bytes one value of the dataset takes in a chunk as HDF5 stores it
+// before filters: a variable-length string is its length, a global heap
+// address and an index.
+uint64_t stored_value_bytes(const File& f, hid_t dset) {
+  Handle type(H5Dget_type(dset), H5Tclose);
+  if (!type.valid()) f.fail("cannot read the type of a dataset: " + error_stack_message());
+  if (H5Tis_variable_str(type.get()) > 0 || H5Tget_class(type.get()) == H5T_VLEN) {
+    Handle fcpl(H5Fget_create_plist(f.file.get()), H5Pclose);
+    size_t address = 8;
+    size_t length = 8;
+    if (!fcpl.valid() || H5Pget_sizes(fcpl.get(), &address, &length) < 0) {
+      f.fail("cannot read the file's address size: " + error_stack_message());
+    }
+    return 4 + uint64_t{address} + 4;
+  }
+  return H5Tget_size(type.get());
+}
+
+// Checks a dataset before any buffer is sized from it, and returns the bytes
+// of one of its chunks as stored before filters (0 when it is not chunked),
+// for the decoders (ChunkSize). Refuses
+//  - a filter the reader does not decode (check_filters);
+//  - data kept outside the file (external raw data files, virtual
+//    datasets), which a profile never uses and which would make the reader
+//    open files the file names;
+//  - a chunk larger than kChunkBytesLimit: HDF5 holds a whole chunk in
+//    memory to read from it;
+//  - a declared length that needs more data than the file stores for the
+//    dataset: `values` elements of `element_bytes` each on disk must fit in
+//    the dataset's storage (at most the whole file), times what its filters
+//    can expand it by (filter_expansion).
+uint64_t check_dataset(const File& f, hid_t dset, const std::string& what, uint64_t values,
+                       uint64_t element_bytes) {
+  const uint64_t expansion = check_filters(f, dset, what);
   Handle dcpl(H5Dget_create_plist(dset), H5Pclose);
   if (!dcpl.valid()) f.fail("cannot read the layout of '" + what + "': " + error_stack_message());
   const H5D_layout_t layout = H5Pget_layout(dcpl.get());
@@ -310,9 +335,8 @@ void check_storage(const File& f, hid_t dset, const std::string& what, uint64_t 
     H5Eclear2(H5E_DEFAULT);
     f.fail("dataset '" + what + "' keeps its data outside the file, which scope-speedscope does not read");
   }
-  if (values == 0) return;
-  // HDF5 holds a whole chunk in memory to read from it (to decompress it):
-  // a chunk larger than the dataset's data is damage or a trap.
+  if (values == 0) return 0;
+  uint64_t chunk_bytes = 0;
   if (layout == H5D_CHUNKED) {
     hsize_t chunk = 0;
     if (H5Pget_chunk(dcpl.get(), 1, &chunk) == 1 &&
@@ -322,20 +346,20 @@ void check_storage(const File& f, hid_t dset, const std::string& what, uint64_t 
               {"limit", mebibytes(kChunkBytesLimit)}});
     }
     H5Eclear2(H5E_DEFAULT);
+    chunk_bytes = chunk * stored_value_bytes(f, dset);
   }
-  const int filters = H5Pget_nfilters(dcpl.get());
   uint64_t stored = H5Dget_storage_size(dset);  // 0 on error, or when nothing was written
   H5Eclear2(H5E_DEFAULT);
   stored = std::min<uint64_t>(stored, f.size());
   const unsigned __int128 declared = static_cast<unsigned __int128>(values) * element_bytes;
-  const unsigned __int128 limit =
-      static_cast<unsigned __int128>(stored) * (filters > 0 ? 1100 : 1);
+  const unsigned __int128 limit = static_cast<unsigned __int128>(stored) * expansion;
   if (declared > limit) {
     const uint64_t shown = declared > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(declared);
     f.fail(Msg::declared_size_exceeds_storage,
            {{"dataset", what}, {"values", std::to_string(values)},
             {"declared", std::to_string(shown)}, {"stored", std::to_string(stored)}});
   }
+  return chunk_bytes;
 }
 
 // Chunk length of a chunked 1-D dataset, 0 when contiguous.
@@ -358,9 +382,9 @@ std::vector<int64_t> read_int64_column(File& f, hid_t loc, const std::string& pa
   if (cls != H5T_INTEGER && cls != H5T_FLOAT) {
     f.fail("dataset '" + shown + "' does not hold numbers");
   }
-  check_filters(f, dset.get(), shown);
   const uint64_t n = dataset_length(f, dset.get(), shown);
-  check_storage(f, dset.get(), shown, n, std::max<std::size_t>(H5Tget_size(type.get()), 1));
+  const ChunkSize chunk_size(
+      check_dataset(f, dset.get(), shown, n, std::max<std::size_t>(H5Tget_size(type.get()), 1)));
   f.claim_memory(n * 8, "dataset '" + shown + "' (" + std::to_string(n) + " values)");
   std::vector<int64_t> out(n);
   if (n == 0) return out;
@@ -448,8 +472,8 @@ std::vector<std::string> read_string_column(File& f, hid_t loc, const std::strin
   const htri_t variable = H5Tis_variable_str(type.get());
   // On disk a variable-length string is a length, a heap address and an
   // index: at least 12 bytes.
-  check_storage(f, dset.get(), path, n,
-                variable > 0 ? 12 : std::max<std::size_t>(H5Tget_size(type.get()), 1));
+  const ChunkSize chunk_size(check_dataset(
+      f, dset.get(), path, n, variable > 0 ? 12 : std::max<std::size_t>(H5Tget_size(type.get()), 1)));
   // A string takes its text and about 32 bytes more (the same count in
   // every build, whatever its std::string weighs there).
   const std::string what = "dataset '" + path + "' (" + std::to_string(n) + " strings)";

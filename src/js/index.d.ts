@@ -52,6 +52,8 @@ export declare class ScopeSpeedscopeError extends Error {
    * 'damaged_string', 'duplicate_region_name', 'group_reached_twice',
    * 'converter_stopped', 'file_unreadable' (the bytes could not be read: not
    * damage), 'too_large' (more memory than one file may take, in every build),
+   * 'unsupported_filter' (compressed with a filter other than gzip, shuffle,
+   * LZF and Zstandard),
    * 'no_profiling_data',
    * 'no_regions_matched', 'no_calls_recorded', 'invalid_rank',
    * 'ends_before_starts', 'not_properly_nested', 'calls_overlap', 'too_many_calls',

@@ -177,6 +177,8 @@ TEST(case_files, case_lists_load) {
   EXPECT_EQ(shared.size(), 37u) << shared_dir() << "/cases.json";
   const std::vector<Case> generated = load_cases("generated", generated_dir());
   EXPECT_GE(generated.size(), 50u) << generated_dir() << "/cases.json";
+  const std::vector<Case> compressed = load_cases("compressed", shared_dir(), "compressed-cases.json");
+  EXPECT_EQ(compressed.size(), 80u) << shared_dir() << "/compressed-cases.json";
   std::set<std::string> names;
   for (const Case& c : all_cases()) {
     EXPECT_TRUE(names.insert(case_test_name(c)).second) << "duplicate case " << c.name;

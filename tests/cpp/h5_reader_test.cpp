@@ -425,17 +425,36 @@ TEST(h5_reader, memory_name_stands_for_the_path) {
   EXPECT_EQ(run.display_label(), "my.run");
 }
 
-// CONTRACT.md: a filter this build lacks (LZF here) is named with its dataset.
-TEST(h5_reader, an_lzf_column_names_the_filter_and_the_dataset) {
-  TempDir dir;
-  const std::string file = dir / "lzf_s3.h5";
-  const std::string command = std::string(SCOPE_TEST_PYTHON) + " " + SCOPE_TEST_GEN_DIR +
-                              "/make_lzf.py " + file;
-  ASSERT_EQ(std::system(command.c_str()), 0) << command;
-  EXPECT_EQ(error_of([&] { read_run(file); }),
-            "CorruptProfileError: " + file +
-                ": dataset 'events/start_deltas' is compressed with HDF5 filter 32000 (lzf), "
-                "which this build of scope-speedscope cannot decode");
+// CONTRACT.md: any filter but gzip, shuffle, LZF and Zstandard is named with
+// its dataset (tests/fixtures/h5/compressed/refused, make_compressed.py).
+TEST(h5_reader, a_filter_we_do_not_decode_is_named_with_its_dataset) {
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {"blosc", "32001 (blosc)"},         {"lz4", "32004 (lz4)"},
+      {"bitshuffle", "32008 (bitshuffle)"}, {"filter_32999", "32999 (unknown)"},
+      {"nbit", "5 (nbit)"},               {"fletcher32", "3 (fletcher32)"}};
+  for (const auto& [stem, filter] : refused) {
+    const std::string file = shared("compressed/refused/" + stem + ".h5");
+    EXPECT_EQ(error_of([&] { read_run(file); }),
+              "CorruptProfileError: " + file +
+                  ": dataset 'events/start_deltas' is compressed with HDF5 filter " + filter +
+                  ", which this build of scope-speedscope cannot decode");
+  }
+}
+
+// LZF chunks that did not shrink are stored raw and marked in the chunk's
+// filter mask: the file holds both kinds, and reads as its twin.
+TEST(h5_reader, lzf_and_zstd_twins_read_as_their_originals) {
+  for (const char* variant : {"lzf", "zstd", "lzf-noshuffle", "zstd-noshuffle"}) {
+    for (const char* stem : {"nested_s3", "threads_s3"}) {
+      const scope_speedscope::Run twin =
+          read_run(shared(std::string("compressed/") + variant + "/" + stem + ".h5"));
+      const scope_speedscope::Run original = read_run(shared(std::string(stem) + ".h5"));
+      EXPECT_EQ(twin.start_ns, original.start_ns) << variant << " " << stem;
+      EXPECT_EQ(twin.end_ns, original.end_ns) << variant << " " << stem;
+      EXPECT_EQ(twin.lane, original.lane) << variant << " " << stem;
+      EXPECT_EQ(names(twin), names(original)) << variant << " " << stem;
+    }
+  }
 }
 
 }  // namespace

@@ -177,9 +177,11 @@ inline std::optional<std::vector<std::string>> string_list(const nlohmann::json&
 }
 
 // The cases of `root`/cases.json; inputs live in `root`/h5.
-inline std::vector<Case> load_cases(const std::string& set, const std::string& root) {
+// The cases of <root>/<file>: inputs under <root>/h5, expected outputs under <root>.
+inline std::vector<Case> load_cases(const std::string& set, const std::string& root,
+                                    const std::string& file = "cases.json") {
   std::vector<Case> out;
-  std::ifstream in(root + "/cases.json");
+  std::ifstream in(root + "/" + file);
   if (!in) return out;  // checked by TEST(cases, case_lists_load)
   nlohmann::json all = nlohmann::json::parse(in);
   for (const auto& j : all) {
@@ -245,6 +247,9 @@ inline Narrowing narrowing_of(const Case& c) {
 inline std::vector<Case> all_cases() {
   std::vector<Case> cases = load_cases("shared", shared_dir());
   for (auto& c : load_cases("generated", generated_dir())) cases.push_back(c);
+  // The compressed twins (tests/fixtures/gen/make_compressed.py): the
+  // shared cases again, the same bytes or messages, and the hostile chunks.
+  for (auto& c : load_cases("compressed", shared_dir(), "compressed-cases.json")) cases.push_back(c);
   return cases;
 }
 

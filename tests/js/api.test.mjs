@@ -4,15 +4,18 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, it, before } from 'node:test';
 
-import { asScopeProfiler, cases, expectedMessage, inputPath, sha256, version } from './helpers.mjs';
+import {
+  asScopeProfiler, cases, compressedCases, expectedMessage, inputPath, sha256, version,
+} from './helpers.mjs';
 import {
   createScopeSpeedscope, concatChunks, NS_PER_SECOND, SCHEMA_URL, TIME_UNIT, ScopeSpeedscopeError,
 } from '../../dist/node.js';
 
 const read = (name) => ({ name: inputPath(name), bytes: new Uint8Array(fs.readFileSync(inputPath(name))) });
+const onDisk = (name) => ({ name: inputPath(name), path: inputPath(name) });
 
-function run(sp, c, extra = {}) {
-  return sp.exportSpeedscope(c.inputs.map(read), {
+function run(sp, c, extra = {}, input = read) {
+  return sp.exportSpeedscope(c.inputs.map(input), {
     filepath: c.filepath, ranks: c.ranks, include: c.include, exclude: c.exclude, ...extra,
   });
 }
@@ -28,10 +31,16 @@ describe('scope-speedscope JS API', () => {
     assert.equal(sp.version, version);
   });
 
-  for (const c of cases) {
+  // Every shared case; every compressed twin and hostile chunk, as bytes
+  // and as a file read from its path.
+  const all = [
+    ...cases.map((c) => [c, read]),
+    ...compressedCases.flatMap((c) => [[c, read], [{ ...c, name: `${c.name} (path)` }, onDisk]]),
+  ];
+  for (const [c, input] of all) {
     it(`case ${c.name}`, () => {
       if (c.error) {
-        assert.throws(() => run(sp, c), (e) => {
+        assert.throws(() => run(sp, c, {}, input), (e) => {
           assert.ok(e instanceof ScopeSpeedscopeError);
           assert.equal(e.kind, c.error.kind);
           assert.equal(e.message, expectedMessage(c));
@@ -39,7 +48,7 @@ describe('scope-speedscope JS API', () => {
         });
         return;
       }
-      const outputs = run(sp, c);
+      const outputs = run(sp, c, {}, input);
       // In input order (cases.json lists them by name).
       assert.deepEqual(outputs.map((o) => o.fileName).sort(), c.outputs.map((o) => o.file).sort());
       for (const o of outputs) {

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 
 import {
-  asScopeProfiler, cases, expectedMessage, inputPath, listFiles, nativeCli, nodeCli, sha256, tempDir, version,
+  asScopeProfiler, cases, compressedCases, expectedMessage, inputPath, listFiles, nativeCli, nodeCli, sha256,
+  tempDir, version,
 } from './helpers.mjs';
 
 const node = (args) => spawnSync(process.execPath, [nodeCli, ...args], { encoding: 'buffer' });
@@ -53,6 +54,29 @@ describe('Node CLI', () => {
       }
       fs.rmSync(outNode, { recursive: true });
       fs.rmSync(outNative, { recursive: true });
+    });
+  }
+
+  // The compressed twins and hostile chunks against their expectations (the
+  // native CLI meets the same ones in ctest).
+  for (const c of compressedCases) {
+    it(`compressed case ${c.name}`, () => {
+      const out = tempDir();
+      const r = node(cliArgs(c, out));
+      if (c.error) {
+        assert.equal(r.stderr.toString(), `error: ${expectedMessage(c)}\n`);
+        assert.equal(r.status, 1);
+        assert.deepEqual(listFiles(out), []);
+      } else if (normalised(c)) {
+        assert.equal(r.status, 0, r.stderr.toString());
+        assert.deepEqual(listFiles(out), c.outputs.map((o) => o.file).sort());
+        for (const o of c.outputs) {
+          assert.equal(sha256(asScopeProfiler(fs.readFileSync(path.join(out, o.file)))), o.sha256, o.file);
+        }
+      } else {
+        assert.equal(r.status, 0, r.stderr.toString());
+      }
+      fs.rmSync(out, { recursive: true });
     });
   }
 

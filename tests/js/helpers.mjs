@@ -11,6 +11,9 @@ export const nativeCli = path.join(root, 'build', 'native', 'scope-speedscope');
 export const nodeCli = path.join(dist, 'cli.js');
 export const version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version;
 export const cases = JSON.parse(fs.readFileSync(path.join(fixtures, 'cases.json'), 'utf8'));
+// The compressed twins of the shared cases (LZF, Zstandard) and the hostile
+// chunks, from tests/fixtures/gen/make_compressed.py: inputs under h5/ too.
+export const compressedCases = JSON.parse(fs.readFileSync(path.join(fixtures, 'compressed-cases.json'), 'utf8'));
 
 for (const needed of [path.join(dist, 'node.js'), path.join(dist, 'scope-speedscope.wasm')]) {
   if (!fs.existsSync(needed)) throw new Error(`${needed} is missing: run npm run build first`);

@@ -18,11 +18,13 @@ const packages = pinnedPackages();
 const oneLine = (s) => s.replace(/\s+/g, ' ');
 const quoteArgs = (args) => args.map((a) => (a === '-o' || !a.includes('::') ? a : `'${a}'`)).join(' ');
 
-test('the pinned packages are hdf5 (trixie), zlib and pcre2 (bookworm), each with an exact version', () => {
+test('the pinned packages are hdf5 (trixie), zlib, pcre2, libzstd and liblzf (bookworm), each with an exact version', () => {
   assert.deepEqual(packages.map((p) => `${p.package}=${p.version} ${p.suite}`), [
     'hdf5=1.14.5+repack-3 trixie',
     'zlib=1:1.2.13.dfsg-1 bookworm',
     'pcre2=10.42-1 bookworm',
+    'libzstd=1.5.4+dfsg2-5 bookworm',
+    'liblzf=3.6-3 bookworm',
   ]);
 });
 
