@@ -1,5 +1,5 @@
 // Assembles the npm package's files in dist/ (see "Layout of the package" in
-// the README):
+// docs/package-api.md):
 //   build/wasm: scope-speedscope.js (browser glue), scope-speedscope.node.js
 //               (Node glue), scope-speedscope.wasm (one module for both)
 //   src/js:     api.js (the API, shared) and options.js (its checks), browser.js and node.js (the
@@ -75,16 +75,18 @@ fs.chmodSync(path.join(dist, 'cli.js'), 0o755);
 const size = fs.statSync(path.join(dist, 'scope-speedscope.wasm')).size;
 console.log(`dist: scope-speedscope.wasm ${(size / 1024).toFixed(0)} KiB`);
 
-// The README's one statement of the wasm's size (under "Size of the wasm",
-// between <!-- wasm-size --> and <!-- /wasm-size -->) is this build's: written
-// here when it differs, checked against the packed file by tests/pkg.
-const readmePath = path.join(root, 'README.md');
-const readme = fs.readFileSync(readmePath, 'utf8');
+// The documentation's one statement of the wasm's size (docs/benchmarks.md,
+// under "Size of the wasm", between <!-- wasm-size --> and <!-- /wasm-size -->)
+// is this build's: written here when it differs, checked against the packed
+// file by tests/pkg.
+const sizeDocName = path.join('docs', 'benchmarks.md');
+const sizeDocPath = path.join(root, sizeDocName);
+const sizeDoc = fs.readFileSync(sizeDocPath, 'utf8');
 const span = /(<!-- wasm-size -->)([^]*?)(<!-- \/wasm-size -->)/;
-if (!span.test(readme)) fail('README.md has no <!-- wasm-size --> ... <!-- /wasm-size --> span');
+if (!span.test(sizeDoc)) fail(`${sizeDocName} has no <!-- wasm-size --> ... <!-- /wasm-size --> span`);
 const sizes = wasmSizeText(dist);
-const updated = readme.replace(span, (_, open, _text, close) => `${open}${sizes}${close}`);
-if (updated !== readme) {
-  fs.writeFileSync(readmePath, updated);
-  console.log(`dist: README.md says ${sizes}`);
+const updated = sizeDoc.replace(span, (_, open, _text, close) => `${open}${sizes}${close}`);
+if (updated !== sizeDoc) {
+  fs.writeFileSync(sizeDocPath, updated);
+  console.log(`dist: ${sizeDocName} says ${sizes}`);
 }

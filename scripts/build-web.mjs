@@ -207,9 +207,9 @@ if (!existsSync(join(web, 'index.html'))) fail('web/index.html is missing');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 for (const name of readdirSync(web)) {
-  // The README's screenshot is not part of the site; the bridge goes with the
-  // viewer; web/single/ is the single-file page's (scripts/build-single.mjs).
-  if (name.endsWith('.md') || name === 'docs' || name === 'speedscope' || name === 'single') continue;
+  // The bridge goes with the viewer; web/single/ is the single-file page's
+  // (scripts/build-single.mjs). (The screenshots live in docs/images/.)
+  if (name.endsWith('.md') || name === 'speedscope' || name === 'single') continue;
   cpSync(join(web, name), join(out, name), { recursive: true });
 }
 copyLib(join(out, 'lib'));

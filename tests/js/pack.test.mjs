@@ -69,10 +69,13 @@ describe('npm package', () => {
     // The package, and the built site that `scope-speedscope view` and `serve` serve.
     const site = listFiles(path.join(root, 'dist', 'web')).map((f) => `dist/web/${f}`);
     assert.ok(site.includes('dist/web/index.html') && site.includes('dist/web/sw.js'), 'the site is built');
+    // The README's links lead into docs/, shipped with it.
+    const docs = listFiles(path.join(root, 'docs')).map((f) => `docs/${f}`);
+    assert.ok(docs.includes('docs/package-api.md'), 'the docs are there');
     assert.deepEqual(names, ['LICENSE', 'README.md', 'dist/api.js', 'dist/browser.js', 'dist/cli.js',
       'dist/index.cjs', 'dist/index.d.cts', 'dist/index.d.ts', 'dist/node.js', 'dist/options.js',
       'dist/scope-speedscope.js', 'dist/scope-speedscope.node.js', 'dist/scope-speedscope.wasm', 'dist/server.js',
-      ...site, 'package.json'].sort());
+      ...site, ...docs, 'package.json'].sort());
     const app = path.join(work, 'app');
     fs.mkdirSync(app);
     fs.writeFileSync(path.join(app, 'package.json'), '{"name": "app", "private": true, "type": "module"}\n');

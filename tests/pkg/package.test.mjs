@@ -1,17 +1,17 @@
 // The npm package in the projects people have: `npm pack`, the tarball
 // installed into a temporary folder, and the small example apps of
 // tests/pkg/apps/ built and run against it:
-//   node/      an ES module script (Node)                     README snippet
-//   cjs/       a CommonJS script: require('scope-speedscope')  README snippet
-//   browser/   convert.js + worker.js (README snippets) with a test glue,
+//   node/      an ES module script (Node)                     snippet (docs, README)
+//   cjs/       a CommonJS script: require('scope-speedscope')  snippet (docs)
+//   browser/   convert.js + worker.js (snippets) with a test glue,
 //              bundled by esbuild (esbuild/: "type": "commonjs", the
-//              README's command line) and by Vite (vite/: `vite build`, no
+//              documented command line) and by Vite (vite/: `vite build`, no
 //              config), served on 127.0.0.1, and through Vite's dev server,
 //              run in headless Chromium: bytes and a File on the main
 //              thread, a File in a Web Worker
 //              and by webpack (webpack/, --target web; webpack-cjs/, a
 //              browser app written in CommonJS, main thread), Rollup (rollup/,
-//              node-resolve and the README's asset plugin line) and Parcel
+//              node-resolve and the documented asset plugin line) and Parcel
 //              (parcel/, `parcel build`, no config), the same way
 //   node/ and cjs/ again, bundled by webpack --target node; each bundle's
 //              output folder is copied alone elsewhere and run there
@@ -22,6 +22,8 @@
 //              its node_modules
 //   ts/        tsc --noEmit of an ES module, a CommonJS (compiled and run)
 //              and a bundler consumer, with TypeScript 7 and 5.9
+// The snippets, lines and versions are those of docs/package-api.md (the
+// README shows the Node script too); the wasm's size, docs/benchmarks.md's.
 // No file of the package or of a bundle holds a path of the machine that
 // built it (this checkout, the temporary folders, any file:/// URL).
 // Outputs are compared byte for byte with tests/fixtures/expected (our
@@ -41,14 +43,17 @@ import { wasmSizeText } from '../../scripts/wasm-size.mjs';
 
 const apps = path.join(root, 'tests', 'pkg', 'apps');
 const bin = (...p) => path.join(root, 'node_modules', ...p);
-const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+const readDoc = (name) => fs.readFileSync(path.join(root, name), 'utf8');
+const PACKAGE_DOC = 'docs/package-api.md';
+const packageDoc = readDoc(PACKAGE_DOC);
+const readme = readDoc('README.md');
 
-// The README's build line for esbuild (the test runs exactly these arguments)
+// The documented build line for esbuild (the test runs exactly these arguments)
 // and the one extra step it documents.
 const ESBUILD_ARGS = ['src/main.js', 'src/worker.js', '--bundle', '--format=esm', '--outdir=dist'];
 const ESBUILD_COPY = 'cp node_modules/scope-speedscope/dist/scope-speedscope.wasm dist/';
 
-// The README's lines for webpack, Rollup and Parcel (`npx <tool> <args>`; the
+// The documented lines for webpack, Rollup and Parcel (`npx <tool> <args>`; the
 // test runs the shared install's .bin/<tool> with exactly these arguments).
 const WEBPACK_WEB_ARGS = ['./src/main.js', '--target', 'web', '--mode', 'production'];
 const WEBPACK_NODE_ARGS = (entry) => [entry, '--target', 'node', '--mode', 'production'];
@@ -108,11 +113,13 @@ function app(name, { extra = [], as = name } = {}) {
   return dir;
 }
 
-// The file's text appears in the README as it is (the snippets are the tested code).
-function assertInReadme(app) {
+// The file's text appears in the documentation as it is (the snippets are the
+// tested code): in docs/package-api.md, and in the README when it shows it too.
+function assertShown(app, { alsoInReadme = false } = {}) {
   const file = path.join(apps, app);
   const text = fs.readFileSync(file, 'utf8').trimEnd();
-  assert.ok(readme.includes(text), `README.md does not show ${path.relative(root, file)} as it is`);
+  assert.ok(packageDoc.includes(text), `${PACKAGE_DOC} does not show ${path.relative(root, file)} as it is`);
+  if (alsoInReadme) assert.ok(readme.includes(text), `README.md does not show ${path.relative(root, file)} as it is`);
 }
 
 // The bundlers' install (tests/pkg/apps/bundlers: package.json and its lock),
@@ -186,9 +193,9 @@ after(() => {
 });
 
 describe('Node', () => {
-  it('an ES module script converts a file (the README snippet)', () => {
+  it('an ES module script converts a file (the snippet of the docs and the README)', () => {
     const dir = app('node');
-    assertInReadme('node/convert.mjs');
+    assertShown('node/convert.mjs', { alsoInReadme: true });
     fs.copyFileSync(inputPath('real_run_s1.h5'), path.join(dir, 'real_run_s1.h5'));
     fs.mkdirSync(path.join(dir, 'out'));
     let r = run(process.execPath, ['convert.mjs', 'real_run_s1.h5'], dir);
@@ -202,9 +209,9 @@ describe('Node', () => {
     assert.equal(r.stderr, `CorruptProfileError: ${notHdf5Message('notes.h5')}\n`);
   });
 
-  it('a CommonJS script require()s the package (the README snippet), errors included', () => {
+  it('a CommonJS script require()s the package (the docs\' snippet), errors included', () => {
     const dir = app('cjs');
-    assertInReadme('cjs/convert.js');
+    assertShown('cjs/convert.js');
     fs.copyFileSync(inputPath('real_run_s1.h5'), path.join(dir, 'real_run_s1.h5'));
     let r = run(process.execPath, ['convert.js', 'real_run_s1.h5'], dir);
     assert.equal(r.stderr, '');
@@ -262,12 +269,21 @@ describe('the packed package', () => {
     }
   });
 
-  it('the README states the size of the wasm it ships, once', () => {
-    const sizes = readme.match(/<!-- wasm-size -->([^]*?)<!-- \/wasm-size -->/g);
-    assert.equal(sizes?.length, 1, 'one <!-- wasm-size --> span in README.md');
+  it('docs/benchmarks.md states the size of the wasm it ships, once (and no other page does)', () => {
+    const SIZE_DOC = 'docs/benchmarks.md';
+    const sizeDoc = readDoc(SIZE_DOC);
+    const sizes = sizeDoc.match(/<!-- wasm-size -->([^]*?)<!-- \/wasm-size -->/g);
+    assert.equal(sizes?.length, 1, `one <!-- wasm-size --> span in ${SIZE_DOC}`);
     assert.equal(sizes[0], `<!-- wasm-size -->${wasmSizeText(path.join(installed(), 'dist'))}<!-- /wasm-size -->`,
-      'README.md\'s size of the wasm is not the packed file\'s: `node scripts/build-dist.mjs` writes it');
-    assert.doesNotMatch(readme.replace(sizes[0], ''), /\bwasm\b[^.]{0,80}\b\d+(?:\.\d+)? (?:MB|KB|kB|MiB|KiB)\b/i, 'another size of the wasm in README.md');
+      `${SIZE_DOC}'s size of the wasm is not the packed file's: \`node scripts/build-dist.mjs\` writes it`);
+    // "wasm" then, in the same sentence (no period) and the same table row
+    // (no line starting with "|" in between), a size: another size of the wasm.
+    const anotherSize = /\bwasm\b(?:(?!\n\|)[^.]){0,80}\b\d+(?:\.\d+)? (?:MB|KB|kB|MiB|KiB)\b/i;
+    const pages = ['README.md', ...fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    for (const page of pages) {
+      const text = page === SIZE_DOC ? sizeDoc.replace(sizes[0], '') : readDoc(page);
+      assert.doesNotMatch(text, anotherSize, `another size of the wasm in ${page}`);
+    }
   });
 });
 
@@ -362,15 +378,15 @@ describe('bundlers and browsers', () => {
     }
   }
 
-  it('the README shows the browser app\'s convert.js and worker.js', () => {
-    assertInReadme('browser/src/convert.js');
-    assertInReadme('browser/src/worker.js');
+  it('the docs\' snippets are the browser app\'s convert.js and worker.js', () => {
+    assertShown('browser/src/convert.js');
+    assertShown('browser/src/worker.js');
   });
 
-  it('esbuild (an app with "type": "commonjs", the README\'s command and copy line) in Chromium', async () => {
+  it('esbuild (an app with "type": "commonjs", the documented command and copy line) in Chromium', async () => {
     const dir = app('esbuild', { extra: ['browser'] });
-    assert.ok(readme.includes(`npx esbuild ${ESBUILD_ARGS.join(' ')}`), 'README shows the esbuild command');
-    assert.ok(readme.includes(ESBUILD_COPY), 'README shows the copy line');
+    assert.ok(packageDoc.includes(`npx esbuild ${ESBUILD_ARGS.join(' ')}`), `${PACKAGE_DOC} shows the esbuild command`);
+    assert.ok(packageDoc.includes(ESBUILD_COPY), `${PACKAGE_DOC} shows the copy line`);
     const r = run(bin('.bin', 'esbuild'), ESBUILD_ARGS, dir);
     assert.doesNotMatch(r.stderr, /warning/i, r.stderr);
     run('sh', ['-c', ESBUILD_COPY], dir);
@@ -417,21 +433,21 @@ describe('bundlers and browsers', () => {
     }
   });
 
-  // The bundlers' versions: the lock's, installed, and what the README says.
-  it('the README names the bundlers at the versions installed, with their lines', () => {
+  // The bundlers' versions: the lock's, installed, and what docs/package-api.md says.
+  it('docs/package-api.md names the bundlers at the versions installed, with their lines', () => {
     const wanted = JSON.parse(fs.readFileSync(path.join(apps, 'bundlers', 'package.json'), 'utf8')).devDependencies;
     for (const [name, version] of Object.entries(wanted)) {
       const got = JSON.parse(fs.readFileSync(path.join(bundlers, 'node_modules', name, 'package.json'), 'utf8')).version;
       assert.equal(got, version, `${name} installed`);
-      assert.ok(readme.includes(`${name}\` ${version}`) || readme.includes(`${name} ${version}`), `README names ${name} ${version}`);
+      assert.ok(packageDoc.includes(`${name}\` ${version}`) || packageDoc.includes(`${name} ${version}`), `${PACKAGE_DOC} names ${name} ${version}`);
     }
     // The project's own dev-dependencies: esbuild, Vite, both TypeScripts.
     const at = (name) => JSON.parse(fs.readFileSync(bin(name, 'package.json'), 'utf8')).version;
-    for (const name of ['esbuild', 'vite']) assert.ok(readme.includes(`\`${name}\` ${at(name)} |`), `README names ${name} ${at(name)}`);
-    assert.ok(readme.includes(`\`typescript\` ${at('typescript')} and ${at('typescript-5')} |`), 'README names both TypeScripts');
+    for (const name of ['esbuild', 'vite']) assert.ok(packageDoc.includes(`\`${name}\` ${at(name)} |`), `${PACKAGE_DOC} names ${name} ${at(name)}`);
+    assert.ok(packageDoc.includes(`\`typescript\` ${at('typescript')} and ${at('typescript-5')} |`), `${PACKAGE_DOC} names both TypeScripts`);
     for (const line of [shellLine('webpack', WEBPACK_WEB_ARGS), shellLine('webpack', WEBPACK_NODE_ARGS('./convert.mjs')),
       shellLine('rollup', ROLLUP_ARGS), shellLine('parcel', PARCEL_ARGS)]) {
-      assert.ok(readme.includes(line), `README shows ${line}`);
+      assert.ok(packageDoc.includes(line), `${PACKAGE_DOC} shows ${line}`);
     }
   });
 
@@ -477,7 +493,7 @@ describe('bundlers and browsers', () => {
     assert.ok(requests.includes(`/${wasm}`), requests.join(' '));
   });
 
-  it('Rollup (node-resolve and the asset plugin, the README\'s line) in Chromium: main thread and a module worker', async () => {
+  it('Rollup (node-resolve and the asset plugin, the documented line) in Chromium: main thread and a module worker', async () => {
     const dir = bundlerApp('rollup', { extra: ['browser'] });
     const r = bundle('rollup', ROLLUP_ARGS, dir);
     assert.match(r.stderr, /created dist in/, r.stderr);
@@ -506,7 +522,7 @@ describe('bundlers and browsers', () => {
     assert.ok(requests.includes(`/${wasm}`), requests.join(' '));
   });
 
-  // webpack --target node on the README's Node scripts; the output folder is
+  // webpack --target node on the documented Node scripts; the output folder is
   // copied alone to another folder (the app, node_modules and the package
   // removed) and run there.
   for (const [kind, name, entry] of [['an ES module', 'node', './convert.mjs'], ['a CommonJS', 'cjs', './convert.js']]) {
