@@ -17,11 +17,11 @@
 #include <string_view>
 #include <vector>
 
-#include "call_stack.hpp"
-#include "error.hpp"
-#include "export.hpp"
-#include "h5_reader.hpp"
-#include "timeline.hpp"
+#include "reconstruct/call_stack.hpp"
+#include "text/messages.hpp"
+#include "export/export.hpp"
+#include "read/h5_reader.hpp"
+#include "timeline/timeline.hpp"
 
 namespace ss = scope_speedscope;
 

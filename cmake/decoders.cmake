@@ -1,6 +1,6 @@
 # cmake/decoders.cmake: the decoders behind HDF5 filters 32000 (LZF) and
 # 32015 (Zstandard), which the reader registers with H5Zregister
-# (src/core/h5_filters.cpp). Included by the top-level CMakeLists.txt in
+# (src/core/read/h5_filters.cpp). Included by the top-level CMakeLists.txt in
 # every build, native and wasm alike: both decode with the same code, and
 # the sanitizer and fuzz presets instrument it like the project's own.
 #

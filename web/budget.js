@@ -1,6 +1,6 @@
 // The viewer's budget: what showing a number of calls in speedscope costs, and
-// what this machine can give it. Measured here (Chromium, 2 cores; README,
-// "Large runs"): speedscope holds about 550–800 bytes per event and shows
+// what this machine can give it. Measured here (Chromium, 2 cores; docs/benchmarks.md,
+// "The page, measured"): speedscope holds about 550–800 bytes per event and shows
 // about 200,000 events a second; a call is two events (open and close).
 //
 // ?viewer-budget-mb=N sets the memory budget (tests use a tiny one).

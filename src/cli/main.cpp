@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "cli.hpp"
-#include "error.hpp"
-#include "export.hpp"
-#include "h5_reader.hpp"
-#include "speedscope_format.hpp"
+#include "cli/options.hpp"
+#include "text/messages.hpp"
+#include "export/export.hpp"
+#include "read/h5_reader.hpp"
+#include "write/speedscope_format.hpp"
 
 namespace ss = scope_speedscope;
 

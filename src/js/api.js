@@ -543,6 +543,6 @@ function instantiateNow(createModule, moduleArgs, compiled) {
 export function wasmLoadError(error, wasmFrom) {
   const detail = String(error?.message ?? error);
   return new Error(`scope-speedscope: could not load scope-speedscope.wasm${wasmFrom ? ` from ${wasmFrom}` : ''} (${detail}). ` +
-    'It must be served next to the package\'s JavaScript (bundlers: see the README of scope-speedscope), ' +
+    'It must be served next to the package\'s JavaScript (bundlers: see docs/package-api.md of scope-speedscope), ' +
     'or pass createScopeSpeedscope({ locateFile }) or createScopeSpeedscope({ wasmBinary })', { cause: error });
 }

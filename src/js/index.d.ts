@@ -33,7 +33,7 @@ export type ErrorField =
  * A failed conversion. `message` is exactly what the CLIs print after "error: ";
  * `peopleMessage` says the same for people (for a page that shows the file's
  * name beside it): it never repeats the file name and never names a Python
- * class. Both come from one table in the core (src/core/error.cpp).
+ * class. Both come from one table in the core (src/core/text/messages.cpp).
  * A conversion that stops inside the WebAssembly module (a trap such as
  * "memory access out of bounds") is code 'converter_stopped', kind
  * 'CorruptProfileError': "<name>: the file is damaged: the converter stopped
@@ -112,7 +112,7 @@ export interface Output {
   chunks: Bytes[];
 }
 
-/** Receives outputs as they are written; see the README. Methods may throw: the export then fails. */
+/** Receives outputs as they are written; see docs/package-api.md. Methods may throw: the export then fails. */
 export interface OutputSink {
   open(fileName: string): void;
   write(chunk: Uint8Array): void; // valid during the call only: copy it
@@ -326,7 +326,7 @@ export interface TimelineRegion {
 }
 
 /**
- * A run's timeline, open in the module (see the README's Timeline section).
+ * A run's timeline, open in the module (see docs/package-api.md, Timeline).
  * Times are nanoseconds from the origin (the document's: the earliest start
  * among the lanes shown). A call covers [start, end); one that does not last
  * covers the nanosecond at its start. Bad arguments are a TypeError (wrong

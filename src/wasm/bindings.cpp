@@ -23,16 +23,16 @@
 #include <string>
 #include <vector>
 
-#include "cli.hpp"
-#include "error.hpp"
-#include "export.hpp"
-#include "h5_reader.hpp"
-#include "inspect.hpp"
-#include "narrow.hpp"
-#include "pattern.hpp"
-#include "speedscope_writer.hpp"
-#include "speedscope_format.hpp"
-#include "timeline.hpp"
+#include "cli/options.hpp"
+#include "text/messages.hpp"
+#include "export/export.hpp"
+#include "read/h5_reader.hpp"
+#include "select/inspect.hpp"
+#include "export/narrow.hpp"
+#include "text/pattern.hpp"
+#include "write/speedscope_writer.hpp"
+#include "write/speedscope_format.hpp"
+#include "timeline/timeline.hpp"
 
 using emscripten::val;
 namespace ss = scope_speedscope;
@@ -47,7 +47,7 @@ val ok(val value) {
 }
 
 // An error as a value: the CLIs' text, the words for people (one table,
-// src/core/error.cpp), and what it blames.
+// src/core/text/messages.cpp), and what it blames.
 val failure(const ss::Error& e) {
   val result = val::object();
   result.set("ok", false);

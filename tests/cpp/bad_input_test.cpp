@@ -19,10 +19,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli.hpp"
-#include "error.hpp"
-#include "export.hpp"
-#include "h5_reader.hpp"
+#include "cli/options.hpp"
+#include "text/messages.hpp"
+#include "export/export.hpp"
+#include "read/h5_reader.hpp"
 #include "process.hpp"
 #include "sha256.hpp"
 #include "test_support.hpp"

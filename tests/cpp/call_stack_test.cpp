@@ -5,7 +5,7 @@
 #include <set>
 #include <random>
 
-#include "call_stack.hpp"
+#include "reconstruct/call_stack.hpp"
 #include "test_support.hpp"
 
 namespace scope_speedscope::test {

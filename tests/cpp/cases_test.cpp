@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <set>
 
-#include "export.hpp"
-#include "h5_reader.hpp"
+#include "export/export.hpp"
+#include "read/h5_reader.hpp"
 #include "sha256.hpp"
 #include "test_support.hpp"
 

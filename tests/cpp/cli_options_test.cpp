@@ -2,8 +2,8 @@
 // parse_rank_specs, parse_cli, help and summary texts.
 #include <gtest/gtest.h>
 
-#include "cli.hpp"
-#include "error.hpp"
+#include "cli/options.hpp"
+#include "text/messages.hpp"
 #include "test_support.hpp"
 
 namespace scope_speedscope::test {

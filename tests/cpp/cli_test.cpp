@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <set>
 
-#include "cli.hpp"
-#include "export.hpp"
-#include "h5_reader.hpp"
+#include "cli/options.hpp"
+#include "export/export.hpp"
+#include "read/h5_reader.hpp"
 #include "process.hpp"
 #include "sha256.hpp"
 #include "test_support.hpp"

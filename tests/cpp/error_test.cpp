@@ -7,9 +7,9 @@
 #include <regex>
 #include <set>
 
-#include "error.hpp"
-#include "export.hpp"
-#include "h5_reader.hpp"
+#include "text/messages.hpp"
+#include "export/export.hpp"
+#include "read/h5_reader.hpp"
 #include "test_support.hpp"
 
 namespace scope_speedscope::test {

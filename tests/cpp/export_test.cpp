@@ -3,8 +3,8 @@
 
 #include <deque>
 
-#include "export.hpp"
-#include "h5_reader.hpp"
+#include "export/export.hpp"
+#include "read/h5_reader.hpp"
 #include "test_support.hpp"
 
 namespace scope_speedscope::test {

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "h5_reader.hpp"
+#include "read/h5_reader.hpp"
 #include "test_support.hpp"
 
 namespace scope_speedscope::test {

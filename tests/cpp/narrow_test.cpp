@@ -5,8 +5,8 @@
 
 #include <random>
 
-#include "export.hpp"
-#include "narrow.hpp"
+#include "export/export.hpp"
+#include "export/narrow.hpp"
 #include "test_support.hpp"
 
 namespace scope_speedscope::test {

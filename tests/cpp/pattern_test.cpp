@@ -2,7 +2,7 @@
 // against Python's own answers (tables/pattern_match.jsonl, written at build
 // time by tests/fixtures/gen/make_pattern_table.py), exact error messages,
 // and names and patterns that used to overflow std::regex's stack.
-#include "pattern.hpp"
+#include "text/pattern.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "error.hpp"
-#include "export.hpp"
+#include "text/messages.hpp"
+#include "export/export.hpp"
 #include "test_support.hpp"
 
 namespace scope_speedscope {

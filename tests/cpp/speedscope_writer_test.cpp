@@ -5,9 +5,9 @@
 #include <cstring>
 #include <limits>
 
-#include "call_stack.hpp"
-#include "speedscope_format.hpp"
-#include "speedscope_writer.hpp"
+#include "reconstruct/call_stack.hpp"
+#include "write/speedscope_format.hpp"
+#include "write/speedscope_writer.hpp"
 #include "test_support.hpp"
 
 namespace scope_speedscope::test {

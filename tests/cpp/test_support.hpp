@@ -21,11 +21,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "call_stack.hpp"
-#include "error.hpp"
-#include "narrow.hpp"
-#include "run.hpp"
-#include "speedscope_format.hpp"
+#include "reconstruct/call_stack.hpp"
+#include "text/messages.hpp"
+#include "export/narrow.hpp"
+#include "model/run.hpp"
+#include "write/speedscope_format.hpp"
 
 #include "test_paths.hpp"
 

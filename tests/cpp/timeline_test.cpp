@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "call_stack.hpp"
-#include "export.hpp"
-#include "h5_reader.hpp"
+#include "reconstruct/call_stack.hpp"
+#include "export/export.hpp"
+#include "read/h5_reader.hpp"
 #include "test_support.hpp"
-#include "timeline.hpp"
+#include "timeline/timeline.hpp"
 
 namespace scope_speedscope::test {
 namespace {

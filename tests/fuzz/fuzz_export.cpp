@@ -9,18 +9,18 @@
 // -rss_limit_mb / -malloc_limit_mb.
 //
 // Build: cmake --preset fuzz && cmake --build --preset fuzz; run: scripts/fuzz.sh
-// (README, "Reliability").
+// (docs/reliability.md).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
-#include "error.hpp"
-#include "export.hpp"
-#include "h5_reader.hpp"
-#include "inspect.hpp"
-#include "speedscope_writer.hpp"
+#include "text/messages.hpp"
+#include "export/export.hpp"
+#include "read/h5_reader.hpp"
+#include "select/inspect.hpp"
+#include "write/speedscope_writer.hpp"
 
 namespace ss = scope_speedscope;
 

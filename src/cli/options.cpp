@@ -1,0 +1,302 @@
+#include "cli/options.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "text/messages.hpp"
+#include "export/export.hpp"
+#include "write/speedscope_format.hpp"
+
+namespace scope_speedscope {
+namespace {
+
+[[noreturn]] void usage_error(const std::string& message) { throw Error(Msg::usage, {{"detail", message}}); }
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  const auto e = s.find_last_not_of(" \t");
+  return s.substr(b, e - b + 1);
+}
+
+bool parse_int(const std::string& text, int64_t& out) {
+  const std::string t = trim(text);
+  if (t.empty()) return false;
+  std::size_t i = 0;
+  bool negative = false;
+  if (t[0] == '+' || t[0] == '-') {
+    negative = t[0] == '-';
+    i = 1;
+  }
+  if (i == t.size()) return false;
+  int64_t v = 0;
+  for (; i < t.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(t[i]))) return false;
+    if (v > (int64_t{1} << 50)) return false;
+    v = v * 10 + (t[i] - '0');
+  }
+  out = negative ? -v : v;
+  return true;
+}
+
+// A value that argparse would take for an option argument: anything not
+// starting with '-', or a negative number.
+bool is_value(const std::string& arg) {
+  if (arg.empty() || arg[0] != '-') return true;
+  if (arg.size() < 2) return false;
+  return std::all_of(arg.begin() + 1, arg.end(),
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
+}
+
+}  // namespace
+
+std::vector<int64_t> parse_rank_specs(const std::vector<std::string>& specs) {
+  std::set<int64_t> ranks;
+  for (const std::string& spec : specs) {
+    std::size_t pos = 0;
+    while (pos <= spec.size()) {
+      auto comma = spec.find(',', pos);
+      if (comma == std::string::npos) comma = spec.size();
+      const std::string part = trim(spec.substr(pos, comma - pos));
+      pos = comma + 1;
+      const auto dash = part.find('-', 1);
+      int64_t a = 0, b = 0;
+      if (dash != std::string::npos) {
+        if (!parse_int(part.substr(0, dash), a) || !parse_int(part.substr(dash + 1), b) || a > b) {
+          usage_error("invalid rank range '" + part + "' in --ranks " + spec);
+        }
+        if (b - a > 1000000) usage_error("rank range '" + part + "' is too large");
+        for (int64_t r = a; r <= b; ++r) ranks.insert(r);
+      } else {
+        if (!parse_int(part, a)) usage_error("invalid rank '" + part + "' in --ranks " + spec);
+        ranks.insert(a);
+      }
+    }
+  }
+  return {ranks.begin(), ranks.end()};
+}
+
+CliCommand cli_command(const std::vector<std::string>& args) {
+  if (args.empty()) return CliCommand::export_files;
+  if (args[0] == "view") return CliCommand::view;
+  if (args[0] == "serve") return CliCommand::serve;
+  return CliCommand::export_files;
+}
+
+CliOptions parse_cli(const std::vector<std::string>& args) {
+  CliOptions o;
+  bool ranks_given = false;
+  std::vector<std::string> rank_specs;
+  bool only_files = false;
+  o.command = cli_command(args);
+  const std::size_t first = o.command == CliCommand::export_files ? 0 : 1;
+  const bool exporting = o.command != CliCommand::serve;
+  for (std::size_t i = first; i < args.size(); ++i) {
+    std::string arg = args[i];
+    if (only_files || arg.empty() || arg[0] != '-' || arg == "-") {
+      if (!exporting) usage_error("unrecognized argument: " + arg);
+      o.files.push_back(arg);
+      continue;
+    }
+    if (arg == "--") {
+      only_files = true;
+      continue;
+    }
+    std::string inline_value;
+    bool has_inline = false;
+    if (arg.compare(0, 2, "--") == 0) {
+      const auto eq = arg.find('=');
+      if (eq != std::string::npos) {
+        inline_value = arg.substr(eq + 1);
+        arg = arg.substr(0, eq);
+        has_inline = true;
+      }
+    } else if (arg.size() > 2 && arg[0] == '-' && arg[1] == 'o') {
+      inline_value = arg.substr(2);
+      arg = "-o";
+      has_inline = true;
+    }
+    // Values of an option: the inline one, then following arguments.
+    auto take_values = [&](std::size_t min_count, std::size_t max_count) {
+      std::vector<std::string> values;
+      if (has_inline) values.push_back(inline_value);
+      while (values.size() < max_count && i + 1 < args.size() && is_value(args[i + 1])) {
+        values.push_back(args[++i]);
+      }
+      if (values.size() < min_count) {
+        usage_error("argument " + arg + ": expected " +
+                    (max_count == 1 ? std::string("one argument") : std::string("at least one argument")));
+      }
+      return values;
+    };
+    const std::size_t many = static_cast<std::size_t>(-1);
+    if (arg == "-h" || arg == "--help") {
+      o.help = true;
+    } else if (arg == "--version") {
+      o.version = true;
+    } else if (arg == "--port" && o.command != CliCommand::export_files) {
+      const std::string value = take_values(1, 1)[0];
+      int64_t port = -1;
+      if (!parse_int(value, port) || port < 0 || port > 65535) {
+        usage_error("argument --port: invalid port '" + value + "' (0-65535)");
+      }
+      o.port = static_cast<int>(port);
+    } else if (arg == "--no-open" && o.command == CliCommand::view && !has_inline) {
+      o.open = false;
+    } else if (!exporting) {
+      usage_error("unrecognized argument: " + args[i]);
+    } else if (arg == "-o" || arg == "--output") {
+      o.output_dir = take_values(1, 1)[0];
+    } else if (arg == "--filepath") {
+      o.filepath = take_values(1, 1)[0];
+    } else if (arg == "--ranks") {
+      ranks_given = true;
+      for (auto& v : take_values(0, many)) rank_specs.push_back(v);
+    } else if (arg == "--include") {
+      if (!o.include) o.include.emplace();
+      for (auto& v : take_values(0, many)) o.include->push_back(v);
+    } else if (arg == "--exclude") {
+      if (!o.exclude) o.exclude.emplace();
+      for (auto& v : take_values(0, many)) o.exclude->push_back(v);
+    } else if (arg == "--min-duration") {
+      o.min_duration = take_values(1, 1)[0];
+    } else if (arg == "--time-window") {
+      o.time_window = take_values(1, 1)[0];
+    } else if (arg == "--label") {
+      for (auto& v : take_values(1, many)) o.labels.push_back(v);
+    } else if (arg == "-q" || arg == "--quiet") {
+      o.quiet = true;
+    } else {
+      usage_error("unrecognized argument: " + args[i]);
+    }
+  }
+  if (o.help || o.version || o.command == CliCommand::serve) return o;
+  // Each file once, first occurrence kept (as scope-profiler's CLI does).
+  std::vector<std::string> unique;
+  for (const std::string& f : o.files) {
+    if (std::find(unique.begin(), unique.end(), f) == unique.end()) unique.push_back(f);
+  }
+  o.files = std::move(unique);
+  if (o.files.empty()) usage_error("the following arguments are required: FILE");
+  if (o.output_dir.empty() && o.filepath.empty()) {
+    if (o.command != CliCommand::view) usage_error("the following arguments are required: -o/--output");
+    // view without -o: the outputs are named as the export names them, and
+    // only served.
+    o.write_outputs = false;
+    o.filepath = "profile.speedscope.json";
+  }
+  if (!o.output_dir.empty() && !o.filepath.empty()) {
+    usage_error("argument --filepath: not allowed with argument -o/--output");
+  }
+  if (o.labels.size() > o.files.size()) {
+    usage_error("got " + std::to_string(o.labels.size()) + " --label values for " +
+                std::to_string(o.files.size()) + " files");
+  }
+  if (o.filepath.empty()) o.filepath = normalize_path(o.output_dir + "/profile.speedscope.json");
+  o.ranks = ranks_given ? parse_rank_specs(rank_specs) : std::vector<int64_t>{0};
+  if (o.min_duration) set_min_duration(o.narrowing, *o.min_duration, "argument --min-duration", true);
+  if (o.time_window) set_time_window(o.narrowing, *o.time_window, "argument --time-window", true);
+  return o;
+}
+
+const char* cli_command_name(CliCommand command) {
+  switch (command) {
+    case CliCommand::view: return "view";
+    case CliCommand::serve: return "serve";
+    case CliCommand::export_files: break;
+  }
+  return "export";
+}
+
+std::string cli_usage(CliCommand command) {
+  switch (command) {
+    case CliCommand::view:
+      return "usage: scope-speedscope view FILE... [--ranks SPEC ...] [--include RE ...] "
+             "[--exclude RE ...] [--label L ...] [-o DIR | --filepath PATH] [--port N] [--no-open] "
+             "[--quiet]\n";
+    case CliCommand::serve:
+      return "usage: scope-speedscope serve [--port N]\n";
+    case CliCommand::export_files: break;
+  }
+  return "usage: scope-speedscope FILE... -o DIR [--ranks SPEC ...] [--include RE ...] "
+         "[--exclude RE ...] [--min-duration D] [--time-window START:END] [--label L ...] "
+         "[--quiet]\n";
+}
+
+std::string cli_help(CliCommand command) {
+  switch (command) {
+    case CliCommand::view:
+      return cli_usage(command) +
+             "\n"
+             "Convert FILEs as the export does (same options, same bytes), serve the page\n"
+             "with the result on http://127.0.0.1:PORT/ and open it in the default browser.\n"
+             "Serves until Ctrl+C; nothing leaves this computer.\n"
+             "\n"
+             "options (besides the export's --ranks, --include, --exclude, --label, --quiet):\n"
+             "  -o DIR, --filepath PATH\n"
+             "                      also write the outputs to files, as the export does\n"
+             "  --port N            serve on port N (default: a free port)\n"
+             "  --no-open           print the URL, do not open a browser\n"
+             "                      (or set SCOPE_SPEEDSCOPE_NO_OPEN=1)\n"
+             "  -h, --help          show this help and exit\n";
+    case CliCommand::serve:
+      return cli_usage(command) +
+             "\n"
+             "Serve the page (convert and view in the browser) on http://127.0.0.1:PORT/\n"
+             "until Ctrl+C.\n"
+             "\n"
+             "options:\n"
+             "  --port N            serve on port N (default 8080, or a free port when 8080\n"
+             "                      is taken)\n"
+             "  -h, --help          show this help and exit\n";
+    case CliCommand::export_files: break;
+  }
+  return cli_usage() +
+         "\n"
+         "Convert scope-profiler HDF5 files to speedscope JSON (one document per file),\n"
+         "byte for byte what `scope-profiler export speedscope` writes.\n"
+         "\n"
+         "positional arguments:\n"
+         "  FILE...             scope-profiler HDF5 files (schema 1, 2, 3 or aggregate)\n"
+         "\n"
+         "options:\n"
+         "  -o, --output DIR    write DIR/profile.speedscope.json; with several FILEs,\n"
+         "                      DIR/profile_<label>.speedscope.json for each\n"
+         "  --filepath PATH     write to PATH instead (named as export_speedscope names\n"
+         "                      its filepath argument); not with -o\n"
+         "  --ranks SPEC ...    MPI ranks to export, e.g. 0,2-3 (sorted, de-duplicated;\n"
+         "                      default 0; no value exports none)\n"
+         "  --include [RE ...]  keep only regions whose name matches one of these regular\n"
+         "                      expressions at its start (Python re.match)\n"
+         "  --exclude [RE ...]  drop regions whose name matches one of these at its start\n"
+         "  --min-duration D    drop every call shorter than D: seconds (1e-4, 0.5) or a\n"
+         "                      number with a unit (500ns, 100us, 2ms, 1s)\n"
+         "  --time-window START:END\n"
+         "                      keep the calls that overlap [START, END), seconds from the\n"
+         "                      run's first call (2:5, 0.5:, :10, 100ms:250ms), cut at\n"
+         "                      the window's edges\n"
+         "  --label L ...       use these labels for the FILEs, in order, instead of the\n"
+         "                      run's label or file name\n"
+         "  -q, --quiet         print nothing on success\n"
+         "  -h, --help          show this help and exit\n"
+         "  --version           print the version and exit\n"
+         "\n"
+         "Exit status: 0 on success, 1 when the export fails (nothing is written),\n"
+         "2 on a usage error.\n"
+         "\n"
+         "commands of the npm package's CLI (npx scope-speedscope COMMAND --help):\n"
+         "  view FILE... [options]  convert, then show the flame chart in the browser\n"
+         "  serve [--port N]        serve the page that converts and shows files\n";
+}
+
+std::string cli_summary(const std::vector<std::string>& written) {
+  if (written.empty()) return "";
+  std::string out = "Outputs saved to:\n";
+  for (const std::string& path : written) out += "  " + path + "\n";
+  out += "\nView " + written.front() +
+         " at https://www.speedscope.app (or: npx speedscope <file>)\n";
+  return out;
+}
+
+}  // namespace scope_speedscope

@@ -1,0 +1,59 @@
+// The command line of `scope-profiler export speedscope`, shared by the
+// native CLI and the Node CLI (through the wasm bindings): one parser, one
+// help text, one summary. The Node CLI adds two commands that serve the page
+// (`view FILE...`, `serve`); their options and help live here too, and the
+// native CLI reports them as usage errors.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "export/narrow.hpp"
+
+namespace scope_speedscope {
+
+// The first argument `view` or `serve` selects those commands; anything else
+// is the export (the default, as before the commands existed).
+enum class CliCommand { export_files, view, serve };
+
+struct CliOptions {
+  CliCommand command = CliCommand::export_files;
+  std::vector<std::string> files;
+  std::string output_dir;                          // -o DIR
+  std::string filepath;                            // DIR/profile.speedscope.json, or --filepath
+  std::vector<int64_t> ranks = {0};                // sorted, de-duplicated
+  std::optional<std::vector<std::string>> include;
+  std::optional<std::vector<std::string>> exclude;
+  std::vector<std::string> labels;                 // --label, per input in order
+  std::optional<std::string> min_duration;         // --min-duration D, as given
+  std::optional<std::string> time_window;          // --time-window START:END, as given
+  Narrowing narrowing;                             // both, checked
+  bool quiet = false;
+  bool help = false;
+  bool version = false;
+  // view: write the outputs to files as the export does (-o or --filepath
+  // given); without, they are only served.
+  bool write_outputs = true;
+  // view and serve: --port N (0-65535; absent: the command's default).
+  std::optional<int> port;
+  // view: open the default browser on the page (--no-open: do not).
+  bool open = true;
+};
+
+// The command the arguments ask for (their first one), also on a usage error.
+CliCommand cli_command(const std::vector<std::string>& args);
+// Throws Error(usage) with a one-line message.
+CliOptions parse_cli(const std::vector<std::string>& args);
+// "0,2-3" -> {0, 2, 3}; specs are joined, sorted and de-duplicated.
+std::vector<int64_t> parse_rank_specs(const std::vector<std::string>& specs);
+// The usage line and help of a command (export by default).
+std::string cli_usage(CliCommand command = CliCommand::export_files);
+std::string cli_help(CliCommand command = CliCommand::export_files);
+// "export", "view", "serve".
+const char* cli_command_name(CliCommand command);
+// What the CLI prints after a successful export (empty when quiet).
+std::string cli_summary(const std::vector<std::string>& written);
+
+}  // namespace scope_speedscope

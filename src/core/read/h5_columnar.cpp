@@ -1,0 +1,306 @@
+// read, schemas 2 and 3: shared event columns indexed by (rank, region) rows
+// (spec 1.4, 1.5), the aggregate variant, and the thread/task tables.
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <string_view>
+#include <unordered_map>
+
+#include "read/h5_detail.hpp"
+#include "text/unicode.hpp"
+
+namespace scope_speedscope::h5 {
+namespace {
+
+// Region names in table order, each name once; `region_of_id[i]` is the
+// region of table entry i.
+struct RegionTable {
+  std::vector<uint32_t> region_of_id;
+};
+
+RegionTable read_region_table(File& f, Run& run) {
+  const std::vector<std::string> names =
+      read_string_column(f, f.file.get(), "region_table/names");
+  RegionTable table;
+  table.region_of_id.reserve(names.size());
+  run.regions.reserve(names.size());
+  // scope-profiler lists each region once (the table is built from a
+  // dict). A name listed twice means a damaged string (two entries reading
+  // the same text): it would silently merge two regions under one name.
+  std::unordered_map<std::string_view, std::size_t> row_of;
+  row_of.reserve(names.size());
+  for (std::size_t row = 0; row < names.size(); ++row) {
+    const std::string& name = names[row];
+    const auto [seen, first] = row_of.emplace(name, row);
+    if (!first) {
+      f.fail(Msg::duplicate_region_name,
+             {{"dataset", "region_table/names"}, {"row", std::to_string(row)},
+              {"first", std::to_string(seen->second)}, {"name", python_str_repr(name)}});
+    }
+    table.region_of_id.push_back(static_cast<uint32_t>(run.regions.size()));
+    run.regions.push_back(Region{name, {}});
+  }
+  return table;
+}
+
+// map[name][rank] = slice; a later row for the same pair replaces the earlier
+// one and keeps its position. Ranks are below 2^32 (validate_ranks).
+class Attacher {
+ public:
+  explicit Attacher(Run& run) : run_(run) {}
+  void attach(uint32_t region, int64_t rank, uint64_t offset, uint64_t count) {
+    auto& ranks = run_.regions[region].ranks;
+    const uint64_t key = (uint64_t{region} << 32) | static_cast<uint64_t>(rank);
+    const auto [it, added] = slot_.emplace(key, ranks.size());
+    if (added) {
+      ranks.push_back(RankSlice{rank, offset, count});
+    } else {
+      ranks[it->second].offset = offset;
+      ranks[it->second].count = count;
+    }
+  }
+
+ private:
+  Run& run_;
+  std::unordered_map<uint64_t, std::size_t> slot_;
+};
+
+uint32_t region_of(const File& f, const RegionTable& table, int64_t id) {
+  if (id < 0 || static_cast<uint64_t>(id) >= table.region_of_id.size()) {
+    f.fail("region id " + std::to_string(id) + " is out of range (the region table has " +
+           std::to_string(table.region_of_id.size()) + " names)");
+  }
+  return table.region_of_id[static_cast<std::size_t>(id)];
+}
+
+void require_same_length(const File& f, const std::vector<int64_t>& column,
+                         const std::vector<int64_t>& reference, const std::string& what) {
+  if (column.size() != reference.size()) {
+    f.fail("column '" + what + "' has " + std::to_string(column.size()) + " values where " +
+           std::to_string(reference.size()) + " were expected");
+  }
+}
+
+// Rows must lie inside the event columns and must not overlap (spec 1.4).
+// Offsets and counts are checked one by one first: negative values (from a
+// signed column, or an unsigned one past INT64_MAX) would wrap the sums.
+void validate_event_index(const File& f, const std::vector<int64_t>& offsets,
+                          const std::vector<int64_t>& counts, uint64_t events) {
+  if (offsets.empty()) return;
+  uint64_t max_end = 0;
+  for (std::size_t p = 0; p < offsets.size(); ++p) {
+    if (offsets[p] < 0) {
+      f.fail(Msg::negative_index_value, {{"dataset", "rank_region_index/event_offsets"},
+                                         {"row", std::to_string(p)},
+                                         {"value", std::to_string(offsets[p])}});
+    }
+    if (counts[p] < 0) {
+      f.fail(Msg::negative_index_value, {{"dataset", "rank_region_index/event_counts"},
+                                         {"row", std::to_string(p)},
+                                         {"value", std::to_string(counts[p])}});
+    }
+    // Both below 2^63: the sum fits in 64 unsigned bits.
+    max_end = std::max(max_end, static_cast<uint64_t>(offsets[p]) + static_cast<uint64_t>(counts[p]));
+  }
+  if (max_end > events) {
+    throw Error(Msg::truncated_index, {{"path", f.path}, {"claimed", std::to_string(max_end)},
+                                       {"held", std::to_string(events)}});
+  }
+  std::vector<std::size_t> order(offsets.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return offsets[a] < offsets[b]; });
+  for (std::size_t k = 1; k < order.size(); ++k) {
+    const int64_t prev_end = offsets[order[k - 1]] + counts[order[k - 1]];  // <= events
+    if (offsets[order[k]] < prev_end) {
+      throw Error(Msg::overlapping_index, {{"path", f.path}});
+    }
+  }
+}
+
+// MPI ranks are unsigned 32-bit numbers in every writer.
+void validate_ranks(const File& f, const std::vector<int64_t>& ranks) {
+  for (std::size_t p = 0; p < ranks.size(); ++p) {
+    if (ranks[p] < 0 || ranks[p] > int64_t{UINT32_MAX}) {
+      f.fail(Msg::rank_out_of_range, {{"dataset", "rank_region_index/ranks"},
+                                      {"row", std::to_string(p)},
+                                      {"value", std::to_string(ranks[p])}});
+    }
+  }
+}
+
+uint64_t length_of(File& f, const std::string& path) {
+  Handle dset = open_dataset(f, f.file.get(), path);
+  return dataset_length(f, dset.get(), path);
+}
+
+}  // namespace
+
+void read_columnar(File& f, Run& run) {
+  const hid_t root = f.file.get();
+  const RegionTable table = read_region_table(f, run);
+  const std::vector<int64_t> region_ids = read_int64_column(f, root, "rank_region_index/region_ids");
+  const std::vector<int64_t> ranks = read_int64_column(f, root, "rank_region_index/ranks");
+  const std::vector<int64_t> offsets = read_int64_column(f, root, "rank_region_index/event_offsets");
+  const std::vector<int64_t> counts = read_int64_column(f, root, "rank_region_index/event_counts");
+  require_same_length(f, ranks, region_ids, "rank_region_index/ranks");
+  require_same_length(f, offsets, region_ids, "rank_region_index/event_offsets");
+  require_same_length(f, counts, region_ids, "rank_region_index/event_counts");
+  validate_ranks(f, ranks);
+
+  // The encoding is chosen by column name, not by schema number (spec 1.5).
+  const bool deltas = link_exists(root, "events/start_deltas");
+  const std::string start_path = deltas ? "events/start_deltas" : "events/start_times";
+  const std::string end_path = deltas ? "events/durations" : "events/end_times";
+  const bool threads = is_dataset(root, "events/thread_ids");
+  const bool tasks = threads && is_dataset(root, "events/task_ids");
+
+  const uint64_t events = region_ids.empty() && !link_exists(root, start_path)
+                              ? 0
+                              : length_of(f, start_path);
+  validate_event_index(f, offsets, counts, events);
+  f.events_total = events * (2 + (threads ? 1 : 0) + (tasks ? 1 : 0));
+
+  if (events > 0 || link_exists(root, start_path)) {
+    run.start_ns = read_int64_column(f, root, start_path, true);
+    run.end_ns = read_int64_column(f, root, end_path, true);
+    if (run.end_ns.size() < run.start_ns.size()) {
+      f.fail("column '" + end_path + "' has " + std::to_string(run.end_ns.size()) +
+             " values but '" + start_path + "' has " + std::to_string(run.start_ns.size()));
+    }
+    run.end_ns.resize(run.start_ns.size());
+  }
+  if (threads) {
+    run.lane_column = true;
+    run.lane = read_int64_column(f, root, "events/thread_ids", true);
+    require_same_length(f, run.lane, run.start_ns, "events/thread_ids");
+    for (std::size_t i = 0; i < run.lane.size(); ++i) {
+      if (run.lane[i] == INT64_MAX) {  // -2 - thread_id would overflow
+        f.fail(Msg::thread_id_out_of_range, {{"dataset", "events/thread_ids"},
+                                             {"row", std::to_string(i)},
+                                             {"value", std::to_string(run.lane[i])}});
+      }
+    }
+    if (tasks) {
+      const std::vector<int64_t> task_ids = read_int64_column(f, root, "events/task_ids", true);
+      require_same_length(f, task_ids, run.start_ns, "events/task_ids");
+      for (std::size_t i = 0; i < run.lane.size(); ++i) run.lane[i] = lane_id(run.lane[i], &task_ids[i]);
+    } else {
+      for (int64_t& lane : run.lane) lane = lane_id(lane, nullptr);
+    }
+  }
+
+  Attacher slices(run);
+  for (std::size_t p = 0; p < region_ids.size(); ++p) {
+    const uint32_t region = region_of(f, table, region_ids[p]);
+    const auto offset = static_cast<uint64_t>(offsets[p]);
+    const auto count = static_cast<uint64_t>(counts[p]);
+    if (deltas) {  // per row: cumulative sum of deltas; end = start + duration
+      // numpy would wrap around silently; a time beyond 64 bits is damage.
+      int64_t acc = 0;
+      for (uint64_t i = offset; i < offset + count; ++i) {
+        if (__builtin_add_overflow(acc, run.start_ns[i], &acc)) {
+          f.fail(Msg::decoded_time_overflow, {{"dataset", start_path}, {"row", std::to_string(i)}});
+        }
+        run.start_ns[i] = acc;
+        if (__builtin_add_overflow(acc, run.end_ns[i], &run.end_ns[i])) {
+          f.fail(Msg::decoded_time_overflow, {{"dataset", end_path}, {"row", std::to_string(i)}});
+        }
+      }
+    }
+    slices.attach(region, ranks[p], offset, count);
+  }
+  // A name listed without any row has no calls anywhere; scope-profiler
+  // cannot order it (min() of nothing). It cannot contribute; drop it.
+  run.regions.erase(std::remove_if(run.regions.begin(), run.regions.end(),
+                                   [](const Region& r) { return r.ranks.empty(); }),
+                    run.regions.end());
+}
+
+void read_aggregate(File& f, Run& run) {
+  // Regions and ranks exist, events do not (spec 1.4, "Aggregate variant").
+  const hid_t root = f.file.get();
+  const RegionTable table = read_region_table(f, run);
+  const std::vector<int64_t> region_ids = read_int64_column(f, root, "rank_region_index/region_ids");
+  const std::vector<int64_t> ranks = read_int64_column(f, root, "rank_region_index/ranks");
+  require_same_length(f, ranks, region_ids, "rank_region_index/ranks");
+  validate_ranks(f, ranks);
+  Attacher slices(run);
+  for (std::size_t p = 0; p < region_ids.size(); ++p) {
+    slices.attach(region_of(f, table, region_ids[p]), ranks[p], 0, 0);
+  }
+  run.regions.erase(std::remove_if(run.regions.begin(), run.regions.end(),
+                                   [](const Region& r) { return r.ranks.empty(); }),
+                    run.regions.end());
+}
+
+namespace {
+
+// One column of a lane table, or a default per row when it is absent. A
+// column that is there must be readable and as long as the table: these are
+// the labels of the profiles, and a name silently replaced by a default
+// would be a wrong label (the other columns of the tables are never read).
+std::vector<int64_t> optional_ints(File& f, const std::string& path, std::size_t rows, int64_t fill) {
+  if (!link_exists(f.file.get(), path)) return std::vector<int64_t>(rows, fill);
+  std::vector<int64_t> v = read_int64_column(f, f.file.get(), path);
+  if (v.size() != rows) {
+    f.fail("column '" + path + "' has " + std::to_string(v.size()) + " values where " +
+           std::to_string(rows) + " were expected");
+  }
+  return v;
+}
+
+std::vector<std::string> optional_strings(File& f, const std::string& path, std::size_t rows) {
+  if (!link_exists(f.file.get(), path)) return std::vector<std::string>(rows);
+  std::vector<std::string> v = read_string_column(f, f.file.get(), path);
+  if (v.size() != rows) {
+    f.fail("column '" + path + "' has " + std::to_string(v.size()) + " values where " +
+           std::to_string(rows) + " were expected");
+  }
+  return v;
+}
+
+std::size_t table_rows(File& f, const std::string& table) {
+  for (const char* column : {"/ranks", "/index", "/name"}) {
+    const std::string path = table + column;
+    if (is_dataset(f.file.get(), path)) return length_of(f, path);
+  }
+  return 0;
+}
+
+// Row order within a rank, ranks ascending.
+std::vector<std::size_t> rows_by_rank(const std::vector<int64_t>& ranks) {
+  std::vector<std::size_t> order(ranks.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return ranks[a] < ranks[b]; });
+  return order;
+}
+
+}  // namespace
+
+void read_lane_tables(File& f, Run& run) {
+  if (is_group(f.file.get(), "thread_table")) {
+    const std::size_t rows = table_rows(f, "thread_table");
+    const auto ranks = optional_ints(f, "thread_table/ranks", rows, 0);
+    const auto index = optional_ints(f, "thread_table/index", rows, 0);
+    const auto name = optional_strings(f, "thread_table/name", rows);
+    for (std::size_t r : rows_by_rank(ranks)) {
+      run.threads[ranks[r]].push_back(ThreadInfo{index[r], name[r]});
+    }
+  }
+  if (is_group(f.file.get(), "task_table")) {
+    const std::size_t rows = table_rows(f, "task_table");
+    const auto ranks = optional_ints(f, "task_table/ranks", rows, 0);
+    const auto index = optional_ints(f, "task_table/index", rows, 0);
+    const auto thread_index = optional_ints(f, "task_table/thread_index", rows, 0);
+    const auto name = optional_strings(f, "task_table/name", rows);
+    const auto coro = optional_strings(f, "task_table/coro_name", rows);
+    for (std::size_t r : rows_by_rank(ranks)) {
+      run.tasks[ranks[r]].push_back(TaskInfo{index[r], thread_index[r], name[r], coro[r]});
+    }
+  }
+  run.index_lanes();
+}
+
+}  // namespace scope_speedscope::h5

@@ -1,0 +1,131 @@
+// Private to the reader units (h5_*.cpp): RAII handles over hid_t, HDF5's
+// error stack turned into our messages, and column/attribute readers.
+// Nothing here may appear in a public header.
+#pragma once
+
+#include <hdf5.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "text/messages.hpp"
+#include "model/run.hpp"
+
+namespace scope_speedscope::h5 {
+
+// A move-only owner of one HDF5 identifier; its destructor never throws.
+class Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Handle() = default;
+  Handle(hid_t id, Closer closer) : id_(id), closer_(closer) {}
+  Handle(Handle&& other) noexcept : id_(other.id_), closer_(other.closer_) { other.id_ = -1; }
+  Handle& operator=(Handle&& other) noexcept {
+    if (this != &other) {
+      reset();
+      id_ = other.id_;
+      closer_ = other.closer_;
+      other.id_ = -1;
+    }
+    return *this;
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  ~Handle() { reset(); }
+
+  hid_t get() const noexcept { return id_; }
+  bool valid() const noexcept { return id_ >= 0; }
+  void reset() noexcept {
+    if (id_ >= 0 && closer_ != nullptr) closer_(id_);
+    id_ = -1;
+  }
+
+ private:
+  hid_t id_ = -1;
+  Closer closer_ = nullptr;
+};
+
+// "Unable to open file (file signature not found)": the outermost entry of
+// HDF5's error stack, capitalised, and the innermost one, as h5py words it.
+std::string error_stack_message();
+// Turns HDF5's automatic error printing off (once per process).
+void silence_hdf5_errors();
+
+struct SourceState;  // h5_driver.hpp
+
+// The most memory the columns and tables read from one file may take, in
+// every build: the WebAssembly build cannot address more than 4 GiB in all,
+// and the native build refuses what the page would fail on, with the same
+// words. 2 GiB hold about 130 million calls of one lane.
+constexpr uint64_t kMemoryPerFileBytes = uint64_t{2} << 30;
+// The largest chunk of a dataset HDF5 may have to hold in memory at once
+// (scope-profiler's chunks are well below 1 MiB).
+constexpr uint64_t kChunkBytesLimit = uint64_t{256} << 20;
+
+// What the reader units share about the file being read.
+struct File {
+  Handle file;
+  std::string path;  // as the user named it
+  Progress progress;
+  SourceState* source = nullptr;  // where its bytes come from (our driver)
+  uint64_t events_total = 0;  // for progress
+  uint64_t events_done = 0;
+  uint64_t memory = 0;  // bytes claimed by what has been read so far
+
+  [[noreturn]] void fail(const std::string& what) const;  // corrupt_profile, names the file
+  // A message of the table about this file: {"path", path} comes first.
+  [[noreturn]] void fail(Msg id, MessageArgs args) const;
+  // Bytes of the file (of the image, in memory): nothing in it can be larger.
+  uint64_t size() const;
+  // Counts `bytes` of memory for `what` ("dataset 'events/start_times'")
+  // before they are allocated; refuses past kMemoryPerFileBytes.
+  void claim_memory(uint64_t bytes, const std::string& what);
+};
+
+bool link_exists(hid_t loc, const std::string& path);
+bool is_group(hid_t loc, const std::string& path);
+bool is_dataset(hid_t loc, const std::string& path);
+Handle open_group(const File& f, hid_t loc, const std::string& path);
+Handle open_dataset(const File& f, hid_t loc, const std::string& path);
+// Child link names of a group in byte-wise ascending order; with
+// `followed_only`, only hard and soft links (an external link would open
+// another file; the reader never follows one).
+std::vector<std::string> child_names(const File& f, hid_t group, bool followed_only = false);
+
+uint64_t dataset_length(const File& f, hid_t dset, const std::string& what);
+// A 1-D numeric dataset as int64 (HDF5 converts), read in blocks; reports
+// progress when `events` is true. `shown` names it in messages (default: path).
+// Every column reader first checks that the declared length fits in what
+// the file stores for the dataset (no buffer is sized from a lie).
+std::vector<int64_t> read_int64_column(File& f, hid_t loc, const std::string& path,
+                                       bool events = false, const std::string& shown = {});
+// A 1-D string dataset (variable- or fixed-length), decoded as UTF-8 with
+// replacement; fixed-length values lose trailing NULs.
+std::vector<std::string> read_string_column(File& f, hid_t loc, const std::string& path);
+
+// What a variable-length string element stores, read without HDF5's
+// conversion (h5_reader.cpp).
+struct StoredString {
+  uint32_t length;  // declared bytes
+};
+
+// A scalar attribute: nullopt when absent.
+struct AttributeValue {
+  enum class Type { integer, floating, string, other } type = Type::other;
+  int64_t integer = 0;
+  double floating = 0;
+  std::string string;  // decoded UTF-8 (replace)
+  std::string repr;    // Python repr of the value as h5py would return it
+};
+std::optional<AttributeValue> read_attribute(const File& f, hid_t loc, const std::string& name);
+
+// The layout readers, one per layout (dispatch in h5_reader.cpp).
+void read_schema1(File& f, Run& run);
+void read_columnar(File& f, Run& run);   // schema >= 2, "columnar"
+void read_aggregate(File& f, Run& run);  // schema >= 2, "aggregate"
+// thread_table / task_table (schema >= 2, optional).
+void read_lane_tables(File& f, Run& run);
+
+}  // namespace scope_speedscope::h5

@@ -1,0 +1,48 @@
+// read: HDF5 file -> Run (columns). The only unit that sees HDF5 types.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "model/run.hpp"
+
+namespace scope_speedscope {
+
+// Where the bytes of a file come from. Every read of every file, in every
+// build, goes through one HDF5 file driver of ours (h5_driver.cpp) that asks
+// a source for bytes: a file descriptor (pread), bytes in memory, or, in the
+// WebAssembly build, a JavaScript function that reads a slice of a File or
+// of a file in Node. HDF5's own drivers (sec2, core) are never used: the core
+// driver's largest address comes from size_t, 2^32 in WebAssembly, so the two
+// builds judged the same file differently.
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  // Bytes in the file.
+  virtual uint64_t size() const = 0;
+  // Copies `n` bytes at `offset` (offset + n <= size()) into `out`; returns
+  // "" or why it could not ("the file was changed or removed", errno text).
+  virtual std::string read(uint64_t offset, void* out, std::size_t n) = 0;
+  // True when a read costs a call into something slow (a Blob, a file in
+  // Node): the driver then reads whole blocks and keeps a few.
+  virtual bool lazy() const { return false; }
+};
+
+// Reads a scope-profiler file (schema 1, 2, 3 or aggregate) from a path.
+// Throws Error (file_not_found, corrupt_profile, schema) with scope-profiler's
+// messages; `path` appears in them as given, or `display_name` when set
+// (a browser's mounted file shows its own name, not the mount path).
+Run read_run(const std::string& path, const Progress& progress = {},
+             const std::string& display_name = {});
+
+// The same from bytes in memory; `name` stands for the path in messages and
+// in the display label.
+Run read_run_from_memory(const void* data, std::size_t size, const std::string& name,
+                         const Progress& progress = {});
+
+// The same from any source; `name` as for read_run_from_memory.
+Run read_run_from_source(ByteSource& source, const std::string& name,
+                         const Progress& progress = {});
+
+}  // namespace scope_speedscope

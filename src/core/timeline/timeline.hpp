@@ -1,0 +1,152 @@
+// timeline: a run's calls as columns for a viewer (ours; scope-profiler has
+// no such stage). A stage beside the writer, fed by the same reconstruction:
+// the lanes are exactly the profiles of the speedscope document the same
+// options write (order and names), the frames its shared.frames, and times
+// integer nanoseconds from its origin (the earliest first call of the lanes
+// shown). Queries answer one window at one resolution; their work depends on
+// the pixels and the depth, not on the number of calls.
+//
+// Layout: per distinct lane (a rank listed twice shares its columns), the
+// calls grouped by depth, each depth in time order: start, end, self (ns)
+// and frame columns, 28 bytes a call, plus the positions where the frame
+// changes within a depth (at most 4 bytes a call). At one depth of one lane
+// calls never overlap, so starts, ends and covered ends all ascend and one
+// binary search finds the first call of a window.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reconstruct/call_stack.hpp"
+#include "model/run.hpp"
+
+namespace scope_speedscope {
+
+struct TimelineOptions {
+  std::optional<std::vector<int64_t>> ranks;        // nullopt: [0]; used as given
+  std::optional<std::vector<std::string>> include;  // nullopt: no filter
+  std::optional<std::vector<std::string>> exclude;  // nullopt: no filter
+  // Phases "reconstruct" (one step per rank) and "index" (one per lane).
+  Progress progress;
+};
+
+// The widest query bars answers (pixels).
+constexpr uint32_t kTimelineMaxWidth = 16384;
+
+class Timeline {
+ public:
+  struct LaneInfo {
+    std::string name;        // the profile's name: "rank 0", "rank 0 - MainThread"
+    uint64_t calls = 0;
+    uint32_t max_depth = 0;  // deepest depth, 0 at the top
+    int64_t start_ns = 0;    // its first call's start
+    int64_t end_ns = 0;      // its latest end
+  };
+  // Items of bars, depth after depth, each depth in time order.
+  struct Bars {
+    std::vector<int64_t> start, end;
+    std::vector<uint32_t> depth;
+    std::vector<int32_t> frame;  // -1: a block of calls of several frames
+    std::vector<uint32_t> count;
+    std::size_t size() const { return start.size(); }
+    void clear();
+  };
+  struct StackEntry {
+    int32_t frame;
+    int64_t start_ns, end_ns;
+    uint32_t depth;
+    int64_t self_ns;  // its duration less its children's
+  };
+  struct RegionTotal {
+    int32_t frame;
+    uint64_t calls;    // calls of the frame overlapping the window
+    int64_t total_ns;  // length of the union of its calls cut to the window
+    int64_t self_ns;   // each call cut to the window less its children cut to it
+  };
+
+  const std::vector<LaneInfo>& lanes() const { return lanes_; }
+  const std::vector<std::string>& frames() const { return frames_; }
+  // The document's origin in absolute ns (0 when no lane).
+  int64_t origin_ns() const { return origin_ns_; }
+  // The origin in ns from the run's first call (the earliest start in the
+  // whole file, whatever the ranks and filters): the zero of a time window
+  // (Narrowing), so origin_in_run_ns() + t is the instant t of the timeline
+  // in a window's terms.
+  int64_t origin_in_run_ns() const { return origin_in_run_ns_; }
+
+  // The calls of `lane` overlapping [start, end) (a call covers [s, e), one
+  // that does not last [s, s + 1)) at `width` pixels of (end - start) / width
+  // ns: a call lasting a pixel or more is an item of its own (count 1); a
+  // maximal run of consecutive shorter calls of one depth without a gap of a
+  // pixel or more between them is one block (count, first start, last end,
+  // their frame when they share one, else -1). At most 2 * width + 4 items a
+  // depth. Throws Error(bad_argument) for a lane out of range, end <= start,
+  // or a width outside [1, kTimelineMaxWidth].
+  void bars(std::size_t lane, int64_t start, int64_t end, uint32_t width, Bars& out) const;
+  Bars bars(std::size_t lane, int64_t start, int64_t end, uint32_t width) const {
+    Bars out;
+    bars(lane, start, end, width, out);
+    return out;
+  }
+  // The calls of `lane` that cover the instant `time`, from depth 0 down.
+  std::vector<StackEntry> stack_at(std::size_t lane, int64_t time) const;
+  // Per frame with a call overlapping [start, end) on `lanes` (each counted
+  // once; empty: all lanes), in frame order. Work: the calls overlapping.
+  std::vector<RegionTotal> regions(int64_t start, int64_t end,
+                                   const std::vector<std::size_t>& lanes = {}) const;
+
+  // Bytes held by the columns and indices.
+  std::size_t memory_bytes() const;
+
+  // One depth of one lane, for the tests: columns of `calls` calls.
+  struct DepthView {
+    const int64_t* start;
+    const int64_t* end;
+    const int64_t* self;
+    const int32_t* frame;
+    std::size_t calls;
+  };
+  DepthView depth_view(std::size_t lane, uint32_t depth) const;
+
+ private:
+  friend Timeline open_timeline(const Run& run, const TimelineOptions& options);
+  static Timeline build(const Run& run, const TimelineOptions& options);
+  struct Block {              // the columns of one distinct lane
+    std::size_t first_depth;  // into depth_begin_ / change_begin_
+    uint32_t depths = 0;
+  };
+  struct Slice {
+    const int64_t* s;
+    const int64_t* e;
+    const int32_t* f;
+    const uint32_t* changes;  // positions (in the slice) where the frame differs from the one before
+    std::size_t n, changes_n;
+  };
+  Slice slice(const Block& b, uint32_t depth) const;
+  void check_lane(std::size_t lane) const;
+
+  std::vector<LaneInfo> lanes_;
+  std::vector<std::size_t> lane_block_;  // lane -> block
+  std::vector<Block> blocks_;
+  std::vector<std::string> frames_;
+  int64_t origin_ns_ = 0;
+  int64_t origin_in_run_ns_ = 0;
+  // Columns of every block, block after block, depth after depth.
+  // (Left uninitialised when sized: every element is written while opening.)
+  std::vector<int64_t, UninitializedAllocator<int64_t>> start_, end_, self_;
+  std::vector<int32_t, UninitializedAllocator<int32_t>> frame_;
+  std::vector<uint64_t> depth_begin_;   // per block: depths + 1 entries into the columns
+  std::vector<uint32_t, UninitializedAllocator<uint32_t>> changes_;
+  std::vector<uint64_t> change_begin_;  // per block: depths + 1 entries into changes_
+};
+
+// Opens a selection of one run as export_speedscope would (the same
+// filters, ranks and errors: no_regions_matched, invalid_rank, nesting,
+// no_calls_recorded, each blaming the run's file). The run may be dropped
+// afterwards: nothing refers to it.
+Timeline open_timeline(const Run& run, const TimelineOptions& options = {});
+
+}  // namespace scope_speedscope

@@ -1,0 +1,310 @@
+// write: the speedscope document as Python's json.dump writes it, streamed.
+#define FMT_HEADER_ONLY 1
+#include "write/speedscope_writer.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "write/document_plan.hpp"
+#include "write/speedscope_format.hpp"
+
+namespace scope_speedscope {
+
+namespace {
+
+// Writes decimal digits of v (v > 0 or the single digit 0) ending at `end`;
+// returns the first.
+char* digits_backwards(char* end, uint64_t v) {
+  static constexpr char kPairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  while (v >= 100) {
+    const auto pair = static_cast<std::size_t>(v % 100) * 2;
+    v /= 100;
+    end -= 2;
+    end[0] = kPairs[pair];
+    end[1] = kPairs[pair + 1];
+  }
+  if (v >= 10) {
+    const auto pair = static_cast<std::size_t>(v) * 2;
+    end -= 2;
+    end[0] = kPairs[pair];
+    end[1] = kPairs[pair + 1];
+  } else {
+    *--end = static_cast<char>('0' + v);
+  }
+  return end;
+}
+
+// Python's repr(float) of a finite double into out (at least 64 bytes).
+// Shortest round-trip digits come from {fmt}'s Dragonbox; the layout is
+// Python's: positional when -4 < decpt <= 16 (always with a '.'), else
+// d[.ddd]e[+-]XX.
+std::size_t write_float_repr(char* out, double value) {
+  char* p = out;
+  if (std::signbit(value)) {
+    *p++ = '-';
+    value = -value;
+  }
+  if (value == 0.0) {
+    std::memcpy(p, "0.0", 3);
+    return static_cast<std::size_t>(p + 3 - out);
+  }
+  const auto dec = fmt::detail::dragonbox::to_decimal(value);
+  // Fixed-size copies (inlined moves) from and to buffers with slack: the
+  // caller's buffer has room for 32 more bytes than any repr needs.
+  char digits_buf[48];
+  char* const digits_end = digits_buf + 24;
+  const char* digits = digits_backwards(digits_end, dec.significand);
+  const int n = static_cast<int>(digits_end - digits);
+  const int decpt = n + dec.exponent;
+  if (decpt > -4 && decpt <= 16) {
+    if (decpt <= 0) {
+      static constexpr char kZeros[] = "0.000000";
+      std::memcpy(p, kZeros, 8);
+      p += 2 - decpt;
+      std::memcpy(p, digits, 24);
+      p += n;
+    } else if (decpt >= n) {
+      std::memcpy(p, digits, 24);
+      p += n;
+      for (int i = n; i < decpt; ++i) *p++ = '0';
+      *p++ = '.';
+      *p++ = '0';
+    } else {
+      std::memcpy(p, digits, 24);  // then open a gap for the '.'
+      std::memmove(p + decpt + 1, p + decpt, 24);
+      p[decpt] = '.';
+      p += n + 1;
+    }
+  } else {
+    *p++ = digits[0];
+    if (n > 1) {
+      *p++ = '.';
+      std::memcpy(p, digits + 1, 24);
+      p += n - 1;
+    }
+    int e = decpt - 1;
+    *p++ = 'e';
+    *p++ = e < 0 ? '-' : '+';
+    if (e < 0) e = -e;
+    if (e < 10) *p++ = '0';
+    char exp_buf[8];
+    char* const exp_end = exp_buf + sizeof exp_buf;
+    const char* exp_digits = digits_backwards(exp_end, static_cast<uint64_t>(e));
+    while (exp_digits != exp_end) *p++ = *exp_digits++;
+  }
+  return static_cast<std::size_t>(p - out);
+}
+
+}  // namespace
+
+void append_python_float_repr(std::string& out, double value) {
+  if (std::isnan(value)) {
+    out += "nan";
+    return;
+  }
+  if (std::isinf(value)) {
+    out += value < 0 ? "-inf" : "inf";
+    return;
+  }
+  char buf[64];
+  out.append(buf, write_float_repr(buf, value));
+}
+
+std::string python_float_repr(double value) {
+  std::string out;
+  append_python_float_repr(out, value);
+  return out;
+}
+
+void append_json_string(std::string& out, std::string_view utf8) {
+  static const char* hex = "0123456789abcdef";
+  auto escape_unit = [&](uint32_t u) {
+    out += "\\u";
+    out += hex[(u >> 12) & 0xF];
+    out += hex[(u >> 8) & 0xF];
+    out += hex[(u >> 4) & 0xF];
+    out += hex[u & 0xF];
+  };
+  out += '"';
+  const auto* s = reinterpret_cast<const unsigned char*>(utf8.data());
+  const std::size_t n = utf8.size();
+  std::size_t i = 0;
+  while (i < n) {
+    const unsigned char c = s[i];
+    if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') {
+      out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    if (c < 0x80) {
+      switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        default: escape_unit(c);
+      }
+      ++i;
+      continue;
+    }
+    // Multi-byte UTF-8 (valid: the reader replaced invalid bytes).
+    std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+    if (i + len > n) len = n - i;
+    uint32_t cp = len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
+    for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (s[i + k] & 0x3F);
+    i += len;
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      escape_unit(0xD800 + (cp >> 10));
+      escape_unit(0xDC00 + (cp & 0x3FF));
+    } else {
+      escape_unit(cp);
+    }
+  }
+  out += '"';
+}
+
+JsonOut::JsonOut(Sink& sink, std::size_t flush_size)
+    : sink_(sink),
+      flush_size_(flush_size == 0 ? 1 : flush_size),
+      data_(new char[flush_size_ + kSlack]) {}
+
+JsonOut::~JsonOut() = default;
+
+void JsonOut::append(const char* text, std::size_t size) {
+  while (size > 0) {
+    const std::size_t room = flush_size_ + kSlack - size_;
+    const std::size_t n = std::min(room, size);
+    std::memcpy(data_.get() + size_, text, n);
+    size_ += n;
+    text += n;
+    size -= n;
+    if (size_ >= flush_size_) flush_pieces();
+  }
+}
+
+void JsonOut::string(std::string_view utf8) {
+  std::string quoted;
+  append_json_string(quoted, utf8);
+  append(quoted.data(), quoted.size());
+}
+
+void JsonOut::number(double value) {
+  std::string text;
+  append_python_float_repr(text, value);
+  append(text.data(), text.size());
+}
+
+void JsonOut::integer(long long value) {
+  const std::string text = std::to_string(value);
+  append(text.data(), text.size());
+}
+
+void JsonOut::flush_pieces() {
+  std::size_t pos = 0;
+  while (size_ - pos >= flush_size_) {
+    sink_.write(data_.get() + pos, flush_size_);
+    pos += flush_size_;
+  }
+  std::memmove(data_.get(), data_.get() + pos, size_ - pos);
+  size_ -= pos;
+}
+
+void JsonOut::flush() {
+  flush_pieces();
+  if (size_ > 0) sink_.write(data_.get(), size_);
+  size_ = 0;
+}
+
+void write_speedscope_document(Sink& sink, const Run& run, std::string_view name,
+                               const std::vector<NamedCalls>& profiles, std::size_t flush_size,
+                               const Progress& progress) {
+  const detail::DocumentPlan plan = detail::plan_document(run.regions.size(), profiles);
+  const double origin = plan.origin;
+  uint64_t total_events = 0;
+  for (const NamedCalls& p : profiles) {
+    total_events += 2 * (p.stream ? p.stream->size() : static_cast<uint64_t>(p.end - p.begin));
+  }
+
+  JsonOut out(sink, flush_size);
+  out.raw("{\"$schema\": ");
+  out.string(SCHEMA_URL);
+  out.raw(", \"exporter\": ");
+  out.string(std::string(EXPORTER_PREFIX) + VERSION);
+  out.raw(", \"name\": ");
+  out.string(name);
+  out.raw(", \"activeProfileIndex\": 0, \"shared\": {\"frames\": [");
+  for (std::size_t f = 0; f < plan.frame_regions.size(); ++f) {
+    out.raw(f == 0 ? "{\"name\": " : ", {\"name\": ");
+    out.string(run.regions[plan.frame_regions[f]].name);
+    out.raw("}");
+  }
+  out.raw("]}, \"profiles\": [");
+
+  uint64_t done = 0;
+  const uint64_t report_every = 1 << 20;
+  uint64_t next_report = report_every;
+  for (std::size_t pi = 0; pi < profiles.size(); ++pi) {
+    const NamedCalls& p = profiles[pi];
+    const auto& bounds = plan.bounds[pi];
+    const double start_value = bounds.any ? detail::seconds(bounds.first_start_ns) - origin : 0.0;
+    const double end_value = bounds.any ? detail::seconds(bounds.last_root_end_ns) - origin : 0.0;
+    out.raw(pi == 0 ? "{\"type\": " : ", {\"type\": ");
+    out.string(PROFILE_TYPE);
+    out.raw(", \"name\": ");
+    out.string(p.name);
+    out.raw(", \"unit\": ");
+    out.string(TIME_UNIT);
+    out.raw(", \"startValue\": ");
+    out.number(start_value);
+    out.raw(", \"endValue\": ");
+    out.number(end_value);
+    out.raw(", \"events\": [");
+    bool first = true;
+    detail::walk_events(p, [&](bool open, const Call& c) {
+      // One event, composed in place: {"type": "O", "frame": 3, "at": 0.25}
+      static constexpr char kHead[] = ", {\"type\": \"O\", \"frame\": ";
+      static constexpr std::size_t kHeadLen = sizeof kHead - 1;
+      char* const event = out.cursor();
+      char* e = event;
+      std::memcpy(e, kHead, kHeadLen);
+      e[12] = open ? OPEN_EVENT[0] : CLOSE_EVENT[0];
+      if (first) {
+        std::memmove(e, e + 2, kHeadLen - 2);
+        e += kHeadLen - 2;
+        first = false;
+      } else {
+        e += kHeadLen;
+      }
+      char num[48];
+      char* const num_end = num + 24;
+      const char* frame_digits =
+          digits_backwards(num_end, static_cast<uint64_t>(plan.frame_of_region[c.region]));
+      std::memcpy(e, frame_digits, 24);
+      e += num_end - frame_digits;
+      std::memcpy(e, ", \"at\": ", 8);
+      e += 8;
+      e += write_float_repr(e, detail::seconds(open ? c.start_ns : c.end_ns) - origin);
+      *e++ = '}';
+      out.advance(e);
+      if (progress && ++done >= next_report) {
+        next_report += report_every;
+        progress("write", done, total_events);
+      }
+    });
+    out.raw("]}");
+  }
+  out.raw("]}");
+  out.flush();
+  if (progress) progress("write", total_events, total_events);
+}
+
+}  // namespace scope_speedscope
