@@ -12,117 +12,12 @@
 #include <iostream>
 #include <map>
 
-#include "reconstruct/call_stack.hpp"
+#include "reconstruct/profiles.hpp"
 #include "text/messages.hpp"
 #include "export/narrow.hpp"
-#include "text/pattern.hpp"
 #include "text/unicode.hpp"
 
 namespace scope_speedscope {
-
-// ---- regions -------------------------------------------------------------------
-
-namespace {
-
-// Patterns compiled when first used, as Python's re.match compiles them
-// inside `any(...)`: a bad pattern fails the export only once a region name
-// reaches it (and never behind a pattern that already matched).
-class Matcher {
- public:
-  // `field`: "include" or "exclude", named in errors with the pattern's index.
-  Matcher(const std::vector<std::string>& patterns, const char* field)
-      : texts_(patterns), field_(field) {
-    compiled_.resize(texts_.size());
-  }
-  bool any(const std::string& text) {
-    for (std::size_t i = 0; i < texts_.size(); ++i) {
-      try {
-        if (!compiled_[i]) compiled_[i].emplace(texts_[i]);
-        if (compiled_[i]->match_at_start(text)) return true;
-      } catch (Error& e) {
-        e.on_field(field_, static_cast<long long>(i));
-        throw;
-      }
-    }
-    return false;
-  }
-
- private:
-  std::vector<std::string> texts_;
-  const char* field_;
-  std::vector<std::optional<Pattern>> compiled_;
-};
-
-double first_start_seconds(const Run& run, const Region& region) {
-  bool any = false;
-  double best = 0.0;
-  for (const RankSlice& slice : region.ranks) {
-    double first = 0.0;  // a rank with no calls counts as 0.0
-    if (slice.count > 0) {
-      int64_t m = run.start_ns[slice.offset];
-      for (uint64_t i = slice.offset + 1; i < slice.offset + slice.count; ++i) {
-        m = std::min(m, run.start_ns[i]);
-      }
-      first = static_cast<double>(m) / 1e9;
-    }
-    if (!any || first < best) best = first;
-    any = true;
-  }
-  return best;
-}
-
-}  // namespace
-
-bool regex_match_at_start(const std::string& pattern, const std::string& text) {
-  return Matcher({pattern}, "include").any(text);
-}
-
-std::vector<uint32_t> filter_regions(const Run& run,
-                                     const std::optional<std::vector<std::string>>& include,
-                                     const std::optional<std::vector<std::string>>& exclude,
-                                     const char** emptied_by) {
-  std::optional<Matcher> inc, exc;
-  if (include) inc.emplace(*include, "include");
-  if (exclude) exc.emplace(*exclude, "exclude");
-  std::vector<uint32_t> kept;
-  bool any_included = false;
-  for (uint32_t r = 0; r < run.regions.size(); ++r) {
-    const std::string& name = run.regions[r].name;
-    if (inc && !inc->any(name)) continue;
-    any_included = true;
-    if (exc && exc->any(name)) continue;
-    kept.push_back(r);
-  }
-  if (emptied_by != nullptr) {
-    *emptied_by = !kept.empty() ? "" : (inc && !any_included) ? "include" : exc ? "exclude" : "";
-  }
-  return kept;
-}
-
-void require_rank(const Run& run, int64_t rank, std::size_t index) {
-  if (rank < 0 || rank >= run.num_ranks) {
-    throw Error(Msg::invalid_rank, {{"rank", std::to_string(rank)},
-                                    {"valid", messages::valid_ranks(run.num_ranks)}})
-        .on_field("ranks", static_cast<long long>(index));
-  }
-}
-
-std::vector<uint32_t> order_regions(const Run& run, std::vector<uint32_t> regions) {
-  std::sort(regions.begin(), regions.end());  // file order breaks ties
-  std::vector<std::pair<double, uint32_t>> keyed;
-  keyed.reserve(regions.size());
-  for (uint32_t r : regions) keyed.emplace_back(first_start_seconds(run, run.regions[r]), r);
-  std::stable_sort(keyed.begin(), keyed.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (std::size_t i = 0; i < keyed.size(); ++i) regions[i] = keyed[i].second;
-  return regions;
-}
-
-std::vector<uint32_t> get_regions(const Run& run,
-                                  const std::optional<std::vector<std::string>>& include,
-                                  const std::optional<std::vector<std::string>>& exclude) {
-  return order_regions(run, filter_regions(run, include, exclude, nullptr));
-}
 
 // ---- names -----------------------------------------------------------------------
 
@@ -204,11 +99,6 @@ std::vector<std::string> output_paths(const std::string& filepath,
   return out;
 }
 
-std::string profile_name(const Run& run, int64_t rank, int64_t lane) {
-  std::string name = "rank " + std::to_string(rank);
-  if (lane != -1) name += " - " + run.lane_label(lane, rank);
-  return name;
-}
 
 // ---- files -------------------------------------------------------------------------
 
@@ -338,14 +228,10 @@ namespace {
         const std::vector<uint32_t> regions =
             filter_regions(run, options.include, options.exclude, nullptr);
         const Clip clip = clip_of(alone, alone.window ? run_origin_ns(run) : std::nullopt);
-        for (uint32_t r : regions) {
-          for (const RankSlice& slice : run.regions[r].ranks) {
-            if (std::find(ranks.begin(), ranks.end(), slice.rank) == ranks.end()) continue;
-            for (uint64_t e = slice.offset; e < slice.offset + slice.count; ++e) {
-              if (clip.keep(run.start_ns[e], run.end_ns[e])) return true;
-            }
-          }
-        }
+        const bool none = for_each_selected_event(run, regions, ranks, [&](uint64_t e) {
+          return !clip.keep(run.start_ns[e], run.end_ns[e]);
+        });
+        if (!none) return true;
       }
       return false;
     };
@@ -368,7 +254,7 @@ namespace {
 std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::string& filepath,
                                      const ExportOptions& options, OutputTarget& target) {
   if (runs.empty()) throw Error(Msg::no_profiling_data);
-  const std::vector<int64_t> ranks = options.ranks ? *options.ranks : std::vector<int64_t>{0};
+  const std::vector<int64_t> ranks = requested_ranks(options.ranks);
   const Narrowing& narrowing = options.narrowing;
 
   std::vector<std::string> display;
@@ -393,42 +279,17 @@ std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::st
   for (std::size_t i = 0; i < runs.size(); ++i) {
     try {
       const Run& original = runs[i];
-      const char* emptied_by = "";
-      std::vector<uint32_t> regions =
-          filter_regions(original, options.include, options.exclude, &emptied_by);
-      if (regions.empty()) {
-        throw Error(Msg::no_regions_matched).on_field(emptied_by);
-      }
+      std::vector<uint32_t> regions = selected_regions(original, options.include, options.exclude);
       // Narrowing: from here on, the run is the file holding only the kept calls.
       std::optional<Run> narrowed;
       if (narrowing.active()) narrowed.emplace(narrow_run(original, regions, narrowing));
       const Run& run = narrowed ? *narrowed : original;
       regions = order_regions(run, std::move(regions));
-
-      std::map<int64_t, RankCalls> by_rank;  // ranks may repeat: [0, 0] gives two profiles
-      std::vector<NamedCalls> profiles;
-      for (std::size_t k = 0; k < ranks.size(); ++k) {
-        const int64_t rank = ranks[k];
-        require_rank(run, rank, k);
-        auto it = by_rank.find(rank);
-        if (it == by_rank.end()) {
-          it = by_rank.emplace(rank, build_call_arrays(run, regions, rank, CallStorage::streamed)).first;
-        }
-        if (options.progress) options.progress("reconstruct", ++step, steps);
-        const RankCalls& calls = it->second;
-        for (std::size_t l = 0; l < calls.lanes.size(); ++l) {
-          const Lane& lane = calls.lanes[l];
-          if (!calls.streams.empty()) {
-            profiles.push_back(NamedCalls{profile_name(run, rank, lane.lane), nullptr, nullptr,
-                                          calls.streams[l].get()});
-          } else {
-            profiles.push_back(NamedCalls{profile_name(run, rank, lane.lane),
-                                          calls.calls.data() + lane.begin,
-                                          calls.calls.data() + lane.end, nullptr});
-          }
-        }
-      }
-      if (profiles.empty()) {  // a run without calls is skipped
+      const SelectedProfiles selected =
+          reconstruct_profiles(run, regions, ranks, CallStorage::streamed, [&](std::size_t) {
+            if (options.progress) options.progress("reconstruct", ++step, steps);
+          });
+      if (selected.empty()) {  // a run without calls is skipped
         if (narrowed && selection_calls(original, regions, ranks) > 0) narrowed_away = true;
         continue;
       }
@@ -437,7 +298,7 @@ std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::st
         continue;
       }
       Sink& sink = target.open(paths[i]);
-      write_speedscope_document(sink, run, labels[i], profiles, options.flush_size,
+      write_speedscope_document(sink, run, labels[i], selected.named(), options.flush_size,
                                 options.progress);
       target.close();
       written.push_back(paths[i]);

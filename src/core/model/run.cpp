@@ -1,5 +1,6 @@
 #include "model/run.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace scope_speedscope {
@@ -115,6 +116,21 @@ int64_t lane_id(int64_t thread_id, const int64_t* task_id) {
   // -2 - thread_id, wrapping like numpy for INT64_MAX (which the reader
   // refuses as damage before it gets here).
   return static_cast<int64_t>(uint64_t{0} - 2 - static_cast<uint64_t>(thread_id));
+}
+
+std::optional<int64_t> run_origin_ns(const Run& run) {
+  std::optional<int64_t> origin;
+  for (const Region& region : run.regions) {
+    for (const RankSlice& slice : region.ranks) {
+      if (slice.count == 0) continue;
+      int64_t m = run.start_ns[slice.offset];
+      for (uint64_t e = slice.offset + 1; e < slice.offset + slice.count; ++e) {
+        m = std::min(m, run.start_ns[e]);
+      }
+      if (!origin || m < *origin) origin = m;
+    }
+  }
+  return origin;
 }
 
 }  // namespace scope_speedscope

@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -71,6 +72,11 @@ struct Run {
   std::shared_ptr<const LaneIndex> lane_index;
   void index_lanes();
 };
+
+// The earliest start over every call of the run (all regions, ranks and
+// lanes), in ns: the zero of a time window, whatever is selected; nullopt
+// when the run has no call.
+std::optional<int64_t> run_origin_ns(const Run& run);
 
 // Lane id of one call from its thread and task ids (task_id < 0 or absent:
 // the thread's lane).

@@ -10,7 +10,8 @@
 #include "reconstruct/call_stack.hpp"
 #include "text/messages.hpp"
 #include "write/document_plan.hpp"
-#include "export/export.hpp"
+#include "reconstruct/profiles.hpp"
+#include "select/selection.hpp"
 #include "export/narrow.hpp"
 
 namespace scope_speedscope {
@@ -322,44 +323,18 @@ Timeline open_timeline(const Run& run, const TimelineOptions& options) {
 
 Timeline Timeline::build(const Run& run, const TimelineOptions& options) {
   // The selection, as export_speedscope makes it (the same errors in the same order).
-  const std::vector<int64_t> ranks = options.ranks ? *options.ranks : std::vector<int64_t>{0};
-  const char* emptied_by = "";
-  std::vector<uint32_t> regions = filter_regions(run, options.include, options.exclude, &emptied_by);
-  if (regions.empty()) throw Error(Msg::no_regions_matched).on_field(emptied_by);
-  regions = order_regions(run, std::move(regions));
-
-  std::map<int64_t, RankCalls> by_rank;  // ranks may repeat: [0, 0] gives two lanes
-  struct Profile {
-    int64_t rank;
-    std::size_t lane;  // in RankCalls::lanes
-  };
-  std::vector<Profile> profiles;
-  std::vector<NamedCalls> named;
-  for (std::size_t k = 0; k < ranks.size(); ++k) {
-    const int64_t rank = ranks[k];
-    require_rank(run, rank, k);
-    auto it = by_rank.find(rank);
-    if (it == by_rank.end()) {
-      it = by_rank.emplace(rank, build_call_arrays(run, regions, rank, CallStorage::indexed)).first;
-    }
-    if (options.progress) options.progress("reconstruct", k + 1, ranks.size());
-    const RankCalls& calls = it->second;
-    for (std::size_t l = 0; l < calls.lanes.size(); ++l) {
-      const Lane& lane = calls.lanes[l];
-      profiles.push_back(Profile{rank, l});
-      if (!calls.streams.empty()) {
-        named.push_back(NamedCalls{profile_name(run, rank, lane.lane), nullptr, nullptr,
-                                   calls.streams[l].get()});
-      } else {
-        named.push_back(NamedCalls{profile_name(run, rank, lane.lane), calls.calls.data() + lane.begin,
-                                   calls.calls.data() + lane.end, nullptr});
-      }
-    }
-  }
-  if (profiles.empty()) throw Error(Msg::no_calls_recorded).on_field("ranks");
+  const std::vector<int64_t> ranks = requested_ranks(options.ranks);
+  const std::vector<uint32_t> regions =
+      order_regions(run, selected_regions(run, options.include, options.exclude));
+  SelectedProfiles selected =
+      reconstruct_profiles(run, regions, ranks, CallStorage::indexed, [&](std::size_t k) {
+        if (options.progress) options.progress("reconstruct", k + 1, ranks.size());
+      });
+  if (selected.empty()) throw Error(Msg::no_calls_recorded).on_field("ranks");
+  const auto& profiles = selected.profiles();
 
   // Frames and origin: the document's.
-  const detail::DocumentPlan plan = detail::plan_document(run.regions.size(), named);
+  const detail::DocumentPlan plan = detail::plan_document(run.regions.size(), selected.named());
   Timeline tl;
   for (uint32_t region : plan.frame_regions) tl.frames_.push_back(run.regions[region].name);
   bool any = false;
@@ -386,12 +361,12 @@ Timeline Timeline::build(const Run& run, const TimelineOptions& options) {
     if (found == block_of.end()) {
       found = block_of.emplace(key, first_profile.size()).first;
       first_profile.push_back(p);
-      const NamedCalls& nc = named[p];
+      const NamedCalls& nc = profiles[p].calls;
       std::vector<uint64_t> counts;
       if (nc.stream != nullptr && nc.stream->summary().valid) {
         counts = nc.stream->summary().depth_counts;
       } else {
-        detail::for_each_block(nc, [&](const Call* b, const Call* e) {
+        for_each_block(nc, [&](const Call* b, const Call* e) {
           for (const Call* c = b; c != e; ++c) {
             if (c->depth >= counts.size()) counts.resize(c->depth + 1, 0);
             ++counts[c->depth];
@@ -429,7 +404,7 @@ Timeline Timeline::build(const Run& run, const TimelineOptions& options) {
   std::vector<uint64_t> open_at;  // the latest call at each depth (its position)
   for (std::size_t blk = 0; blk < tl.blocks_.size(); ++blk) {
     const Block& b = tl.blocks_[blk];
-    const NamedCalls& nc = named[first_profile[blk]];
+    const NamedCalls& nc = profiles[first_profile[blk]].calls;
     cursor.assign(tl.depth_begin_.begin() + static_cast<std::ptrdiff_t>(b.first_depth),
                   tl.depth_begin_.begin() + static_cast<std::ptrdiff_t>(b.first_depth + b.depths));
     open_at.assign(b.depths, 0);
@@ -438,7 +413,7 @@ Timeline Timeline::build(const Run& run, const TimelineOptions& options) {
     int64_t* self = tl.self_.data();
     int32_t* F = tl.frame_.data();
     const int64_t* frame_of = plan.frame_of_region.data();
-    detail::for_each_block(nc, [&](const Call* first, const Call* last) {
+    for_each_block(nc, [&](const Call* first, const Call* last) {
       for (const Call* c = first; c != last; ++c) {
         const uint32_t d = c->depth;
         const uint64_t pos = cursor[d]++;
@@ -458,12 +433,7 @@ Timeline Timeline::build(const Run& run, const TimelineOptions& options) {
     for (std::size_t later = blk + 1; later < tl.blocks_.size() && !more; ++later) {
       more = profiles[first_profile[later]].rank == rank;
     }
-    if (!more) {
-      for (std::size_t p = 0; p < named.size(); ++p) {
-        if (profiles[p].rank == rank) named[p] = NamedCalls{named[p].name, nullptr, nullptr, nullptr};
-      }
-      by_rank.erase(rank);
-    }
+    if (!more) selected.release_rank(rank);
   }
 
   // Where the frame changes within each depth (counted, then written: no slack).
@@ -492,7 +462,7 @@ Timeline Timeline::build(const Run& run, const TimelineOptions& options) {
   for (std::size_t p = 0; p < profiles.size(); ++p) {
     const Block& b = tl.blocks_[tl.lane_block_[p]];
     LaneInfo info;
-    info.name = named[p].name;
+    info.name = profiles[p].calls.name;
     const uint64_t first = tl.depth_begin_[b.first_depth];
     info.calls = tl.depth_begin_[b.first_depth + b.depths] - first;
     info.max_depth = b.depths - 1;

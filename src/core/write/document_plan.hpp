@@ -12,20 +12,6 @@ namespace scope_speedscope::detail {
 
 inline double seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
 
-// Calls fn(begin, end) over a profile's calls, in order, block by block.
-template <class F>
-void for_each_block(const NamedCalls& p, F&& fn) {
-  if (p.stream == nullptr) {
-    if (p.begin != p.end) fn(p.begin, p.end);
-    return;
-  }
-  std::vector<Call> block(4096);
-  p.stream->rewind();
-  for (std::size_t n; (n = p.stream->next(block.data(), block.size())) > 0;) {
-    fn(block.data(), block.data() + n);
-  }
-}
-
 // What the document needs before its first event: frames (region names
 // numbered in order of first appearance, profile after profile, in call
 // order), the origin (the earliest first call, in seconds; 0.0 when none)

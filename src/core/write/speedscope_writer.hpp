@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "reconstruct/call_stack.hpp"
 #include "model/run.hpp"
+#include "reconstruct/profiles.hpp"
 
 namespace scope_speedscope {
 
@@ -67,15 +67,6 @@ class JsonOut {
   std::size_t flush_size_;
   std::unique_ptr<char[]> data_;  // flush_size_ + kSlack bytes
   std::size_t size_ = 0;
-};
-
-// One profile of the document: the calls [begin, end) of one lane, or the
-// calls `stream` produces.
-struct NamedCalls {
-  std::string name;  // "rank 0", "rank 0 - MainThread", ...
-  const Call* begin = nullptr;
-  const Call* end = nullptr;
-  CallStream* stream = nullptr;
 };
 
 // Writes the whole document for one run (frames numbered in order of first

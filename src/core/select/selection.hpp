@@ -1,0 +1,84 @@
+// select: which calls a request covers, by scope-profiler's rules (spec
+// 2.2 and 5.1): the regions the include and exclude filters keep, ordered by
+// their first call; the ranks asked for, each checked; the rows and events
+// of both. The export, the narrowing, the overview, the inspection and the
+// timeline all select through here, with the same errors in the same order.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "model/run.hpp"
+
+namespace scope_speedscope {
+
+using Patterns = std::optional<std::vector<std::string>>;  // nullopt: no filter
+
+// The regions kept by the filters (Python re.match: anchored at the start
+// only), in file order. A bad pattern fails only once a region name reaches
+// it (as Python compiles patterns inside any(...)). When none is kept,
+// *emptied_by (if given) says which filter emptied the list: "include" (no
+// region matched it), "exclude", or "" (the run has no regions).
+std::vector<uint32_t> filter_regions(const Run& run, const Patterns& include,
+                                     const Patterns& exclude, const char** emptied_by);
+// The same, or Error(no_regions_matched) on the filter that emptied it.
+std::vector<uint32_t> selected_regions(const Run& run, const Patterns& include,
+                                       const Patterns& exclude);
+// Regions stably sorted by their earliest first start in seconds (ties in
+// file order): the order of get_regions.
+std::vector<uint32_t> order_regions(const Run& run, std::vector<uint32_t> regions);
+// scope-profiler's get_regions: filter_regions, then order_regions.
+std::vector<uint32_t> get_regions(const Run& run, const Patterns& include, const Patterns& exclude);
+// True when `pattern` matches at the start of `text` (Python re.match).
+bool regex_match_at_start(const std::string& pattern, const std::string& text);
+
+// The ranks a request asks for: [0] when it names none, else as given
+// (repeats and order kept, as export_speedscope takes them).
+std::vector<int64_t> requested_ranks(const std::optional<std::vector<int64_t>>& ranks);
+// Throws invalid_rank (on the field "ranks", at <index>) unless <rank> is one
+// of the run's ranks.
+void require_rank(const Run& run, int64_t rank, std::size_t index);
+
+// "rank 0" or "rank 0 - <lane label>": the name of a lane's profile.
+std::string profile_name(const Run& run, int64_t rank, int64_t lane);
+
+// Calls fn(slice) for every row of `regions` (in their order) on every rank.
+template <class Fn>
+void for_each_row(const Run& run, const std::vector<uint32_t>& regions, Fn&& fn) {
+  for (uint32_t r : regions) {
+    for (const RankSlice& slice : run.regions[r].ranks) fn(slice);
+  }
+}
+
+// Calls fn(slice) for every row of `regions` on one of `ranks` (a rank
+// listed twice counts once).
+template <class Fn>
+void for_each_selected_row(const Run& run, const std::vector<uint32_t>& regions,
+                           const std::vector<int64_t>& ranks, Fn&& fn) {
+  const std::set<int64_t> wanted(ranks.begin(), ranks.end());
+  for_each_row(run, regions, [&](const RankSlice& slice) {
+    if (wanted.count(slice.rank) != 0) fn(slice);
+  });
+}
+
+// Calls fn(event) for every event of those rows; stops early when fn
+// returns false (and then returns false).
+template <class Fn>
+bool for_each_selected_event(const Run& run, const std::vector<uint32_t>& regions,
+                             const std::vector<int64_t>& ranks, Fn&& fn) {
+  bool going = true;
+  for_each_selected_row(run, regions, ranks, [&](const RankSlice& slice) {
+    for (uint64_t e = slice.offset; going && e < slice.offset + slice.count; ++e) going = fn(e);
+  });
+  return going;
+}
+
+// Calls of `regions` on `ranks` (each rank once).
+uint64_t selection_calls(const Run& run, const std::vector<uint32_t>& regions,
+                         const std::vector<int64_t>& ranks);
+
+}  // namespace scope_speedscope
