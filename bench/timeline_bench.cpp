@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "reconstruct/call_stack.hpp"
+#include "reconstruct/calls.hpp"
 #include "text/messages.hpp"
 #include "export/export.hpp"
 #include "read/h5_reader.hpp"

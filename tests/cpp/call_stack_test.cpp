@@ -5,7 +5,7 @@
 #include <set>
 #include <random>
 
-#include "reconstruct/call_stack.hpp"
+#include "reconstruct/calls.hpp"
 #include "test_support.hpp"
 
 namespace scope_speedscope::test {
@@ -14,46 +14,20 @@ namespace {
 using Calls = std::vector<std::pair<int64_t, int64_t>>;
 
 std::string build(const scope_speedscope::Run& run, const std::vector<uint32_t>& order, int64_t rank = 0) {
-  return outcome(run, [&] { return build_call_arrays(run, order, rank); });
+  return outcome(run, [&] { return materialize(build_call_arrays(run, order, rank, CallStorage::indexed)); });
 }
 std::string build_literal(const scope_speedscope::Run& run, const std::vector<uint32_t>& order, int64_t rank = 0) {
   return outcome(run, [&] { return detail::build_call_arrays_literal(run, order, rank); });
 }
-// The streamed form (calls produced on demand from the columns, one stream
-// a lane), read out; `kinds` collects which streams were used.
-RankCalls materialize(RankCalls rc, std::set<std::string>* kinds = nullptr) {
-  if (rc.streams.empty()) {
-    if (kinds && !rc.calls.empty()) kinds->insert("materialized");
-    return rc;
-  }
-  EXPECT_EQ(rc.streams.size(), rc.lanes.size());
-  for (std::size_t l = 0; l < rc.streams.size() && l < rc.lanes.size(); ++l) {
-    CallStream& stream = *rc.streams[l];
-    if (kinds) kinds->insert(dynamic_cast<MergedCalls*>(&stream) ? "merged" : "indexed");
-    EXPECT_TRUE(stream.summary().valid);
-    stream.rewind();
-    const std::size_t begin = rc.calls.size();
-    std::vector<scope_speedscope::Call> block(3);  // small blocks: boundaries matter
-    for (std::size_t n; (n = stream.next(block.data(), block.size())) > 0;) {
-      rc.calls.insert(rc.calls.end(), block.begin(), block.begin() + static_cast<std::ptrdiff_t>(n));
-    }
-    EXPECT_EQ(rc.calls.size() - begin, stream.size());
-    rc.lanes[l].begin = begin;
-    rc.lanes[l].end = rc.calls.size();
-  }
-  rc.streams.clear();
-  return rc;
-}
 std::string build_merged(const scope_speedscope::Run& run, const std::vector<uint32_t>& order, int64_t rank = 0,
-                         std::set<std::string>* kinds = nullptr,
-                         CallStorage storage = CallStorage::streamed) {
-  return outcome(run, [&] { return materialize(build_call_arrays(run, order, rank, storage), kinds); });
+                         std::set<std::string>* kinds = nullptr) {
+  return outcome(run, [&] { return materialize(build_call_arrays(run, order, rank), kinds); });
 }
 // All implementations, which must agree; returns the fast one's outcome.
 std::string build_both(const scope_speedscope::Run& run, const std::vector<uint32_t>& order, int64_t rank = 0) {
   const std::string fast = build(run, order, rank);
   EXPECT_EQ(fast, build_literal(run, order, rank)) << "fast and literal differ";
-  EXPECT_EQ(fast, build_merged(run, order, rank)) << "materialized and streamed differ";
+  EXPECT_EQ(fast, build_merged(run, order, rank)) << "indexed and streamed differ";
   return fast;
 }
 std::string build_all(const scope_speedscope::Run& run, int64_t rank = 0) {
@@ -91,7 +65,7 @@ TEST(call_stack, depth_and_parent_follow_containment) {
                             {"leaf", 0, {{15, 20}}}});
   EXPECT_EQ(build_all(run),
             "lane -1: outer[0,100]d0 inner[10,40]d1 leaf[15,20]d2 inner[50,90]d1");
-  const RankCalls calls = build_call_arrays(run, all_regions(run), 0);
+  const RankCalls calls = materialize(build_call_arrays(run, all_regions(run), 0));
   ASSERT_EQ(calls.lanes.size(), 1u);
   EXPECT_EQ(parents(calls, calls.lanes[0]), (std::vector<long>{-1, 0, 1, 0}));
   EXPECT_EQ(calls.size(), 4u);
@@ -301,7 +275,7 @@ TEST(call_stack, a_single_lane_keeps_its_value) {
 
 TEST(call_stack, no_lane_column_is_one_stack) {
   const scope_speedscope::Run run = make_run({{"a", 0, {{0, 30}}}, {"b", 0, {{5, 6}}}});
-  const RankCalls calls = build_call_arrays(run, all_regions(run), 0);
+  const RankCalls calls = materialize(build_call_arrays(run, all_regions(run), 0));
   ASSERT_EQ(calls.lanes.size(), 1u);
   EXPECT_EQ(calls.lanes[0].lane, -1);
   EXPECT_EQ(calls.lanes[0].begin, 0u);
@@ -347,7 +321,7 @@ TEST(call_stack, a_5000_deep_chain_needs_no_recursion) {
   const scope_speedscope::Run run = chain(5000);
   for (const bool literal : {false, true}) {
     const RankCalls calls = literal ? detail::build_call_arrays_literal(run, {0, 1}, 0)
-                                    : build_call_arrays(run, {0, 1}, 0);
+                                    : materialize(build_call_arrays(run, {0, 1}, 0));
     ASSERT_EQ(calls.size(), 5001u);
     for (uint32_t i = 0; i < 5001; ++i) {
       ASSERT_EQ(calls.calls[i].depth, i) << i;
@@ -358,7 +332,7 @@ TEST(call_stack, a_5000_deep_chain_needs_no_recursion) {
 
 TEST(call_stack, a_300000_deep_chain_needs_no_recursion) {
   const scope_speedscope::Run run = chain(300000);
-  const RankCalls calls = build_call_arrays(run, {0, 1}, 0);
+  const RankCalls calls = materialize(build_call_arrays(run, {0, 1}, 0));
   ASSERT_EQ(calls.size(), 300001u);
   EXPECT_EQ(calls.calls.back().depth, 300000u);
   EXPECT_EQ(calls.calls.back().region, 1u);
@@ -424,11 +398,9 @@ TEST(call_stack, fast_path_equals_literal_algorithm_on_random_runs) {
     const std::string fast = build(r.run, r.order, r.rank);
     const std::string literal = build_literal(r.run, r.order, r.rank);
     const std::string merged = build_merged(r.run, r.order, r.rank, &kinds);
-    const std::string lookup =
-        build_merged(r.run, r.order, r.rank, nullptr, CallStorage::streamed_with_lookup);
-    if ((fast != literal || merged != literal || lookup != literal) && ++mismatches <= 5) {
-      ADD_FAILURE() << "case " << i << "\n  fast:    " << fast << "\n  streamed: " << merged
-                    << "\n  lookup:  " << lookup << "\n  literal: " << literal;
+    if ((fast != literal || merged != literal) && ++mismatches <= 5) {
+      ADD_FAILURE() << "case " << i << "\n  indexed:  " << fast << "\n  streamed: " << merged
+                    << "\n  literal: " << literal;
     }
     (fast.rfind("error", 0) == 0 ? errors : ok)++;
   }
@@ -436,6 +408,32 @@ TEST(call_stack, fast_path_equals_literal_algorithm_on_random_runs) {
   EXPECT_EQ(kinds, (std::set<std::string>{"indexed", "merged"})) << "both streams were tried";
   EXPECT_GT(ok, 5000) << "the generator should make many valid runs";
   EXPECT_GT(errors, 2000) << "and many invalid ones";
+}
+
+// A rank of so many rows and events that the rows do not fit in the spare
+// bits of the event indices (2^20 + 1 events: 21 bits, room for 2^11 rows;
+// here 3,000 rows): its streams look each call's region up instead, and must
+// give what the reference gives.
+TEST(call_stack, many_rows_are_looked_up_when_they_do_not_fit_the_indices) {
+  std::vector<SliceSpec> slices;
+  const int64_t rows = 3000, per_row = 350;
+  for (int64_t r = 0; r < rows; ++r) {
+    SliceSpec s{"r" + std::to_string(r), 0, {}, {}};
+    for (int64_t j = 0; j < per_row; ++j) {
+      const int64_t start = (j * rows + r) * 10;  // the rows interleave
+      s.calls.emplace_back(start, start + 5 + (r % 3));
+      s.lanes.push_back(j % 2);
+    }
+    slices.push_back(std::move(s));
+  }
+  const scope_speedscope::Run run = make_run(slices, true);
+  ASSERT_GT(run.start_ns.size(), (std::size_t{1} << 20));
+  const RankCalls built = build_call_arrays(run, all_regions(run), 0);
+  ASSERT_EQ(built.streams.size(), 2u);
+  const auto* stream = dynamic_cast<IndexedCalls*>(built.streams[0].get());
+  ASSERT_NE(stream, nullptr);
+  EXPECT_EQ(describe(run, materialize(built)),
+            describe(run, detail::build_call_arrays_literal(run, all_regions(run), 0)));
 }
 
 std::string expected_from_json(const scope_speedscope::Run& run, const nlohmann::json& expect) {

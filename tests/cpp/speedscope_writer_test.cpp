@@ -5,7 +5,7 @@
 #include <cstring>
 #include <limits>
 
-#include "reconstruct/call_stack.hpp"
+#include "reconstruct/calls.hpp"
 #include "write/speedscope_format.hpp"
 #include "write/speedscope_writer.hpp"
 #include "test_support.hpp"
@@ -249,7 +249,7 @@ Big big_document() {
   b.run = make_run({{"deep \xf0\x9f\x9a\x80", 0, deep, deep_lanes},
                     {"leaf\t\"x\"", 0, leaves, leaf_lanes}},
                    true);
-  b.calls = build_call_arrays(b.run, {0, 1}, 0);
+  b.calls = materialize(build_call_arrays(b.run, {0, 1}, 0));
   for (const Lane& lane : b.calls.lanes) {
     b.profiles.push_back(NamedCalls{"rank 0 - lane " + std::to_string(lane.lane),
                                     b.calls.calls.data() + lane.begin,
@@ -287,7 +287,7 @@ TEST(speedscope_writer, deep_documents_are_written_without_recursion) {
   std::vector<std::pair<int64_t, int64_t>> calls;
   for (int64_t i = 0; i < n; ++i) calls.emplace_back(i, 4 * n - i);
   const scope_speedscope::Run run = make_run({{"d", 0, calls}});
-  const RankCalls built = build_call_arrays(run, {0}, 0);
+  const RankCalls built = materialize(build_call_arrays(run, {0}, 0));
   StringSink sink;
   write_speedscope_document(sink, run, "deep",
                             {{"rank 0", built.calls.data(), built.calls.data() + built.size()}});

@@ -13,6 +13,7 @@
 #include <iterator>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -21,7 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "reconstruct/call_stack.hpp"
+#include "reconstruct/streams.hpp"
 #include "text/messages.hpp"
 #include "export/narrow.hpp"
 #include "model/run.hpp"
@@ -345,6 +346,31 @@ inline std::vector<uint32_t> all_regions(const Run& run) {
   return out;
 }
 
+// The streamed form (calls produced on demand from the columns, one stream
+// a lane), read out; `kinds` collects which streams were used.
+inline RankCalls materialize(RankCalls rc, std::set<std::string>* kinds = nullptr) {
+  if (rc.streams.empty()) {
+    if (kinds && !rc.calls.empty()) kinds->insert("reference");
+    return rc;
+  }
+  EXPECT_EQ(rc.streams.size(), rc.lanes.size());
+  for (std::size_t l = 0; l < rc.streams.size() && l < rc.lanes.size(); ++l) {
+    CallStream& stream = *rc.streams[l];
+    if (kinds) kinds->insert(dynamic_cast<MergedCalls*>(&stream) ? "merged" : "indexed");
+    EXPECT_TRUE(stream.summary().valid);
+    stream.rewind();
+    const std::size_t begin = rc.calls.size();
+    std::vector<scope_speedscope::Call> block(3);  // small blocks: boundaries matter
+    for (std::size_t n; (n = stream.next(block.data(), block.size())) > 0;) {
+      rc.calls.insert(rc.calls.end(), block.begin(), block.begin() + static_cast<std::ptrdiff_t>(n));
+    }
+    EXPECT_EQ(rc.calls.size() - begin, stream.size());
+    rc.lanes[l].begin = begin;
+    rc.lanes[l].end = rc.calls.size();
+  }
+  rc.streams.clear();
+  return rc;
+}
 // "lane -1: outer[0,100]d0 inner[10,40]d1 | lane 0: ..." (Lane ranges are checked).
 inline std::string describe(const Run& run, const RankCalls& calls) {
   std::ostringstream s;

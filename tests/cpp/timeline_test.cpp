@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "reconstruct/call_stack.hpp"
+#include "reconstruct/calls.hpp"
 #include "export/export.hpp"
 #include "read/h5_reader.hpp"
 #include "test_support.hpp"
@@ -45,7 +45,7 @@ struct Model {
 int64_t covered_end(const ModelCall& c) { return c.e > c.s ? c.e : c.s + 1; }
 bool overlaps(const ModelCall& c, int64_t a, int64_t z) { return c.s < z && covered_end(c) > a; }
 
-// The document's lanes and frames, from the materialized reconstruction
+// The document's lanes and frames, from the spec's own reconstruction
 // (frames numbered by first appearance in call order, lane after lane).
 Model model_of(const Run& run, const std::vector<int64_t>& ranks) {
   Model m;
@@ -53,7 +53,7 @@ Model model_of(const Run& run, const std::vector<int64_t>& ranks) {
   std::map<uint32_t, int32_t> frame_of;
   bool any = false;
   for (int64_t rank : ranks) {
-    const RankCalls rc = build_call_arrays(run, regions, rank);
+    const RankCalls rc = detail::build_call_arrays_literal(run, regions, rank);
     for (const Lane& lane : rc.lanes) {
       ModelLane ml;
       ml.name = profile_name(run, rank, lane.lane);

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "model/run.hpp"
-#include "reconstruct/call_stack.hpp"
+#include "reconstruct/streams.hpp"
 
 namespace scope_speedscope {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "reconstruct/call_stack.hpp"
+#include "reconstruct/calls.hpp"
 #include "text/messages.hpp"
 #include "write/document_plan.hpp"
 #include "reconstruct/profiles.hpp"

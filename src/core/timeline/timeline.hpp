@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "reconstruct/call_stack.hpp"
+#include "reconstruct/calls.hpp"
 #include "model/run.hpp"
 
 namespace scope_speedscope {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "reconstruct/call_stack.hpp"
+#include "reconstruct/calls.hpp"
 #include "write/speedscope_writer.hpp"
 
 namespace scope_speedscope::detail {
