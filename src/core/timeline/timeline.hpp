@@ -20,15 +20,27 @@
 #include <string>
 #include <vector>
 
-#include "reconstruct/calls.hpp"
 #include "model/run.hpp"
+#include "reconstruct/calls.hpp"
+#include "select/selection.hpp"
 
 namespace scope_speedscope {
 
+namespace detail {
+// The columns of one depth of one lane: n calls in time order.
+struct DepthColumns {
+  const int64_t* s;
+  const int64_t* e;
+  const int32_t* f;
+  const uint32_t* changes;  // positions (in the slice) where the frame differs from the one before
+  std::size_t n, changes_n;
+};
+}  // namespace detail
+
 struct TimelineOptions {
   std::optional<std::vector<int64_t>> ranks;        // nullopt: [0]; used as given
-  std::optional<std::vector<std::string>> include;  // nullopt: no filter
-  std::optional<std::vector<std::string>> exclude;  // nullopt: no filter
+  Patterns include;  // nullopt: no filter
+  Patterns exclude;
   // Phases "reconstruct" (one step per rank) and "index" (one per lane).
   Progress progress;
 };
@@ -113,20 +125,19 @@ class Timeline {
 
  private:
   friend Timeline open_timeline(const Run& run, const TimelineOptions& options);
-  static Timeline build(const Run& run, const TimelineOptions& options);
   struct Block {              // the columns of one distinct lane
     std::size_t first_depth;  // into depth_begin_ / change_begin_
     uint32_t depths = 0;
   };
-  struct Slice {
-    const int64_t* s;
-    const int64_t* e;
-    const int32_t* f;
-    const uint32_t* changes;  // positions (in the slice) where the frame differs from the one before
-    std::size_t n, changes_n;
-  };
+  using Slice = detail::DepthColumns;
   Slice slice(const Block& b, uint32_t depth) const;
   void check_lane(std::size_t lane) const;
+  struct Builder;  // build.cpp
+  friend struct Builder;
+  // The calls of each depth of a block overlapping [start, end): [first, stop)
+  // of its slice, depth after depth down to the last depth that has any.
+  void window_slices(const Block& b, int64_t start, int64_t end, std::vector<Slice>& slices,
+                     std::vector<std::size_t>& first, std::vector<std::size_t>& stop) const;
 
   std::vector<LaneInfo> lanes_;
   std::vector<std::size_t> lane_block_;  // lane -> block

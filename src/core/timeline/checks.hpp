@@ -1,0 +1,16 @@
+// timeline (internal): the argument checks of the queries, in one place; the
+// package and the page ask the module, which asks these.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace scope_speedscope::detail {
+
+[[noreturn]] void bad_argument(const std::string& detail);
+// Error(bad_argument) unless end > start.
+void check_window(const char* what, int64_t start, int64_t end);
+// Error(bad_argument) unless 1 <= width <= kTimelineMaxWidth.
+void check_width(uint32_t width);
+
+}  // namespace scope_speedscope::detail

@@ -1,0 +1,109 @@
+// timeline: the queries over one instant and over a window (stack_at,
+// regions); bars are in bars.cpp.
+#include <algorithm>
+
+#include "model/time.hpp"
+#include "timeline/checks.hpp"
+#include "timeline/search.hpp"
+#include "timeline/timeline.hpp"
+
+namespace scope_speedscope {
+
+std::vector<Timeline::StackEntry> Timeline::stack_at(std::size_t lane, int64_t time) const {
+  check_lane(lane);
+  const Block& b = blocks_[lane_block_[lane]];
+  std::vector<StackEntry> out;
+  for (uint32_t d = 0; d < b.depths; ++d) {
+    const Slice sl = slice(b, d);
+    const std::size_t after = detail::partition_index(0, sl.n, [&](std::size_t i) { return sl.s[i] <= time; });
+    if (after == 0) break;
+    const std::size_t i = after - 1;
+    if (covered_end(sl.s[i], sl.e[i]) <= time) break;
+    const std::size_t at = static_cast<std::size_t>(sl.s - start_.data()) + i;
+    out.push_back(StackEntry{sl.f[i], sl.s[i], sl.e[i], d, self_[at]});
+  }
+  return out;
+}
+
+void Timeline::window_slices(const Block& b, int64_t start, int64_t end, std::vector<Slice>& slices,
+                             std::vector<std::size_t>& first, std::vector<std::size_t>& stop) const {
+  slices.clear();
+  first.clear();
+  stop.clear();
+  for (uint32_t d = 0; d < b.depths; ++d) {
+    const Slice sl = slice(b, d);
+    const std::size_t lo = detail::partition_index(
+        0, sl.n, [&](std::size_t i) { return covered_end(sl.s[i], sl.e[i]) <= start; });
+    const std::size_t hi = detail::partition_index(lo, sl.n, [&](std::size_t i) { return sl.s[i] < end; });
+    if (lo >= hi) break;  // nothing deeper overlaps either
+    slices.push_back(sl);
+    first.push_back(lo);
+    stop.push_back(hi);
+  }
+}
+
+std::vector<Timeline::RegionTotal> Timeline::regions(int64_t start, int64_t end,
+                                                     const std::vector<std::size_t>& lanes) const {
+  detail::check_window("regions", start, end);
+  std::vector<std::size_t> chosen = lanes;
+  for (std::size_t lane : chosen) check_lane(lane);
+  if (chosen.empty()) {
+    for (std::size_t l = 0; l < lanes_.size(); ++l) chosen.push_back(l);
+  }
+  std::sort(chosen.begin(), chosen.end());
+  chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
+
+  const std::size_t F = frames_.size();
+  std::vector<uint64_t> calls(F, 0);
+  std::vector<int64_t> total(F, 0), self(F, 0);
+  std::vector<uint32_t> open(F, 0);  // calls of the frame open on the walk's path
+  auto clip = [&](int64_t s, int64_t e) {
+    const int64_t a = std::max(s, start), z = std::min(e, end);
+    return z > a ? z - a : int64_t{0};
+  };
+  struct Open {
+    int32_t frame;
+    int64_t clip;
+    int64_t children;  // clipped lengths of its direct children
+    int64_t limit;     // a call at the next depth starting before this is its child
+  };
+  std::vector<Open> path;
+  std::vector<Slice> slices;
+  std::vector<std::size_t> cur, stop;
+  for (std::size_t lane : chosen) {
+    window_slices(blocks_[lane_block_[lane]], start, end, slices, cur, stop);
+    // Depth-first over the overlapping calls, in call order: the next call
+    // at the depth below the path's end is its child when it starts before
+    // that call's covered end.
+    path.clear();
+    while (true) {
+      const std::size_t d = path.size();
+      if (d < slices.size() && cur[d] < stop[d]) {
+        const Slice& sl = slices[d];
+        const std::size_t i = cur[d];
+        if (d == 0 || sl.s[i] < path.back().limit) {
+          const int32_t f = sl.f[i];
+          const int64_t c = clip(sl.s[i], sl.e[i]);
+          ++calls[f];
+          if (open[f]++ == 0) total[f] += c;  // outermost of its frame: counted once
+          path.push_back(Open{f, c, 0, covered_end(sl.s[i], sl.e[i])});
+          ++cur[d];
+          continue;
+        }
+      }
+      if (path.empty()) break;
+      const Open o = path.back();
+      path.pop_back();
+      self[o.frame] += o.clip - o.children;
+      --open[o.frame];
+      if (!path.empty()) path.back().children += o.clip;
+    }
+  }
+  std::vector<RegionTotal> out;
+  for (std::size_t f = 0; f < F; ++f) {
+    if (calls[f] > 0) out.push_back(RegionTotal{static_cast<int32_t>(f), calls[f], total[f], self[f]});
+  }
+  return out;
+}
+
+}  // namespace scope_speedscope
