@@ -51,88 +51,92 @@ struct Translation {
   }
 };
 
+// Global flags at the very start: (?aiLmsux). 'a' and 'u' have no PCRE2
+// letter: 'a' becomes a compile option, 'u' is the default anyway. Other
+// letters are left to PCRE2 (it rejects 'L', as Python does for str).
+// Returns where the rest of the pattern starts.
+std::size_t translate_global_flags(const std::string& p, Translation& t) {
+  if (p.compare(0, 2, "(?") != 0) return 0;
+  std::size_t j = 2;
+  while (j < p.size() && std::isalpha(static_cast<unsigned char>(p[j])) != 0) ++j;
+  if (j == 2 || j >= p.size() || p[j] != ')') return 0;
+  Translation kept;
+  for (std::size_t k = 2; k < j; ++k) {
+    if (p[k] == 'a') {
+      t.ascii = true;
+    } else if (p[k] != 'u') {
+      kept.put(std::string_view(&p[k], 1), k);
+    }
+  }
+  if (!kept.text.empty()) {
+    t.put("(?", 0);
+    t.put(kept.text, 0);
+    std::copy(kept.origin.begin(), kept.origin.end(), t.origin.end() - kept.origin.size());
+    t.put(")", j);
+  }
+  return j + 1;
+}
+
+// An escape at p[i] (a backslash and one more character, or a \\u or \\U
+// code point); returns its length. \Z (outside a class) is
+// PCRE2's \z, \v a vertical tab, \uXXXX and \UXXXXXXXX are \x{...}.
+std::size_t translate_escape(const std::string& p, std::size_t i, bool in_class, Translation& t) {
+  const char e = p[i + 1];
+  if (e == 'Z' && !in_class) {
+    t.put("\\z", i);
+    return 2;
+  }
+  if (e == 'v') {
+    t.put("\\x0b", i);
+    return 2;
+  }
+  const std::size_t n = e == 'u' ? 4 : e == 'U' ? 8 : 0;
+  if (n > 0 && i + 2 + n <= p.size()) {
+    bool hex = true;
+    for (std::size_t k = 0; k < n; ++k) hex = hex && is_hex(p[i + 2 + k]);
+    if (hex) {
+      t.put("\\x{" + p.substr(i + 2, n) + "}", i);
+      return 2 + n;
+    }
+  }
+  t.put(p.substr(i, 2), i);
+  return 2;
+}
+
+// {,n} at p[i]: Python's "0 to n", which PCRE2 10.42 would read literally.
+// Returns its length, or 0 when it is not one.
+std::size_t translate_up_to(const std::string& p, std::size_t i, Translation& t) {
+  if (!(p[i] == '{' && i + 2 < p.size() && p[i + 1] == ',' && is_digit(p[i + 2]))) return 0;
+  std::size_t j = i + 2;
+  while (j < p.size() && is_digit(p[j])) ++j;
+  if (j >= p.size() || p[j] != '}') return 0;
+  t.put("{0", i);
+  t.put(p.substr(i + 1, j + 1 - (i + 1)), i + 1);
+  return j + 1 - i;
+}
+
 // Python's spellings that PCRE2 reads differently or not at all.
 Translation translate(const std::string& p) {
   Translation t;
-  std::size_t i = 0;
-  // Global flags at the very start: (?aiLmsux). 'a' and 'u' have no PCRE2
-  // letter: 'a' becomes a compile option, 'u' is the default anyway. Other
-  // letters are left to PCRE2 (it rejects 'L', as Python does for str).
-  if (p.compare(0, 2, "(?") == 0) {
-    std::size_t j = 2;
-    while (j < p.size() && std::isalpha(static_cast<unsigned char>(p[j])) != 0) ++j;
-    if (j > 2 && j < p.size() && p[j] == ')') {
-      Translation kept;
-      for (std::size_t k = 2; k < j; ++k) {
-        if (p[k] == 'a') {
-          t.ascii = true;
-        } else if (p[k] != 'u') {
-          kept.put(std::string_view(&p[k], 1), k);
-        }
-      }
-      if (!kept.text.empty()) {
-        t.put("(?", 0);
-        t.put(kept.text, 0);
-        std::copy(kept.origin.begin(), kept.origin.end(), t.origin.end() - kept.origin.size());
-        t.put(")", j);
-      }
-      i = j + 1;
-    }
-  }
+  std::size_t i = translate_global_flags(p, t);
   bool in_class = false;
   bool class_start = false;  // just after '[' or '[^': ']' is a literal there
   while (i < p.size()) {
     const char c = p[i];
     if (c == '\\' && i + 1 < p.size()) {
-      const char e = p[i + 1];
-      if (e == 'Z' && !in_class) {
-        t.put("\\z", i);
-        i += 2;
-      } else if (e == 'v') {
-        t.put("\\x0b", i);
-        i += 2;
-      } else if ((e == 'u' || e == 'U') && i + 2 + (e == 'u' ? 4 : 8) <= p.size()) {
-        const std::size_t n = e == 'u' ? 4 : 8;
-        bool hex = true;
-        for (std::size_t k = 0; k < n; ++k) hex = hex && is_hex(p[i + 2 + k]);
-        if (hex) {
-          t.put("\\x{" + p.substr(i + 2, n) + "}", i);
-          i += 2 + n;
-        } else {
-          t.put(p.substr(i, 2), i);
-          i += 2;
-        }
-      } else {
-        t.put(p.substr(i, 2), i);
-        i += 2;
-      }
+      i += translate_escape(p, i, in_class, t);
       class_start = false;
       continue;
     }
     if (in_class) {
       if (c == ']' && !class_start) in_class = false;
       class_start = class_start && c == '^' && p[i - 1] == '[';
-      t.put(std::string_view(&p[i], 1), i);
-      ++i;
-      continue;
-    }
-    if (c == '[') {
+    } else if (c == '[') {
       in_class = true;
       class_start = true;
-      t.put("[", i);
-      ++i;
+    } else if (const std::size_t n = translate_up_to(p, i, t); n > 0) {
+      i += n;
       continue;
-    }
-    // {,n}: Python's "0 to n"; PCRE2 10.42 would read it literally.
-    if (c == '{' && i + 2 < p.size() && p[i + 1] == ',' && is_digit(p[i + 2])) {
-      std::size_t j = i + 2;
-      while (j < p.size() && is_digit(p[j])) ++j;
-      if (j < p.size() && p[j] == '}') {
-        t.put("{0", i);
-        t.put(p.substr(i + 1, j + 1 - (i + 1)), i + 1);
-        i = j + 1;
-        continue;
-      }
     }
     t.put(std::string_view(&p[i], 1), i);
     ++i;

@@ -1,6 +1,6 @@
 // The speedscope document scope-profiler writes, in one place: constants,
-// key order and event kinds. The writer, the document builder and the tests
-// use these names; nothing else spells them.
+// key order and event kinds. The writer (speedscope_writer.cpp) and the
+// tests use these names; nothing else spells them.
 //
 // {"$schema": SCHEMA_URL, "exporter": EXPORTER, "name": <run label>,
 //  "activeProfileIndex": 0, "shared": {"frames": [{"name": <region>}, ...]},
@@ -27,9 +27,12 @@ inline constexpr const char* PROFILE_TYPE = "evented";
 inline constexpr const char* OPEN_EVENT = "O";
 inline constexpr const char* CLOSE_EVENT = "C";
 
+// The keys of each object, in the order they are written.
 namespace keys {
 inline constexpr const char* document[] = {"$schema", "exporter", "name", "activeProfileIndex",
                                            "shared", "profiles"};
+inline constexpr const char* shared[] = {"frames"};
+inline constexpr const char* frame[] = {"name"};
 inline constexpr const char* profile[] = {"type", "name", "unit", "startValue", "endValue",
                                           "events"};
 inline constexpr const char* event[] = {"type", "frame", "at"};

@@ -224,77 +224,134 @@ void JsonOut::flush() {
   size_ = 0;
 }
 
+namespace {
+
+// `, "key": ` (or `{"key": ` for an object's first key): Python's separators.
+void key(JsonOut& out, const char* name, bool first) {
+  out.raw(first ? "{" : ", ");
+  out.string(name);
+  out.raw(": ");
+}
+
+// {"$schema": ..., "exporter": ..., "name": ..., "activeProfileIndex": 0,
+//  "shared": {"frames": [...]}, "profiles": [   (keys::document, in order)
+void write_head(JsonOut& out, const Run& run, std::string_view name,
+                const detail::DocumentPlan& plan) {
+  key(out, keys::document[0], true);
+  out.string(SCHEMA_URL);
+  key(out, keys::document[1], false);
+  out.string(std::string(EXPORTER_PREFIX) + VERSION);
+  key(out, keys::document[2], false);
+  out.string(name);
+  key(out, keys::document[3], false);
+  out.integer(0);
+  key(out, keys::document[4], false);
+  key(out, keys::shared[0], true);
+  out.raw("[");
+  for (std::size_t f = 0; f < plan.frame_regions.size(); ++f) {
+    if (f > 0) out.raw(", ");
+    key(out, keys::frame[0], true);
+    out.string(run.regions[plan.frame_regions[f]].name);
+    out.raw("}");
+  }
+  out.raw("]}");
+  key(out, keys::document[5], false);
+  out.raw("[");
+}
+
+// The text before an event's frame number, `{"type": "O", "frame": `
+// (keys::event), composed once.
+std::string event_head() {
+  std::string head = "{";
+  append_json_string(head, keys::event[0]);
+  head += ": ";
+  append_json_string(head, OPEN_EVENT);
+  head += ", ";
+  append_json_string(head, keys::event[1]);
+  head += ": ";
+  return head;
+}
+
+// Events composed in place in the buffer: the hot path of the writer.
+class EventWriter {
+ public:
+  EventWriter(JsonOut& out, const detail::DocumentPlan& plan)
+      : out_(out), plan_(plan), head_(event_head()), at_(", ") {
+    append_json_string(at_, keys::event[2]);
+    at_ += ": ";
+    kind_at_ = head_.find(OPEN_EVENT[0], head_.find(':') + 1);
+  }
+  void write(bool first, bool open, const Call& c) {
+    char* e = out_.cursor();
+    if (!first) {
+      *e++ = ',';
+      *e++ = ' ';
+    }
+    std::memcpy(e, head_.data(), head_.size());
+    e[kind_at_] = open ? OPEN_EVENT[0] : CLOSE_EVENT[0];
+    e += head_.size();
+    char num[48];
+    char* const num_end = num + 24;
+    const char* frame_digits =
+        digits_backwards(num_end, static_cast<uint64_t>(plan_.frame_of_region[c.region]));
+    std::memcpy(e, frame_digits, 24);
+    e += num_end - frame_digits;
+    std::memcpy(e, at_.data(), at_.size());
+    e += at_.size();
+    e += write_float_repr(e, detail::seconds(open ? c.start_ns : c.end_ns) - plan_.origin);
+    *e++ = '}';
+    out_.advance(e);
+  }
+
+ private:
+  JsonOut& out_;
+  const detail::DocumentPlan& plan_;
+  std::string head_;  // {"type": "O", "frame":   (the "O" at kind_at_)
+  std::string at_;    // , "at":
+  std::size_t kind_at_ = 0;
+};
+
+// {"type": "evented", "name": ..., "unit": "seconds", "startValue": ...,
+//  "endValue": ..., "events": [   (keys::profile, in order)
+void write_profile_head(JsonOut& out, const NamedCalls& p, const detail::DocumentPlan::Bounds& bounds,
+                        double origin) {
+  key(out, keys::profile[0], true);
+  out.string(PROFILE_TYPE);
+  key(out, keys::profile[1], false);
+  out.string(p.name);
+  key(out, keys::profile[2], false);
+  out.string(TIME_UNIT);
+  key(out, keys::profile[3], false);
+  out.number(bounds.any ? detail::seconds(bounds.first_start_ns) - origin : 0.0);
+  key(out, keys::profile[4], false);
+  out.number(bounds.any ? detail::seconds(bounds.last_root_end_ns) - origin : 0.0);
+  key(out, keys::profile[5], false);
+  out.raw("[");
+}
+
+}  // namespace
+
 void write_speedscope_document(Sink& sink, const Run& run, std::string_view name,
                                const std::vector<NamedCalls>& profiles, std::size_t flush_size,
                                const Progress& progress) {
   const detail::DocumentPlan plan = detail::plan_document(run.regions.size(), profiles);
-  const double origin = plan.origin;
   uint64_t total_events = 0;
   for (const NamedCalls& p : profiles) {
     total_events += 2 * (p.stream ? p.stream->size() : static_cast<uint64_t>(p.end - p.begin));
   }
-
   JsonOut out(sink, flush_size);
-  out.raw("{\"$schema\": ");
-  out.string(SCHEMA_URL);
-  out.raw(", \"exporter\": ");
-  out.string(std::string(EXPORTER_PREFIX) + VERSION);
-  out.raw(", \"name\": ");
-  out.string(name);
-  out.raw(", \"activeProfileIndex\": 0, \"shared\": {\"frames\": [");
-  for (std::size_t f = 0; f < plan.frame_regions.size(); ++f) {
-    out.raw(f == 0 ? "{\"name\": " : ", {\"name\": ");
-    out.string(run.regions[plan.frame_regions[f]].name);
-    out.raw("}");
-  }
-  out.raw("]}, \"profiles\": [");
-
+  write_head(out, run, name, plan);
+  EventWriter events(out, plan);
   uint64_t done = 0;
   const uint64_t report_every = 1 << 20;
   uint64_t next_report = report_every;
   for (std::size_t pi = 0; pi < profiles.size(); ++pi) {
-    const NamedCalls& p = profiles[pi];
-    const auto& bounds = plan.bounds[pi];
-    const double start_value = bounds.any ? detail::seconds(bounds.first_start_ns) - origin : 0.0;
-    const double end_value = bounds.any ? detail::seconds(bounds.last_root_end_ns) - origin : 0.0;
-    out.raw(pi == 0 ? "{\"type\": " : ", {\"type\": ");
-    out.string(PROFILE_TYPE);
-    out.raw(", \"name\": ");
-    out.string(p.name);
-    out.raw(", \"unit\": ");
-    out.string(TIME_UNIT);
-    out.raw(", \"startValue\": ");
-    out.number(start_value);
-    out.raw(", \"endValue\": ");
-    out.number(end_value);
-    out.raw(", \"events\": [");
+    if (pi > 0) out.raw(", ");
+    write_profile_head(out, profiles[pi], plan.bounds[pi], plan.origin);
     bool first = true;
-    detail::walk_events(p, [&](bool open, const Call& c) {
-      // One event, composed in place: {"type": "O", "frame": 3, "at": 0.25}
-      static constexpr char kHead[] = ", {\"type\": \"O\", \"frame\": ";
-      static constexpr std::size_t kHeadLen = sizeof kHead - 1;
-      char* const event = out.cursor();
-      char* e = event;
-      std::memcpy(e, kHead, kHeadLen);
-      e[12] = open ? OPEN_EVENT[0] : CLOSE_EVENT[0];
-      if (first) {
-        std::memmove(e, e + 2, kHeadLen - 2);
-        e += kHeadLen - 2;
-        first = false;
-      } else {
-        e += kHeadLen;
-      }
-      char num[48];
-      char* const num_end = num + 24;
-      const char* frame_digits =
-          digits_backwards(num_end, static_cast<uint64_t>(plan.frame_of_region[c.region]));
-      std::memcpy(e, frame_digits, 24);
-      e += num_end - frame_digits;
-      std::memcpy(e, ", \"at\": ", 8);
-      e += 8;
-      e += write_float_repr(e, detail::seconds(open ? c.start_ns : c.end_ns) - origin);
-      *e++ = '}';
-      out.advance(e);
+    detail::walk_events(profiles[pi], [&](bool open, const Call& c) {
+      events.write(first, open, c);
+      first = false;
       if (progress && ++done >= next_report) {
         next_report += report_every;
         progress("write", done, total_events);
