@@ -84,94 +84,105 @@ CliCommand cli_command(const std::vector<std::string>& args) {
   return CliCommand::export_files;
 }
 
-CliOptions parse_cli(const std::vector<std::string>& args) {
-  CliOptions o;
-  bool ranks_given = false;
-  std::vector<std::string> rank_specs;
-  bool only_files = false;
-  o.command = cli_command(args);
-  const std::size_t first = o.command == CliCommand::export_files ? 0 : 1;
-  const bool exporting = o.command != CliCommand::serve;
-  for (std::size_t i = first; i < args.size(); ++i) {
-    std::string arg = args[i];
-    if (only_files || arg.empty() || arg[0] != '-' || arg == "-") {
-      if (!exporting) usage_error("unrecognized argument: " + arg);
-      o.files.push_back(arg);
-      continue;
-    }
-    if (arg == "--") {
-      only_files = true;
-      continue;
-    }
-    std::string inline_value;
-    bool has_inline = false;
-    if (arg.compare(0, 2, "--") == 0) {
-      const auto eq = arg.find('=');
+namespace {
+
+// One option on the command line: its name ("--ranks", "-o") and the values
+// it may take, inline (--ranks=0-3, -oDIR) and from the following arguments.
+class OptionArgs {
+ public:
+  OptionArgs(const std::vector<std::string>& args, std::size_t& i) : args_(args), i_(i) {
+    name = args[i];
+    if (name.compare(0, 2, "--") == 0) {
+      const auto eq = name.find('=');
       if (eq != std::string::npos) {
-        inline_value = arg.substr(eq + 1);
-        arg = arg.substr(0, eq);
+        inline_value_ = name.substr(eq + 1);
+        name = name.substr(0, eq);
         has_inline = true;
       }
-    } else if (arg.size() > 2 && arg[0] == '-' && arg[1] == 'o') {
-      inline_value = arg.substr(2);
-      arg = "-o";
+    } else if (name.size() > 2 && name[1] == 'o') {
+      inline_value_ = name.substr(2);
+      name = "-o";
       has_inline = true;
     }
-    // Values of an option: the inline one, then following arguments.
-    auto take_values = [&](std::size_t min_count, std::size_t max_count) {
-      std::vector<std::string> values;
-      if (has_inline) values.push_back(inline_value);
-      while (values.size() < max_count && i + 1 < args.size() && is_value(args[i + 1])) {
-        values.push_back(args[++i]);
-      }
-      if (values.size() < min_count) {
-        usage_error("argument " + arg + ": expected " +
-                    (max_count == 1 ? std::string("one argument") : std::string("at least one argument")));
-      }
-      return values;
-    };
-    const std::size_t many = static_cast<std::size_t>(-1);
-    if (arg == "-h" || arg == "--help") {
-      o.help = true;
-    } else if (arg == "--version") {
-      o.version = true;
-    } else if (arg == "--port" && o.command != CliCommand::export_files) {
-      const std::string value = take_values(1, 1)[0];
-      int64_t port = -1;
-      if (!parse_int(value, port) || port < 0 || port > 65535) {
-        usage_error("argument --port: invalid port '" + value + "' (0-65535)");
-      }
-      o.port = static_cast<int>(port);
-    } else if (arg == "--no-open" && o.command == CliCommand::view && !has_inline) {
-      o.open = false;
-    } else if (!exporting) {
-      usage_error("unrecognized argument: " + args[i]);
-    } else if (arg == "-o" || arg == "--output") {
-      o.output_dir = take_values(1, 1)[0];
-    } else if (arg == "--filepath") {
-      o.filepath = take_values(1, 1)[0];
-    } else if (arg == "--ranks") {
-      ranks_given = true;
-      for (auto& v : take_values(0, many)) rank_specs.push_back(v);
-    } else if (arg == "--include") {
-      if (!o.include) o.include.emplace();
-      for (auto& v : take_values(0, many)) o.include->push_back(v);
-    } else if (arg == "--exclude") {
-      if (!o.exclude) o.exclude.emplace();
-      for (auto& v : take_values(0, many)) o.exclude->push_back(v);
-    } else if (arg == "--min-duration") {
-      o.min_duration = take_values(1, 1)[0];
-    } else if (arg == "--time-window") {
-      o.time_window = take_values(1, 1)[0];
-    } else if (arg == "--label") {
-      for (auto& v : take_values(1, many)) o.labels.push_back(v);
-    } else if (arg == "-q" || arg == "--quiet") {
-      o.quiet = true;
-    } else {
-      usage_error("unrecognized argument: " + args[i]);
-    }
   }
-  if (o.help || o.version || o.command == CliCommand::serve) return o;
+  std::string name;
+  bool has_inline = false;
+
+  // Between min_count and max_count values, or a usage error.
+  std::vector<std::string> values(std::size_t min_count, std::size_t max_count) {
+    std::vector<std::string> out;
+    if (has_inline) out.push_back(inline_value_);
+    while (out.size() < max_count && i_ + 1 < args_.size() && is_value(args_[i_ + 1])) {
+      out.push_back(args_[++i_]);
+    }
+    if (out.size() < min_count) {
+      usage_error("argument " + name + ": expected " +
+                  (max_count == 1 ? std::string("one argument") : std::string("at least one argument")));
+    }
+    return out;
+  }
+  std::string value() { return values(1, 1)[0]; }
+  std::vector<std::string> any_values() { return values(0, static_cast<std::size_t>(-1)); }
+  // The argument as given, for "unrecognized argument".
+  const std::string& given() const { return args_[i_]; }
+
+ private:
+  const std::vector<std::string>& args_;
+  std::size_t& i_;
+  std::string inline_value_;
+};
+
+// The options of `view` and `serve` (and -h, --version): true when `opt` was one.
+bool take_command_option(CliOptions& o, OptionArgs& opt) {
+  if (opt.name == "-h" || opt.name == "--help") {
+    o.help = true;
+  } else if (opt.name == "--version") {
+    o.version = true;
+  } else if (opt.name == "--port" && o.command != CliCommand::export_files) {
+    const std::string value = opt.value();
+    int64_t port = -1;
+    if (!parse_int(value, port) || port < 0 || port > 65535) {
+      usage_error("argument --port: invalid port '" + value + "' (0-65535)");
+    }
+    o.port = static_cast<int>(port);
+  } else if (opt.name == "--no-open" && o.command == CliCommand::view && !opt.has_inline) {
+    o.open = false;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The export's options; `rank_specs` collects --ranks (nullopt: not given).
+void take_export_option(CliOptions& o, OptionArgs& opt,
+                        std::optional<std::vector<std::string>>& rank_specs) {
+  const std::string& n = opt.name;
+  if (n == "-o" || n == "--output") {
+    o.output_dir = opt.value();
+  } else if (n == "--filepath") {
+    o.filepath = opt.value();
+  } else if (n == "--ranks") {
+    if (!rank_specs) rank_specs.emplace();
+    for (auto& v : opt.any_values()) rank_specs->push_back(v);
+  } else if (n == "--include" || n == "--exclude") {
+    auto& patterns = n == "--include" ? o.include : o.exclude;
+    if (!patterns) patterns.emplace();
+    for (auto& v : opt.any_values()) patterns->push_back(v);
+  } else if (n == "--min-duration") {
+    o.min_duration = opt.value();
+  } else if (n == "--time-window") {
+    o.time_window = opt.value();
+  } else if (n == "--label") {
+    for (auto& v : opt.values(1, static_cast<std::size_t>(-1))) o.labels.push_back(v);
+  } else if (n == "-q" || n == "--quiet") {
+    o.quiet = true;
+  } else {
+    usage_error("unrecognized argument: " + opt.given());
+  }
+}
+
+// What the arguments must hold together, and the values derived from them.
+void finish_export_options(CliOptions& o, const std::optional<std::vector<std::string>>& rank_specs) {
   // Each file once, first occurrence kept (as scope-profiler's CLI does).
   std::vector<std::string> unique;
   for (const std::string& f : o.files) {
@@ -194,9 +205,35 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
                 std::to_string(o.files.size()) + " files");
   }
   if (o.filepath.empty()) o.filepath = normalize_path(o.output_dir + "/profile.speedscope.json");
-  o.ranks = ranks_given ? parse_rank_specs(rank_specs) : std::vector<int64_t>{0};
+  o.ranks = rank_specs ? parse_rank_specs(*rank_specs) : std::vector<int64_t>{0};
   if (o.min_duration) set_min_duration(o.narrowing, *o.min_duration, "argument --min-duration", true);
   if (o.time_window) set_time_window(o.narrowing, *o.time_window, "argument --time-window", true);
+}
+
+}  // namespace
+
+CliOptions parse_cli(const std::vector<std::string>& args) {
+  CliOptions o;
+  std::optional<std::vector<std::string>> rank_specs;
+  bool only_files = false;
+  o.command = cli_command(args);
+  const bool exporting = o.command != CliCommand::serve;
+  for (std::size_t i = o.command == CliCommand::export_files ? 0 : 1; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (only_files || arg.empty() || arg[0] != '-' || arg == "-") {
+      if (!exporting) usage_error("unrecognized argument: " + arg);
+      o.files.push_back(arg);
+    } else if (arg == "--") {
+      only_files = true;
+    } else {
+      OptionArgs opt(args, i);
+      if (take_command_option(o, opt)) continue;
+      if (!exporting) usage_error("unrecognized argument: " + opt.given());
+      take_export_option(o, opt, rank_specs);
+    }
+  }
+  if (o.help || o.version || o.command == CliCommand::serve) return o;
+  finish_export_options(o, rank_specs);
   return o;
 }
 
