@@ -50,8 +50,13 @@ class Handle {
 // "Unable to open file (file signature not found)": the outermost entry of
 // HDF5's error stack, capitalised, and the innermost one, as h5py words it.
 std::string error_stack_message();
-// Turns HDF5's automatic error printing off (once per process).
+// Sets HDF5 up for the reader, once per process: its automatic error
+// printing off, our stored-string conversion and filters registered,
+// external links unregistered.
 void silence_hdf5_errors();
+// The conversion that reads what a variable-length string element stores
+// (h5_columns.cpp).
+void register_stored_string_conversion();
 
 struct SourceState;  // h5_driver.hpp
 
@@ -63,6 +68,9 @@ constexpr uint64_t kMemoryPerFileBytes = uint64_t{2} << 30;
 // The largest chunk of a dataset HDF5 may have to hold in memory at once
 // (scope-profiler's chunks are well below 1 MiB).
 constexpr uint64_t kChunkBytesLimit = uint64_t{256} << 20;
+
+// "2 GiB", "256 MiB": a limit in messages.
+std::string mebibytes(uint64_t bytes);
 
 // What the reader units share about the file being read.
 struct File {
