@@ -15,7 +15,7 @@
 namespace scope_speedscope {
 
 // The first argument `view` or `serve` selects those commands; anything else
-// is the export (the default, as before the commands existed).
+// is the export (the default).
 enum class CliCommand { export_files, view, serve };
 
 struct CliOptions {

@@ -102,7 +102,7 @@ std::vector<RegionGroup> region_groups(const File& f, hid_t rank_group,
     const std::string& child = top.children[top.next++];
     H5O_info2_t info;
     if (H5Oget_info_by_name3(top.group.get(), child.c_str(), &info, H5O_INFO_BASIC, H5P_DEFAULT) < 0) {
-      H5Eclear2(H5E_DEFAULT);  // a dangling soft link: not a region, as before
+      H5Eclear2(H5E_DEFAULT);  // a dangling soft link: not a region
       continue;
     }
     if (info.type != H5O_TYPE_GROUP) continue;
