@@ -309,4 +309,23 @@ TEST(speedscope_writer, format_constants_are_the_documented_ones) {
 }
 
 }  // namespace
+
+// The writer's event text (its hot path copies it whole) is keys::event with
+// Python's separators, its kind where kEventKindAt says.
+TEST(speedscope_format, the_event_text_is_the_event_keys) {
+  std::string head = "{";
+  append_json_string(head, keys::event[0]);
+  head += ": ";
+  append_json_string(head, OPEN_EVENT);
+  head += ", ";
+  append_json_string(head, keys::event[1]);
+  head += ": ";
+  EXPECT_EQ(std::string(kEventHead), head);
+  EXPECT_EQ(kEventHead[kEventKindAt], OPEN_EVENT[0]);
+  std::string at = ", ";
+  append_json_string(at, keys::event[2]);
+  at += ": ";
+  EXPECT_EQ(std::string(kEventAt), at);
+}
+
 }  // namespace scope_speedscope::test

@@ -10,6 +10,7 @@
 //               ...]}
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace scope_speedscope {
@@ -37,5 +38,12 @@ inline constexpr const char* profile[] = {"type", "name", "unit", "startValue", 
                                           "events"};
 inline constexpr const char* event[] = {"type", "frame", "at"};
 }  // namespace keys
+
+// An event's fixed text, as the writer copies it (its hot path): the keys of
+// keys::event with Python's separators, the kind at kEventKindAt (a test
+// checks both against keys::event and OPEN_EVENT).
+inline constexpr char kEventHead[] = "{\"type\": \"O\", \"frame\": ";
+inline constexpr std::size_t kEventKindAt = 10;
+inline constexpr char kEventAt[] = ", \"at\": ";
 
 }  // namespace scope_speedscope

@@ -259,45 +259,30 @@ void write_head(JsonOut& out, const Run& run, std::string_view name,
   out.raw("[");
 }
 
-// The text before an event's frame number, `{"type": "O", "frame": `
-// (keys::event), composed once.
-std::string event_head() {
-  std::string head = "{";
-  append_json_string(head, keys::event[0]);
-  head += ": ";
-  append_json_string(head, OPEN_EVENT);
-  head += ", ";
-  append_json_string(head, keys::event[1]);
-  head += ": ";
-  return head;
-}
-
-// Events composed in place in the buffer: the hot path of the writer.
+// Events composed in place in the buffer: the hot path of the writer
+// (fixed-size copies of kEventHead and kEventAt).
 class EventWriter {
  public:
-  EventWriter(JsonOut& out, const detail::DocumentPlan& plan)
-      : out_(out), plan_(plan), head_(event_head()), at_(", ") {
-    append_json_string(at_, keys::event[2]);
-    at_ += ": ";
-    kind_at_ = head_.find(OPEN_EVENT[0], head_.find(':') + 1);
-  }
+  EventWriter(JsonOut& out, const detail::DocumentPlan& plan) : out_(out), plan_(plan) {}
   void write(bool first, bool open, const Call& c) {
+    constexpr std::size_t kHeadLen = sizeof kEventHead - 1;
+    constexpr std::size_t kAtLen = sizeof kEventAt - 1;
     char* e = out_.cursor();
     if (!first) {
       *e++ = ',';
       *e++ = ' ';
     }
-    std::memcpy(e, head_.data(), head_.size());
-    e[kind_at_] = open ? OPEN_EVENT[0] : CLOSE_EVENT[0];
-    e += head_.size();
+    std::memcpy(e, kEventHead, kHeadLen);
+    e[kEventKindAt] = open ? OPEN_EVENT[0] : CLOSE_EVENT[0];
+    e += kHeadLen;
     char num[48];
     char* const num_end = num + 24;
     const char* frame_digits =
         digits_backwards(num_end, static_cast<uint64_t>(plan_.frame_of_region[c.region]));
     std::memcpy(e, frame_digits, 24);
     e += num_end - frame_digits;
-    std::memcpy(e, at_.data(), at_.size());
-    e += at_.size();
+    std::memcpy(e, kEventAt, kAtLen);
+    e += kAtLen;
     e += write_float_repr(e, detail::seconds(open ? c.start_ns : c.end_ns) - plan_.origin);
     *e++ = '}';
     out_.advance(e);
@@ -306,9 +291,6 @@ class EventWriter {
  private:
   JsonOut& out_;
   const detail::DocumentPlan& plan_;
-  std::string head_;  // {"type": "O", "frame":   (the "O" at kind_at_)
-  std::string at_;    // , "at":
-  std::size_t kind_at_ = 0;
 };
 
 // {"type": "evented", "name": ..., "unit": "seconds", "startValue": ...,
