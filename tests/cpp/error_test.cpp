@@ -33,7 +33,7 @@ MessageArgs every_argument() {
                            "rank", "valid", "child", "parent", "pattern", "reason", "option",
                            "text", "min", "window", "dataset", "row", "value", "values",
                            "declared", "stored", "where", "size", "first", "name", "group",
-                           "what", "length", "limit", "filter"}) {
+                           "what", "length", "limit", "filter", "offset"}) {
     args.emplace_back(name, std::string("<") + name + ">");
   }
   return args;

@@ -388,6 +388,57 @@ INSTANTIATE_TEST_SUITE_P(
                       RandomCase{1, 2, 1500, 6, 1000, 2, 7}, RandomCase{2, 1, 50, 3, 4, 0, 8},
                       RandomCase{1, 1, 5000, 4, 16, 7, 9}, RandomCase{1, 8, 400, 5, 30, 50, 10}));
 
+// window_within against its rule, searched naively: the widest half-width
+// around the middle that fits, [m, m + 1) when none does.
+TEST(Timeline, window_within_is_the_widest_centred_window_that_fits) {
+  std::mt19937_64 rng(24);
+  const scope_speedscope::Run run = random_run(rng, 2, 3, 400, 5, 6, 3);
+  TimelineOptions options;
+  options.ranks = std::vector<int64_t>{0, 1};
+  const Timeline tl = open_timeline(run, options);
+  const Model m = model_of(run, {0, 1});
+  std::vector<std::size_t> all_lanes;
+  for (std::size_t l = 0; l < m.lanes.size(); ++l) all_lanes.push_back(l);
+  auto count = [&](int64_t a, int64_t z) {
+    uint64_t n = 0;
+    for (const auto& r : model_regions(m, a, z, all_lanes)) n += r.calls;
+    return n;
+  };
+  int64_t run_end = 0;
+  for (const auto& info : tl.lanes()) run_end = std::max(run_end, info.end_ns);
+  int tried_fits = 0, tried_narrow = 0;
+  for (int round = 0; round < 40; ++round) {
+    const int64_t a = static_cast<int64_t>(rng() % static_cast<uint64_t>(run_end));
+    const int64_t z = a + 1 + static_cast<int64_t>(rng() % 700);
+    const uint64_t all = count(a, z);
+    const uint64_t budget = round % 4 == 0 ? all : all / 2;
+    const Timeline::Window got = tl.window_within(a, z, budget);
+    EXPECT_EQ(tl.calls_in(a, z), all);
+    if (all <= budget) {
+      ++tried_fits;
+      EXPECT_EQ(got.start_ns, a);
+      EXPECT_EQ(got.end_ns, z);
+      EXPECT_EQ(got.calls, all);
+      continue;
+    }
+    ++tried_narrow;
+    const int64_t mid = (a + z) / 2;
+    Timeline::Window want{mid, mid + 1, count(mid, mid + 1)};
+    for (int64_t h = (z - a + 1) / 2 - 1; h >= 1; --h) {
+      const int64_t lo = std::max(a, mid - h), hi = std::min(z, mid + h);
+      if (count(lo, hi) <= budget) {
+        want = Timeline::Window{lo, hi, count(lo, hi)};
+        break;
+      }
+    }
+    EXPECT_EQ(got.start_ns, want.start_ns) << a << ":" << z << " budget " << budget;
+    EXPECT_EQ(got.end_ns, want.end_ns) << a << ":" << z << " budget " << budget;
+    EXPECT_EQ(got.calls, want.calls);
+  }
+  EXPECT_GT(tried_fits, 5);
+  EXPECT_GT(tried_narrow, 20);
+}
+
 TEST(Timeline, pinned_example) {
   // outer=(0,100), inner=(10,40),(50,90), leaf=(15,20), tick=(50,50)
   const scope_speedscope::Run run = make_run({{"outer", 0, {{0, 100}}},

@@ -1,5 +1,6 @@
 // export: the outputs as files, each written beside its target under a
 // temporary name and renamed when every run succeeded (see export.hpp).
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -73,11 +74,26 @@ FileOutputTarget::~FileOutputTarget() { abort(); }
 Sink& FileOutputTarget::open(const std::string& path) {
   impl_->make_parents(path);
   impl_->current.target = path;
-  impl_->current.temp = path + ".tmp-" + std::to_string(::getpid()) + "-" +
-                        std::to_string(impl_->counter++);
-  impl_->file = std::fopen(impl_->current.temp.c_str(), "wb");
+  // A temporary name of its own, created exclusively: another writer of the
+  // same target (another process; in wasm every process id reads 42) takes
+  // the next one.
+  int fd = -1;
+  while (fd < 0) {
+    impl_->current.temp = path + ".tmp-" + std::to_string(::getpid()) + "-" +
+                          std::to_string(impl_->counter++);
+    fd = ::open(impl_->current.temp.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd < 0 && errno != EEXIST) {
+      impl_->current.temp.clear();
+      throw Error(Msg::cannot_write, {{"path", path}, {"reason", std::strerror(errno)}});
+    }
+  }
+  impl_->file = ::fdopen(fd, "wb");
   if (impl_->file == nullptr) {
-    throw Error(Msg::cannot_write, {{"path", path}, {"reason", std::strerror(errno)}});
+    const int saved = errno;
+    ::close(fd);
+    std::remove(impl_->current.temp.c_str());
+    impl_->current.temp.clear();
+    throw Error(Msg::cannot_write, {{"path", path}, {"reason", std::strerror(saved)}});
   }
   std::setvbuf(impl_->file, nullptr, _IOFBF, 1 << 16);
   impl_->sink = std::make_unique<FileSink>(impl_->file, path);

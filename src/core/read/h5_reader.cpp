@@ -132,8 +132,8 @@ class FdSource final : public ByteSource {
       if (got < 0 && errno == EINTR) continue;
       if (got < 0) return std::strerror(errno);
       if (got == 0) {
-        return "it ends at byte " + std::to_string(offset) + ", before the " +
-               std::to_string(size_) + " bytes it had when it was opened (it was changed meanwhile)";
+        return message_text(Msg::file_shrank,
+                            {{"offset", std::to_string(offset)}, {"size", std::to_string(size_)}});
       }
       bytes += got;
       offset += static_cast<uint64_t>(got);

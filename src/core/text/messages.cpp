@@ -103,6 +103,11 @@ constexpr Entry kMessages[] = {
      "{path}: cannot read the file: {reason}",
      "The file could not be read ({reason}). If it was moved, changed or removed since it was "
      "chosen, choose it again."},
+    {Msg::file_shrank, "file_shrank", ErrorKind::io,
+     "it ends at byte {offset}, before the {size} bytes it had when it was opened (it was changed "
+     "meanwhile)",
+     "it ends at byte {offset}, before the {size} bytes it had when it was opened (it was changed "
+     "meanwhile)"},
     {Msg::too_large, "too_large", ErrorKind::memory,
      "{path}: {what} needs more than {limit} of memory, the most scope-speedscope gives one file "
      "(the same on the command line, in Node and in the page)",

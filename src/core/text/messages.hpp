@@ -56,6 +56,7 @@ enum class Msg {
   group_reached_twice,    // path, group
   converter_stopped,      // path, what: a trap inside the WebAssembly module
   file_unreadable,        // path, reason: the bytes could not be read (not damage)
+  file_shrank,            // offset, size: a file_unreadable reason: it ended before its size
   too_large,              // path, what, limit: more memory than one file may take
   unsupported_filter,     // path, dataset, filter (its number), name: not gzip/shuffle/lzf/zstd
   // export

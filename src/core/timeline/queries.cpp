@@ -106,4 +106,36 @@ std::vector<Timeline::RegionTotal> Timeline::regions(int64_t start, int64_t end,
   return out;
 }
 
+// ---- a window within a budget ------------------------------------------------------
+
+uint64_t Timeline::calls_in(int64_t start, int64_t end) const {
+  uint64_t n = 0;
+  for (const RegionTotal& r : regions(start, end)) n += r.calls;
+  return n;
+}
+
+Timeline::Window Timeline::window_within(int64_t start, int64_t end, uint64_t max_calls) const {
+  detail::check_window("windowWithin", start, end);
+  const uint64_t all = calls_in(start, end);
+  if (all <= max_calls) return Window{start, end, all};
+  // floor((start + end) / 2) and the half-widths, without overflow.
+  const auto middle = static_cast<int64_t>((int128{start} + int128{end}) >> 1);
+  int128 lo = 0;  // a half-width that fits (0: none yet)
+  int128 hi = (int128{end} - int128{start} + 1) >> 1;
+  Window best{middle, middle + 1, calls_in(middle, middle + 1)};
+  while (hi - lo > 1) {
+    const int128 half = (lo + hi) >> 1;
+    const auto a = static_cast<int64_t>(std::max<int128>(start, int128{middle} - half));
+    const auto b = static_cast<int64_t>(std::min<int128>(end, int128{middle} + half));
+    const uint64_t n = calls_in(a, b);
+    if (n <= max_calls) {
+      lo = half;
+      best = Window{a, b, n};
+    } else {
+      hi = half;
+    }
+  }
+  return best;
+}
+
 }  // namespace scope_speedscope

@@ -52,8 +52,9 @@ Timeline::Slice Timeline::slice(const Block& b, uint32_t depth) const {
 
 void Timeline::check_lane(std::size_t lane) const {
   if (lane >= lanes_.size()) {
+    const std::size_t n = lanes_.size();
     detail::bad_argument("lane " + std::to_string(lane) + " is out of range (the timeline has " +
-                 std::to_string(lanes_.size()) + " lanes)");
+                         std::to_string(n) + (n == 1 ? " lane)" : " lanes)"));
   }
 }
 

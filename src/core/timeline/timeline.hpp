@@ -110,6 +110,20 @@ class Timeline {
   std::vector<RegionTotal> regions(int64_t start, int64_t end,
                                    const std::vector<std::size_t>& lanes = {}) const;
 
+  // Calls overlapping [start, end) on every lane (a lane shown twice counts
+  // twice), as regions() counts them.
+  uint64_t calls_in(int64_t start, int64_t end) const;
+  struct Window {
+    int64_t start_ns, end_ns;
+    uint64_t calls;
+  };
+  // The window around the middle of [start, end) that holds at most
+  // `max_calls` calls: [start, end) itself when it does; else the widest
+  // [max(start, m - h), min(end, m + h)) (m = floor((start + end) / 2), h a
+  // whole number of ns) that does; [m, m + 1) when none does. What Open in
+  // speedscope shows within speedscope's budget.
+  Window window_within(int64_t start, int64_t end, uint64_t max_calls) const;
+
   // Bytes held by the columns and indices.
   std::size_t memory_bytes() const;
 
