@@ -56,11 +56,15 @@ set(SCOPE_SPEEDSCOPE_WASM_NODE_SHIM "${CMAKE_CURRENT_LIST_DIR}/wasm-esm-node-shi
 #   checks web and node); only the JavaScript glue differs. <kind> is
 #   web:  browsers and Web Workers (-sENVIRONMENT=web,worker): no Node code
 #         at all, so bundlers never see a `node:` module, `require` or a
-#         top-level await. Files come as bytes (MEMFS) or, in a worker, a
-#         File/Blob mounted with Module.WORKERFS.
+#         top-level await. Files come as bytes in the heap or as a reader
+#         the core calls for slices (a File in a worker: src/js/api.js).
 #   node: Node only (-sENVIRONMENT=node), with the prologue above. Pass the
 #         wasm bytes: createScopeSpeedscopeModule({ wasmBinary }), since
-#         Emscripten 3.1.6 would fetch() a file path under Node 20.
+#         Emscripten 3.1.6 would fetch() a file path under Node 20. Its file
+#         system is Node's (NODERAWFS): the core writes the Node CLI's
+#         outputs itself, by the rule it writes the native CLI's
+#         (FileOutputTarget). The .wasm stays the same: the file system is
+#         the glue's.
 #   classic: like web, but a classic script (no import/export, no
 #         import.meta), defining the factory as a global (or module.exports
 #         for a bundler), and without eval (-sDYNAMIC_EXECUTION=0: embind
@@ -71,10 +75,10 @@ set(SCOPE_SPEEDSCOPE_WASM_NODE_SHIM "${CMAKE_CURRENT_LIST_DIR}/wasm-esm-node-shi
 function(scope_speedscope_configure_wasm_target target kind)
   set(module_flags -sEXPORT_ES6=1)
   if(kind STREQUAL "web")
-    set(kind_flags -sENVIRONMENT=web,worker -lworkerfs.js
-                   -sEXPORTED_RUNTIME_METHODS=FS,WORKERFS,HEAPU8)
+    set(kind_flags -sENVIRONMENT=web,worker
+                   -sEXPORTED_RUNTIME_METHODS=FS,HEAPU8)
   elseif(kind STREQUAL "node")
-    set(kind_flags -sENVIRONMENT=node
+    set(kind_flags -sENVIRONMENT=node -sNODERAWFS=1
                    -sEXPORTED_RUNTIME_METHODS=FS,HEAPU8
                    # A library must not install process-wide handlers in the embedding app.
                    -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0
@@ -82,8 +86,8 @@ function(scope_speedscope_configure_wasm_target target kind)
     set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS
       "${SCOPE_SPEEDSCOPE_WASM_NODE_SHIM}")
   elseif(kind STREQUAL "classic")
-    set(kind_flags -sENVIRONMENT=web,worker -lworkerfs.js
-                   -sEXPORTED_RUNTIME_METHODS=FS,WORKERFS,HEAPU8 -sDYNAMIC_EXECUTION=0)
+    set(kind_flags -sENVIRONMENT=web,worker
+                   -sEXPORTED_RUNTIME_METHODS=FS,HEAPU8 -sDYNAMIC_EXECUTION=0)
     set(module_flags)
   else()
     message(FATAL_ERROR

@@ -69,7 +69,7 @@ for (const file of ['api.js', 'options.js', 'browser.js', 'node.js', 'index.cjs'
 // TypeScript reads index.d.ts as an ES module (the package is "type":
 // "module"); a CommonJS consumer needs the same declarations as .d.cts.
 fs.copyFileSync(path.join(root, 'src', 'js', 'index.d.ts'), path.join(dist, 'index.d.cts'));
-// Files of earlier layouts.
+// The package's entries are browser.js and node.js: no dist/index.js.
 fs.rmSync(path.join(dist, 'index.js'), { force: true });
 fs.chmodSync(path.join(dist, 'cli.js'), 0o755);
 const size = fs.statSync(path.join(dist, 'scope-speedscope.wasm')).size;

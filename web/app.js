@@ -562,7 +562,7 @@ async function chooseOutput(index) {
   downloads.render(state.outputs, index, site.viewerPage);
   viewer.clear(placeholder(''));
   if ($('timeline-box').hidden && !timelineKey && !timelineFailure) {
-    showOutput(index);  // no timeline (served results): speedscope as before
+    showOutput(index);  // no timeline (served results): speedscope shows the output
     return;
   }
   closeViewerBox();

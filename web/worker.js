@@ -7,8 +7,10 @@
 //   convert   { files, options }         -> { outputs: [{ fileName, blob, size, calls }] }
 //   timeline-*                           the run's timeline: see timeline/worker-side.js
 // Every rule (filters, naming, messages, counting) is the core's: this file
-// only moves Files in and Blobs out. Files are read lazily by the wasm module
-// (WORKERFS); outputs stream into Blobs of BLOCK bytes, never one big string.
+// only moves Files in and Blobs out. Files go to the package as they are (it
+// reads them whole up to 256 MiB, else in slices as the core's file driver
+// asks, with FileReaderSync); outputs stream into Blobs of BLOCK bytes, never
+// one big string.
 // Cancelling, time limits and restarts are the client's business: it
 // terminates this worker and starts a new one.
 
@@ -20,7 +22,8 @@ const PROGRESS_EVERY_MS = 100;
 // spins as a converter stuck in a damaged file would, for the watchdog's test.
 const STALL_ON = new URLSearchParams(self.location.search).get('test-stall');
 // Test hook (?read-whole-bytes=N): the package's readWholeBytes, so the tests
-// also take the lazy path (WORKERFS) that only files over 256 MiB take otherwise.
+// also take the lazy path (slices as the core asks) that only files over
+// 256 MiB take otherwise.
 const READ_WHOLE = new URLSearchParams(self.location.search).get('read-whole-bytes');
 const BLOCK = 16 * 1024 * 1024;
 

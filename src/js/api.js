@@ -9,7 +9,7 @@
 import {
   blobOnMainThreadError, canReadBlobsSynchronously, exportOptionsOf, inputOf, inputsOf,
   overviewOptionsOf, suggestOptionsOf, timelineClosedError, timelineLaneOf, timelineLanesOf,
-  timelineOptionsOf, timelineTimeOf, timelineWidthOf, timelineWindowOf,
+  timelineCountOf, timelineOptionsOf, timelineRangeError, timelineTimeOf, timelineWidthOf, timelineWindowOf,
 } from './options.js';
 
 export { createOptionsOf } from './options.js';
@@ -48,13 +48,13 @@ function unwrap(result) {
 
 // A File or Blob up to this size is read whole (one FileReaderSync call) and
 // handed to the core as bytes; larger ones are read lazily: the core's HDF5
-// file driver (src/core/h5_driver.cpp) asks for slices, in blocks of 1 MiB,
+// file driver (src/core/read/h5_driver.cpp) asks for slices, in blocks of 1 MiB,
 // through blobSource. createScopeSpeedscope({ readWholeBytes }) changes it
 // (0: always lazily).
 const READ_WHOLE_BYTES = 256 * 1024 * 1024;
 // The bytes of a small enough File or Blob, else null. A Blob that cannot be
-// read now (removed or changed since it was picked) is left to the lazy
-// path, whose failing read the core reports (file_unreadable).
+// read (removed or changed since it was picked) is left to the lazy path,
+// whose failing read the core reports (file_unreadable).
 function readWhole(file, limit) {
   if (!file || file.size > limit) return null;
   try {
@@ -66,7 +66,9 @@ function readWhole(file, limit) {
 
 // A File or Blob as the core's lazy source: { size, read(offset, view) }.
 // read fills the view (WebAssembly memory, valid during the call) and returns
-// undefined, or returns why it could not; it never throws into the module.
+// undefined; when the file ends first, the number of bytes it got (the core
+// words that); else why it could not (src/wasm/bindings.cpp, JsSource). It
+// never throws into the module.
 function blobSource(file) {
   const reader = new FileReaderSync();
   return {
@@ -74,9 +76,7 @@ function blobSource(file) {
     read(offset, view) {
       try {
         const bytes = new Uint8Array(reader.readAsArrayBuffer(file.slice(offset, offset + view.byteLength)));
-        if (bytes.byteLength !== view.byteLength) {
-          return `it ends at byte ${offset + bytes.byteLength}, before the ${file.size} bytes it had when it was opened (it was changed meanwhile)`;
-        }
+        if (bytes.byteLength !== view.byteLength) return bytes.byteLength;
         view.set(bytes);
         return undefined;
       } catch (error) {
@@ -102,7 +102,7 @@ class ScopeSpeedscope {
     this.#openPath = openPath;
     this.#module = module;
     this.#recreate = recreate;
-    // The core's words for a trap (the table's converter_stopped), taken now:
+    // The core's words for a trap (the table's converter_stopped), taken here:
     // after a trap the instance must not be asked for anything.
     this.#stopped = module.errorFor('converter_stopped', { path: '\u0001', what: '\u0002' });
     this.#restarting = module.errorFor('internal', {
@@ -206,14 +206,7 @@ class ScopeSpeedscope {
   async openTimeline(input, options) {
     const { core, js } = timelineOptionsOf(options);  // fail before reading anything
     const ready = await this.readInput(inputOf(input, 'input'));
-    const onProgress = js.onProgress;
-    const progress = {
-      progress: (phase, done, total) => {
-        if (onProgress) {
-          try { onProgress({ phase, done, total }); } catch { /* a progress callback cannot stop us */ }
-        }
-      },
-    };
+    const progress = { progress: progressOf(js.onProgress) };
     const module = this.#live();
     const opened = this.#withInputs([ready], (m, [prepared]) => unwrap(m.openTimeline(prepared, core, progress)));
     // Queries run guarded like every call; after a trap the instance holding
@@ -247,7 +240,18 @@ class ScopeSpeedscope {
     usage: (command = 'export') => this.#live().cliUsage(command),
     summary: (written) => this.#live().cliSummary(written),
     fileNotFoundMessage: (path) => this.#live().fileNotFoundMessage(path),
+    // The export written as files by the core, as the native CLI writes them
+    // (src/wasm/bindings.cpp, export_files); exportSpeedscope's options, a
+    // `sink` getting every output as well. Returns the written paths.
+    exportFiles: (inputs, options) => this.#exportFiles(inputs, options),
   };
+
+  #exportFiles(inputs, options) {
+    const { core, js } = exportOptionsOf(options);
+    const checked = inputsOf(inputs);
+    const sink = js.sink ? guardSink(js.sink, js.onProgress) : { progress: progressOf(js.onProgress) };
+    return this.#withInputs(checked, (m, prepared) => unwrap(m.exportFiles(prepared, core, sink)));
+  }
 
   // The module instance, made anew first when a trap dropped it.
   #live() {
@@ -267,8 +271,8 @@ class ScopeSpeedscope {
 
   // The one place that notices a trap. The core returns its failures as
   // values (src/wasm/bindings.cpp) and the arguments are checked before this
-  // runs, so anything else thrown while the module runs means the instance is
-  // no longer sound: a WebAssembly trap (RuntimeError: memory access out of
+  // runs, so anything else thrown while the module runs means the instance
+  // cannot be trusted: a WebAssembly trap (RuntimeError: memory access out of
   // bounds, unreachable, null function; also what Emscripten's abort()
   // throws), the engine's stack overflow (RangeError), or Emscripten's glue
   // failing on a corrupted heap (TypeError, ...). The instance is dropped (the
@@ -369,13 +373,23 @@ class Timeline {
     this.frames = opened.frames;
     /** Bytes the columns hold in the module. */
     this.memoryBytes = opened.memoryBytes;
+    /** The widest bars query, in pixels (the core's limit). */
+    this.maxWidth = opened.maxWidth;
     /** The origin in ns from the run's first call: the zero of `timeWindow`. */
     this.originInRun = opened.originInRun;
   }
 
+  // Runs a query; the core's refusal of an argument is a RangeError.
   #run(method, fn) {
     if (this.#closed) throw timelineClosedError(method);
-    return this.#call(method, fn);
+    try {
+      return this.#call(method, fn);
+    } catch (error) {
+      if (error instanceof ScopeSpeedscopeError && error.code === 'bad_argument') {
+        throw timelineRangeError(method, error.message);
+      }
+      throw error;
+    }
   }
 
   /**
@@ -384,7 +398,7 @@ class Timeline {
    */
   bars(lane, start, end, width) {
     if (this.#closed) throw timelineClosedError('bars');
-    timelineLaneOf('bars', lane, this.lanes.length);
+    timelineLaneOf('bars', lane);
     timelineWindowOf('bars', start, end);
     timelineWidthOf('bars', width);
     return this.#run('bars', (m) => {
@@ -399,7 +413,7 @@ class Timeline {
   /** The calls of `lane` covering the instant `time`, from depth 0 down. */
   stackAt(lane, time) {
     if (this.#closed) throw timelineClosedError('stackAt');
-    timelineLaneOf('stackAt', lane, this.lanes.length);
+    timelineLaneOf('stackAt', lane);
     timelineTimeOf('stackAt', time, 'time');
     const stack = this.#run('stackAt', (m) => unwrap(m.timelineStackAt(this.#id, lane, time)));
     return stack.map((e) => ({
@@ -411,11 +425,22 @@ class Timeline {
   regions(start, end, lanes) {
     if (this.#closed) throw timelineClosedError('regions');
     timelineWindowOf('regions', start, end);
-    const chosen = timelineLanesOf('regions', lanes, this.lanes.length);
+    const chosen = timelineLanesOf('regions', lanes);
     const regions = this.#run('regions', (m) => unwrap(m.timelineRegions(this.#id, start, end, chosen)));
     return regions.map((r) => ({
       frame: r.frame, name: this.frames[r.frame], calls: r.calls, total: r.total, self: r.self,
     }));
+  }
+
+  /**
+   * The window around the middle of [start, end) holding at most `maxCalls`
+   * calls over every lane ([start, end) when it does): what fits a budget.
+   */
+  windowWithin(start, end, maxCalls) {
+    if (this.#closed) throw timelineClosedError('windowWithin');
+    timelineWindowOf('windowWithin', start, end);
+    timelineCountOf('windowWithin', maxCalls, 'maxCalls');
+    return this.#run('windowWithin', (m) => unwrap(m.timelineWindowWithin(this.#id, start, end, maxCalls)));
   }
 
   /** Frees the columns in the module; the timeline cannot be asked again. */
@@ -442,6 +467,15 @@ function collectingSink(outputs) {
   };
 }
 
+// A progress callback for the core, which it cannot stop by throwing.
+function progressOf(onProgress) {
+  return (phase, done, total) => {
+    if (onProgress) {
+      try { onProgress({ phase, done, total }); } catch { /* a progress callback cannot stop us */ }
+    }
+  };
+}
+
 // The core calls these; they must not throw (see src/wasm/bindings.cpp):
 // a failure comes back as its message.
 function guardSink(sink, onProgress) {
@@ -459,11 +493,7 @@ function guardSink(sink, onProgress) {
     close: () => call('close'),
     commit: () => call('commit'),
     abort: () => { call('abort'); },
-    progress: (phase, done, total) => {
-      if (onProgress) {
-        try { onProgress({ phase, done, total }); } catch { /* a progress callback cannot stop us */ }
-      }
-    },
+    progress: progressOf(onProgress),
   };
 }
 

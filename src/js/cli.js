@@ -1,94 +1,38 @@
 #!/usr/bin/env node
 // The Node command-line tool: the native CLI's flags, messages and bytes,
-// through the wasm core. Arguments, help, messages and the summary come from
-// the core; this file reads the inputs and streams each output to a
-// temporary file that is renamed only when the whole export succeeded.
-// Two more commands serve the page (dist/web) with src/js/server.js:
+// through the wasm core. Arguments, help, messages, the summary and the
+// writing of the outputs (sp.cli.exportFiles: the core's file rule, as the
+// native CLI writes) come from the core; this file names the inputs and
+// prints. Two more commands serve the page (dist/web) with src/js/server.js:
 // `view FILE...` converts, then shows the result in the browser; `serve`
 // serves the page alone.
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { createScopeSpeedscope } from './node.js';
 import { startServer, viewUrl } from './server.js';
 
-function fileSink() {
-  const done = [];
-  const createdDirs = [];
-  let current = null;
-  let counter = 0;
-
-  const makeParents = (file) => {
-    const missing = [];
-    for (let dir = path.dirname(file); dir !== path.dirname(dir) && !fs.existsSync(dir); dir = path.dirname(dir)) {
-      missing.push(dir);
-    }
-    for (const dir of missing.reverse()) {
-      fs.mkdirSync(dir);
-      createdDirs.push(dir);
-    }
-  };
-  const closeCurrent = () => {
-    if (current && current.fd !== null) fs.closeSync(current.fd);
-    if (current) current.fd = null;
-  };
-
-  return {
-    open(target) {
-      makeParents(target);
-      const temp = `${target}.tmp-${process.pid}-${counter++}`;
-      current = { target, temp, fd: fs.openSync(temp, 'w') };
-    },
-    write(view) {
-      let offset = 0;
-      while (offset < view.byteLength) offset += fs.writeSync(current.fd, view, offset);
-    },
-    close() {
-      closeCurrent();
-      done.push(current);
-      current = null;
-    },
-    commit() {
-      for (const out of done) fs.renameSync(out.temp, out.target);
-      done.length = 0;
-      createdDirs.length = 0;
-    },
-    abort() {
-      closeCurrent();
-      for (const out of [...done, ...(current ? [current] : [])]) fs.rmSync(out.temp, { force: true });
-      done.length = 0;
-      current = null;
-      for (const dir of createdDirs.reverse()) {
-        try { fs.rmdirSync(dir); } catch { /* not empty: someone else's */ }
-      }
-      createdDirs.length = 0;
-    },
-  };
-}
-
-// Collects each output's chunks in memory (for `view`), passing them on to
-// `next` (a fileSink, when the outputs are written too). Its onProgress
-// counts each output's calls (the writer's events, two per call), which the
-// page weighs against the viewer's budget.
-function teeSink(outputs, next) {
+// Collects each output's chunks in memory for `view` to serve. Its
+// onProgress counts each output's calls (the writer's events, two per call),
+// which the page weighs against the viewer's budget.
+function servedSink(outputs) {
   let current = null;
   const pending = [];
   return {
     onProgress({ phase, total }) {
       if (phase === 'write' && current) current.calls = Math.floor(total / 2);
     },
-    open(target) { current = { fileName: target, chunks: [], calls: 0 }; next?.open(target); },
-    write(view) { current.chunks.push(view.slice()); next?.write(view); },
-    close() { pending.push(current); current = null; next?.close(); },
-    commit() { outputs.push(...pending); pending.length = 0; next?.commit(); },
-    abort() { pending.length = 0; current = null; next?.abort(); },
+    open(target) { current = { fileName: target, chunks: [], calls: 0 }; },
+    write(view) { current.chunks.push(view.slice()); },
+    close() { pending.push(current); current = null; },
+    commit() { outputs.push(...pending); pending.length = 0; },
+    abort() { pending.length = 0; current = null; },
   };
 }
 
 // Each file is read lazily by the core (any size: no 2 GiB limit of
 // readFileSync, no copy in memory); a missing file is reported by the core
 // in the native CLI's words.
-function readInputs(sp, files) {
+function inputsOf(files) {
   return files.map((file) => ({ name: file, path: file }));
 }
 
@@ -147,10 +91,15 @@ async function serve(options) {
 async function view(sp, options) {
   const outputs = [];
   try {
-    const inputs = readInputs(sp, options.files);
-    const sink = teeSink(outputs, options.writeOutputs ? fileSink() : null);
-    const written = sp.exportSpeedscope(inputs, { ...exportOptions(options, sink), onProgress: sink.onProgress });
-    if (options.writeOutputs && !options.quiet) process.stdout.write(sp.cli.summary(written));
+    const sink = servedSink(outputs);
+    const request = { ...exportOptions(options, sink), onProgress: sink.onProgress };
+    const inputs = inputsOf(options.files);
+    if (options.writeOutputs) {
+      const written = sp.cli.exportFiles(inputs, request);
+      if (!options.quiet) process.stdout.write(sp.cli.summary(written));
+    } else {
+      sp.exportSpeedscope(inputs, request);
+    }
   } catch (error) {
     process.stderr.write(`error: ${error.message}\n`);
     return 1;
@@ -192,8 +141,7 @@ async function main(argv) {
     return 1;
   }
   try {
-    const inputs = readInputs(sp, options.files);
-    const written = sp.exportSpeedscope(inputs, exportOptions(options, fileSink()));
+    const written = sp.cli.exportFiles(inputsOf(options.files), exportOptions(options));
     if (!options.quiet) process.stdout.write(sp.cli.summary(written));
     return 0;
   } catch (error) {

@@ -331,7 +331,7 @@ export interface TimelineRegion {
  * among the lanes shown). A call covers [start, end); one that does not last
  * covers the nanosecond at its start. Bad arguments are a TypeError (wrong
  * type, closed timeline) or RangeError (lane out of range, end <= start,
- * width outside 1 to 16384) naming them.
+ * width outside 1 to `maxWidth`) naming them.
  */
 export interface Timeline {
   readonly lanes: TimelineLane[];
@@ -339,18 +339,27 @@ export interface Timeline {
   readonly frames: string[];
   /** Bytes the columns hold in the module. */
   readonly memoryBytes: number;
+  /** The widest `bars` query, in pixels (16384). */
+  readonly maxWidth: number;
   /**
    * The origin in nanoseconds from the run's first call (the earliest start in
    * the whole file, whatever the ranks and filters): a timeline time `t` is
    * the instant `originInRun + t` of `timeWindow` (e.g. `` `${originInRun + t}ns` ``).
    */
   readonly originInRun: number;
-  /** The calls of `lane` overlapping [start, end) at `width` pixels (1 to 16384); at most 2 * width + 4 items a depth. */
+  /** The calls of `lane` overlapping [start, end) at `width` pixels (1 to `maxWidth`); at most 2 * width + 4 items a depth. */
   bars(lane: number, start: number, end: number, width: number): TimelineBars;
   /** The calls of `lane` covering the instant `time`, from depth 0 down. */
   stackAt(lane: number, time: number): TimelineStackEntry[];
   /** Per frame with a call overlapping [start, end) on `lanes` (default all), in frame order; summed over the lanes. */
   regions(start: number, end: number, lanes?: number[] | null): TimelineRegion[];
+  /**
+   * The window around the middle of [start, end) holding at most `maxCalls`
+   * calls over every lane: [start, end) itself when it does, else the widest
+   * window centred on floor((start + end) / 2) that does (one nanosecond
+   * when none does). What the page opens in speedscope within its budget.
+   */
+  windowWithin(start: number, end: number, maxCalls: number): { start: number; end: number; calls: number };
   /** Frees its memory in the module; later queries throw a TypeError. */
   close(): void;
 }
@@ -425,6 +434,13 @@ export interface ScopeSpeedscope {
     usage(command?: CliCommand): string;
     summary(written: string[]): string;
     fileNotFoundMessage(path: string): string;
+    /**
+     * The export written as files by the core, by the native CLI's rule (each
+     * to a temporary file beside it, renamed once every output is complete)
+     * and with its messages; in Node, files on disk. A `sink` in the options
+     * gets every output as well. Returns the written paths.
+     */
+    exportFiles(inputs: Input | Input[], options?: ExportOptions): string[];
   };
 }
 

@@ -20,11 +20,13 @@ const SYSTEM_ERRORS = {
 const systemError = (error) => SYSTEM_ERRORS[error?.code] ?? String(error?.message ?? error);
 
 // An input { name, path }: the file on disk, read lazily by the core's HDF5
-// file driver (src/core/h5_driver.cpp) in slices of 1 MiB: no size limit
-// (readFileSync stops at 2 GiB) and no copy of the file in memory. Returns
-// { size, read(offset, view), close() } or { error: { code, args } }, the
-// core's message (the native CLI's words: file_not_found when it cannot be
-// stat()ed, else file_unreadable).
+// file driver (src/core/read/h5_driver.cpp) in slices of 1 MiB: no size
+// limit (readFileSync stops at 2 GiB) and no copy of the file in memory.
+// Returns { size, read(offset, view), close() } or { error: { code, args } },
+// the core's message (the native CLI's words: file_not_found when it cannot
+// be stat()ed, else file_unreadable). read fills the view and returns
+// undefined; when the file ends first, the number of bytes it got (the core
+// words that); else the system's words for the failure.
 function openPath(path) {
   try {
     statSync(path);
@@ -45,9 +47,7 @@ function openPath(path) {
           let done = 0;
           while (done < view.byteLength) {
             const got = readSync(fd, view, done, view.byteLength - done, offset + done);
-            if (got === 0) {
-              return `it ends at byte ${offset + done}, before the ${size} bytes it had when it was opened (it was changed meanwhile)`;
-            }
+            if (got === 0) return done;
             done += got;
           }
           return undefined;

@@ -176,22 +176,22 @@ export function timelineOptionsOf(options) {
   return optionsOf(options, TIMELINE_OPTIONS, 'openTimeline\'s options');
 }
 
-/** The widest bars query (pixels). */
-export const TIMELINE_MAX_WIDTH = 16384;
-
-// The arguments of a timeline's queries: a TypeError for a wrong type, a
-// RangeError for a value out of range, each naming the argument.
+// The arguments of a timeline's queries. Here, what the core's parameters
+// can hold: a TypeError naming the argument for a value of another type (a
+// lane is an integer index, a time a finite number, a width an integer
+// number of pixels), a RangeError for a negative lane or width. The values
+// (a lane the timeline has, a window that ends after it starts, a width the
+// core draws at) are the core's to judge: timelineRangeError turns its
+// refusal into a RangeError.
 function timelineError(Kind, method, message) {
   return new Kind(`scope-speedscope: timeline.${method}: ${message}`);
 }
 
-export function timelineLaneOf(method, lane, lanes, name = 'lane') {
+export function timelineLaneOf(method, lane, name = 'lane') {
   if (!Number.isInteger(lane)) {
     throw timelineError(TypeError, method, `${name} must be an integer (an index into timeline.lanes), not ${describe(lane)}`);
   }
-  if (lane < 0 || lane >= lanes) {
-    throw timelineError(RangeError, method, `${name} ${lane} is out of range (the timeline has ${lanes} lane${lanes === 1 ? '' : 's'}: 0 to ${lanes - 1})`);
-  }
+  if (lane < 0) throw timelineError(RangeError, method, `${name} ${lane} is out of range (lanes are numbered from 0)`);
   return lane;
 }
 
@@ -205,28 +205,39 @@ export function timelineTimeOf(method, value, name) {
 export function timelineWindowOf(method, start, end) {
   timelineTimeOf(method, start, 'start');
   timelineTimeOf(method, end, 'end');
-  if (end <= start) {
-    throw timelineError(RangeError, method, `end (${end}) must be after start (${start})`);
-  }
 }
 
 export function timelineWidthOf(method, width) {
   if (!Number.isInteger(width)) {
     throw timelineError(TypeError, method, `width must be an integer number of pixels, not ${describe(width)}`);
   }
-  if (width < 1 || width > TIMELINE_MAX_WIDTH) {
-    throw timelineError(RangeError, method, `width ${width} is outside 1 to ${TIMELINE_MAX_WIDTH}`);
-  }
+  if (width < 0) throw timelineError(RangeError, method, `width ${width} is out of range (a number of pixels)`);
   return width;
 }
 
+// A count of calls (windowWithin's budget): a whole number, 0 or more.
+export function timelineCountOf(method, value, name) {
+  if (!Number.isInteger(value)) {
+    throw timelineError(TypeError, method, `${name} must be an integer number of calls, not ${describe(value)}`);
+  }
+  if (value < 0) throw timelineError(RangeError, method, `${name} ${value} is out of range (a number of calls)`);
+  return value;
+}
+
 // regions' lanes: undefined or null for all, else lane indices.
-export function timelineLanesOf(method, value, lanes) {
+export function timelineLanesOf(method, value) {
   if (value === undefined || value === null) return null;
   if (!Array.isArray(value)) {
     throw timelineError(TypeError, method, `lanes must be an array of lane indices, not ${describe(value)}`);
   }
-  return value.map((lane, i) => timelineLaneOf(method, lane, lanes, `lanes[${i}]`));
+  return value.map((lane, i) => timelineLaneOf(method, lane, `lanes[${i}]`));
+}
+
+// The core's refusal of an argument's value (its bad_argument detail, which
+// may start with the query's name) as a RangeError naming the query.
+export function timelineRangeError(method, detail) {
+  const own = detail.startsWith(`${method}: `) ? detail.slice(method.length + 2) : detail;
+  return timelineError(RangeError, method, own);
 }
 
 export function timelineClosedError(method) {
@@ -260,8 +271,8 @@ export function createOptionsOf(options) {
   return out;
 }
 
-// Emscripten's WORKERFS reads a Blob lazily with FileReaderSync, which exists
-// only inside (dedicated) Web Workers.
+// A File or Blob can be read synchronously (FileReaderSync, as the core's
+// reads need) only inside (dedicated) Web Workers.
 export const canReadBlobsSynchronously = typeof FileReaderSync === 'function';
 
 const isBlob = (v) => v !== null && typeof v === 'object' && typeof v.size === 'number' &&

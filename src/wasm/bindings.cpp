@@ -1,6 +1,6 @@
 // The WebAssembly face of the core (embind). Emscripten types stay in this
 // file. Every entry point returns {ok: true, value} or {ok: false, kind,
-// message}; src/js/index.js turns the latter into a ScopeSpeedscopeError in
+// message}; src/js/api.js turns the latter into a ScopeSpeedscopeError in
 // one place, and no C++ exception ever unwinds into JavaScript.
 //
 // Inputs are {name, ptr, size} (bytes the wrapper copied into the heap),
@@ -9,8 +9,8 @@
 // A sink is a JS object {open(path), write(Uint8Array view), close(),
 // commit(), abort(), progress(phase, done, total)}; the view is only valid
 // during the call. A sink method never throws: it returns a message string
-// when it failed (a disk error in the Node CLI, say) and undefined otherwise,
-// so that the C++ side unwinds normally.
+// when it failed and undefined otherwise, so that the C++ side unwinds
+// normally.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -29,6 +29,7 @@
 #include "read/h5_reader.hpp"
 #include "select/inspect.hpp"
 #include "export/narrow.hpp"
+#include "export/overview.hpp"
 #include "text/pattern.hpp"
 #include "write/speedscope_writer.hpp"
 #include "write/speedscope_format.hpp"
@@ -104,8 +105,11 @@ ss::Progress progress_of(const val& sink) {
 }
 
 // A file JavaScript reads for us, slice by slice (a File in a worker, a file
-// in Node): input.read(offset, view) fills the view and returns undefined,
-// or returns why it could not (it never throws: src/js/api.js).
+// in Node): input.read(offset, view) fills the view and returns undefined;
+// it returns the number of bytes it got when the file ended before the view
+// was full (the table words that: file_shrank), or a string saying why it
+// could not read (the system's words). It never throws (src/js/api.js,
+// src/js/node.js).
 class JsSource final : public ss::ByteSource {
  public:
   JsSource(val read, uint64_t size) : read_(std::move(read)), size_(size) {}
@@ -114,6 +118,11 @@ class JsSource final : public ss::ByteSource {
   std::string read(uint64_t offset, void* out, std::size_t n) override {
     const val result = read_(static_cast<double>(offset),
                              val(emscripten::typed_memory_view(n, static_cast<uint8_t*>(out))));
+    if (result.isNumber()) {
+      const auto got = static_cast<uint64_t>(result.as<double>());
+      return ss::message_text(ss::Msg::file_shrank, {{"offset", std::to_string(offset + got)},
+                                                     {"size", std::to_string(size_)}});
+    }
     return result.isString() ? result.as<std::string>() : std::string();
   }
 
@@ -382,38 +391,116 @@ val suggest_narrowing(val overview, double max_events) {
   });
 }
 
-// inputs: [{name, ptr, size} | {name, path}], options: {filepath, ranks,
-// include, exclude, labels, flushSize, minDuration, timeWindow}, sink: see above.
+// What an export is asked to do: the runs read, the options and the output
+// name. inputs: [{name, ptr, size} | {name, size, read} | {name, path}];
+// options: {filepath, ranks, include, exclude, labels, flushSize,
+// minDuration, timeWindow} (a bad narrowing value fails before any file is
+// read).
+struct ExportRequest {
+  std::vector<ss::Run> runs;
+  ss::ExportOptions options;
+  std::string filepath;
+};
+
+ExportRequest export_request(const val& inputs, const val& options, const ss::Progress& progress) {
+  ExportRequest request;
+  ss::ExportOptions& opts = request.options;
+  opts.narrowing = narrowing_of(options);
+  const unsigned n = inputs["length"].as<unsigned>();
+  request.runs.reserve(n);
+  const std::vector<std::string> labels =
+      absent(options["labels"]) ? std::vector<std::string>{} : strings_of(options["labels"]);
+  for (unsigned i = 0; i < n; ++i) {
+    request.runs.push_back(read_input(inputs[i], progress));
+    if (i < labels.size()) request.runs.back().label = labels[i];
+  }
+  if (!absent(options["ranks"])) opts.ranks = ranks_of(options["ranks"]);
+  opts.include = optional_strings(options["include"]);
+  opts.exclude = optional_strings(options["exclude"]);
+  opts.verbose = false;
+  opts.progress = progress;
+  if (!options["flushSize"].isUndefined()) {
+    opts.flush_size = static_cast<std::size_t>(options["flushSize"].as<double>());
+  }
+  request.filepath = options["filepath"].isUndefined() ? std::string("profile.speedscope.json")
+                                                       : options["filepath"].as<std::string>();
+  return request;
+}
+
+// The outputs streamed into the JavaScript sink (see above).
 val export_speedscope(val inputs, val options, val sink) {
   return guarded([&] {
-    const ss::Progress progress = progress_of(sink);
-    ss::ExportOptions opts;
-    opts.narrowing = narrowing_of(options);  // a bad value fails before any file is read
-    std::vector<ss::Run> runs;
-    const unsigned n = inputs["length"].as<unsigned>();
-    runs.reserve(n);
-    const std::vector<std::string> labels =
-        options["labels"].isUndefined() || options["labels"].isNull()
-            ? std::vector<std::string>{}
-            : strings_of(options["labels"]);
-    for (unsigned i = 0; i < n; ++i) {
-      runs.push_back(read_input(inputs[i], progress));
-      if (i < labels.size()) runs.back().label = labels[i];
-    }
-    const val ranks = options["ranks"];
-    if (!absent(ranks)) opts.ranks = ranks_of(ranks);
-    opts.include = optional_strings(options["include"]);
-    opts.exclude = optional_strings(options["exclude"]);
-    opts.verbose = false;
-    opts.progress = progress;
-    if (!options["flushSize"].isUndefined()) {
-      opts.flush_size = static_cast<std::size_t>(options["flushSize"].as<double>());
-    }
-    const std::string filepath = options["filepath"].isUndefined()
-                                     ? std::string("profile.speedscope.json")
-                                     : options["filepath"].as<std::string>();
+    const ExportRequest request = export_request(inputs, options, progress_of(sink));
     JsOutputTarget target(sink);
-    return array_of(ss::export_speedscope(runs, filepath, opts, target));
+    return array_of(ss::export_speedscope(request.runs, request.filepath, request.options, target));
+  });
+}
+
+// Bytes going to two sinks.
+class TeeSink final : public ss::Sink {
+ public:
+  void to(ss::Sink* first, ss::Sink* second) {
+    first_ = first;
+    second_ = second;
+  }
+  void write(const char* data, std::size_t size) override {
+    first_->write(data, size);
+    second_->write(data, size);
+  }
+
+ private:
+  ss::Sink* first_ = nullptr;
+  ss::Sink* second_ = nullptr;
+};
+
+// Every output to two targets; the first commits first (files, which may fail).
+class TeeOutputTarget final : public ss::OutputTarget {
+ public:
+  TeeOutputTarget(ss::OutputTarget& first, ss::OutputTarget& second)
+      : first_(first), second_(second) {}
+  ss::Sink& open(const std::string& path) override {
+    ss::Sink& a = first_.open(path);
+    ss::Sink& b = second_.open(path);
+    both_.to(&a, &b);
+    return both_;
+  }
+  void close() override {
+    first_.close();
+    second_.close();
+  }
+  void commit() override {
+    first_.commit();
+    second_.commit();
+  }
+  void abort() noexcept override {
+    first_.abort();
+    second_.abort();
+  }
+
+ private:
+  ss::OutputTarget& first_;
+  ss::OutputTarget& second_;
+  TeeSink both_;
+};
+
+// The outputs written as files by the core's own rule, as the native CLI
+// writes them (FileOutputTarget: each to a temporary file beside its target,
+// renamed once every output is complete, removed with the directories it
+// made otherwise; the errors in the native CLI's words). In the Node build
+// the module's file system is Node's (NODERAWFS). sink: {progress} and, when
+// it has `open`, a JavaScript sink that gets every output as well (the Node
+// CLI's `view` serves them).
+val export_files(val inputs, val options, val sink) {
+  return guarded([&] {
+    const ExportRequest request = export_request(inputs, options, progress_of(sink));
+    ss::FileOutputTarget files;
+    if (absent(sink) || sink["open"].isUndefined()) {
+      return array_of(
+          ss::export_speedscope(request.runs, request.filepath, request.options, files));
+    }
+    JsOutputTarget also(sink);
+    TeeOutputTarget both(files, also);
+    return array_of(ss::export_speedscope(request.runs, request.filepath, request.options, both));
   });
 }
 
@@ -450,6 +537,28 @@ int64_t ns_of(double t, bool up) {
   return static_cast<int64_t>(up ? std::ceil(t) : std::floor(t));
 }
 
+// A query's window [start, end) in whole ns: the whole ns it touches. An
+// empty or reversed window stays one (its end rounded down), so the core
+// refuses it.
+struct NsWindow {
+  int64_t start, end;
+};
+NsWindow ns_window(double start, double end) {
+  return {ns_of(start, false), ns_of(end, end > start)};
+}
+
+// Lanes and widths come as whole numbers from 0 (src/js/options.js); the
+// timeline judges the values. One beyond its parameter's range reaches it as
+// the largest value the parameter holds, which it refuses all the same.
+std::size_t lane_of(double lane) {
+  constexpr auto most = static_cast<double>(SIZE_MAX);
+  return lane >= most ? SIZE_MAX : static_cast<std::size_t>(lane);
+}
+uint32_t width_of(double width) {
+  if (!(width > 0)) return 0;
+  return width >= 4294967295.0 ? UINT32_MAX : static_cast<uint32_t>(width);
+}
+
 // input as for inspect; options: {ranks, include, exclude}; sink: {progress}.
 val open_timeline(val input, val options, val sink) {
   return guarded([&] {
@@ -483,6 +592,7 @@ val open_timeline(val input, val options, val sink) {
     out.set("lanes", lanes);
     out.set("frames", array_of(tl.frames()));
     out.set("memoryBytes", static_cast<double>(tl.memory_bytes()));
+    out.set("maxWidth", static_cast<double>(ss::kTimelineMaxWidth));
     out.set("originInRun", static_cast<double>(tl.origin_in_run_ns()));
     open_timelines().emplace(id, std::move(entry));
     return out;
@@ -493,8 +603,8 @@ val open_timeline(val input, val options, val sink) {
 val timeline_bars(int id, double lane, double start, double end, double width) {
   return guarded([&] {
     OpenTimeline& t = timeline_of(id);
-    t.timeline.bars(static_cast<std::size_t>(lane), ns_of(start, false), ns_of(end, true),
-                    static_cast<uint32_t>(width), t.bars);
+    const NsWindow window = ns_window(start, end);
+    t.timeline.bars(lane_of(lane), window.start, window.end, width_of(width), t.bars);
     const std::size_t n = t.bars.size();
     t.start.assign(t.bars.start.begin(), t.bars.start.end());
     t.end.assign(t.bars.end.begin(), t.bars.end.end());
@@ -510,7 +620,7 @@ val timeline_bars(int id, double lane, double start, double end, double width) {
 
 val timeline_stack_at(int id, double lane, double time) {
   return guarded([&] {
-    const auto stack = timeline_of(id).timeline.stack_at(static_cast<std::size_t>(lane), ns_of(time, false));
+    const auto stack = timeline_of(id).timeline.stack_at(lane_of(lane), ns_of(time, false));
     val out = val::array();
     for (std::size_t i = 0; i < stack.size(); ++i) {
       val e = val::object();
@@ -531,9 +641,10 @@ val timeline_regions(int id, double start, double end, val lanes) {
     std::vector<std::size_t> chosen;
     if (!absent(lanes)) {
       const unsigned n = lanes["length"].as<unsigned>();
-      for (unsigned i = 0; i < n; ++i) chosen.push_back(static_cast<std::size_t>(lanes[i].as<double>()));
+      for (unsigned i = 0; i < n; ++i) chosen.push_back(lane_of(lanes[i].as<double>()));
     }
-    const auto regions = timeline_of(id).timeline.regions(ns_of(start, false), ns_of(end, true), chosen);
+    const NsWindow window = ns_window(start, end);
+    const auto regions = timeline_of(id).timeline.regions(window.start, window.end, chosen);
     val out = val::array();
     for (std::size_t i = 0; i < regions.size(); ++i) {
       val r = val::object();
@@ -543,6 +654,20 @@ val timeline_regions(int id, double start, double end, val lanes) {
       r.set("self", static_cast<double>(regions[i].self_ns));
       out.set(i, r);
     }
+    return out;
+  });
+}
+
+// The window around the middle of [start, end) within `max_calls` calls.
+val timeline_window_within(int id, double start, double end, double max_calls) {
+  return guarded([&] {
+    const NsWindow window = ns_window(start, end);
+    const uint64_t budget = max_calls > 0 ? static_cast<uint64_t>(std::min(max_calls, 9.0e18)) : 0;
+    const auto w = timeline_of(id).timeline.window_within(window.start, window.end, budget);
+    val out = val::object();
+    out.set("start", static_cast<double>(w.start_ns));
+    out.set("end", static_cast<double>(w.end_ns));
+    out.set("calls", static_cast<double>(w.calls));
     return out;
   });
 }
@@ -626,12 +751,14 @@ double ns_per_second() { return static_cast<double>(ss::NS_PER_SECOND); }
 EMSCRIPTEN_BINDINGS(scope_speedscope) {
   emscripten::function("inspect", &inspect);
   emscripten::function("exportSpeedscope", &export_speedscope);
+  emscripten::function("exportFiles", &export_files);
   emscripten::function("overview", &overview);
   emscripten::function("suggestNarrowing", &suggest_narrowing);
   emscripten::function("openTimeline", &open_timeline);
   emscripten::function("timelineBars", &timeline_bars);
   emscripten::function("timelineStackAt", &timeline_stack_at);
   emscripten::function("timelineRegions", &timeline_regions);
+  emscripten::function("timelineWindowWithin", &timeline_window_within);
   emscripten::function("timelineClose", &timeline_close);
   emscripten::function("parseCli", &parse_cli);
   emscripten::function("cliCommand", &cli_command);

@@ -1,10 +1,9 @@
-// Big files (issue 19): valid profiles whose data lies beyond 2 GiB and
-// beyond 4 GiB, after a large dataset allocated early and never written
-// (sparse files). The native CLI, the Node CLI and the JS API (from the path,
-// read lazily) make the same bytes; before, the Node CLI refused them ("File
-// size ... is greater than 2 GiB") and the page called them damaged. As bytes
-// such a file does not fit the 4 GiB of WebAssembly memory beside the work:
-// the message says so.
+// Big files: valid profiles whose data lies beyond 2 GiB and beyond 4 GiB,
+// after a large dataset allocated early and never written (sparse files).
+// The native CLI, the Node CLI and the JS API (from the path, read lazily)
+// make the same bytes (no "File size ... is greater than 2 GiB" of a whole
+// read, no file called damaged). As bytes such a file does not fit the 4 GiB
+// of WebAssembly memory beside the work: the message says so.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

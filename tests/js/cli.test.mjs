@@ -96,6 +96,27 @@ describe('Node CLI', () => {
     assert.deepEqual(fs.readdirSync(out), []);
   });
 
+  it('fails to write as the native CLI does: its message, nothing left behind', () => {
+    for (const target of ['blocker/sub/profile.json', 'taken.json']) {
+      const outs = [tempDir(), tempDir()];
+      for (const out of outs) {
+        fs.writeFileSync(path.join(out, 'blocker'), '');
+        fs.mkdirSync(path.join(out, 'taken.json'));
+      }
+      const a = node([inputPath('edge_s3.h5'), '--filepath', path.join(outs[0], target)]);
+      const b = native([inputPath('edge_s3.h5'), '--filepath', path.join(outs[1], target)]);
+      assert.equal(a.status, 1, target);
+      assert.equal(b.status, 1, target);
+      assert.equal(a.stderr.toString().replaceAll(outs[0], '<out>'), b.stderr.toString().replaceAll(outs[1], '<out>'));
+      assert.match(a.stderr.toString(), /^error: cannot (write|create directory) /);
+      for (const out of outs) {
+        assert.deepEqual(fs.readdirSync(out).sort(), ['blocker', 'taken.json']);
+        assert.deepEqual(fs.readdirSync(path.join(out, 'taken.json')), []);
+        fs.rmSync(out, { recursive: true });
+      }
+    }
+  });
+
   it('says when a file does not exist', () => {
     const r = node(['no/such.h5', '-o', tempDir()]);
     assert.equal(r.status, 1);

@@ -1,4 +1,4 @@
-// The differential run (issue 19): one answer per file, whatever build reads
+// The differential run: one answer per file, whatever build reads
 // it. Each input goes through the native CLI (build/native/scope-speedscope)
 // and through the WebAssembly module in Node, from its bytes and from its
 // path (read lazily by the core's file driver); the outcomes must be the

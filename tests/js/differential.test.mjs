@@ -1,4 +1,4 @@
-// One answer per file (issue 19): the seeded campaign that the build
+// One answer per file: the seeded campaign that the build
 // generates (tests/fixtures/gen/make_mutations.py, seed 20261130) and the
 // shared bad fixtures, each through the native CLI and through the
 // WebAssembly module in Node (from bytes, and from the path, read lazily).

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const docsDir = path.join(root, 'docs');
 
-// The pages of docs/ the README's documentation list must name (issue 24).
+// The pages of docs/ the README's documentation list must name.
 const PAGES = ['command-line', 'package-api', 'web-page', 'offline', 'architecture', 'building', 'reliability', 'benchmarks'];
 const README_MAX_LINES = 300;
 const TWO_COMMANDS = [

@@ -4,6 +4,7 @@
 // generated case lists.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
 import { describe, it, before } from 'node:test';
 
@@ -100,6 +101,32 @@ describe('errors through the JS API', () => {
     assert.throws(() => sp.exportSpeedscope([input], { minDuration: '1 s' }), (e) => e.code === 'invalid_duration'
       && e.field === 'minDuration' && e.file === null
       && e.peopleMessage === "'1 s' is not a duration: write seconds (1e-4, 0.5) or a number with a unit (500ns, 100us, 2ms, 1s).");
+  });
+
+  it('a file that ends before the size it had when opened: the core\'s words', () => {
+    // node.js reads a path with fs.readSync: here the file gives 100 bytes, then ends.
+    const file = inputPath('nested_s3.h5');
+    const size = fs.statSync(file).size;
+    const readSync = fs.readSync;
+    let given = 0;
+    fs.readSync = (fd, buffer, offset, length, position) => {
+      const got = readSync(fd, buffer, offset, Math.min(length, 100 - given), position);
+      given += got;
+      return got;
+    };
+    syncBuiltinESMExports();
+    try {
+      assert.throws(() => sp.inspect({ name: file, path: file }), (e) => {
+        assert.equal(e.code, 'file_unreadable');
+        assert.match(e.message, new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot read the file: ` +
+          `it ends at byte 100, before the ${size} bytes it had when it was opened \\(it was changed meanwhile\\)$`));
+        assert.equal(e.file, file);
+        return true;
+      });
+    } finally {
+      fs.readSync = readSync;
+      syncBuiltinESMExports();
+    }
   });
 
   it('a failing sink is an output error in words for people', () => {

@@ -210,6 +210,48 @@ describe('openTimeline: bounds of bars', () => {
   });
 });
 
+// windowWithin: the window around the middle within a budget of calls,
+// against the rule searched naively with regions() counting the calls.
+describe('openTimeline: windowWithin', () => {
+  it('is the widest centred window holding at most maxCalls calls (large_s3)', async () => {
+    const sp = await createScopeSpeedscope();
+    const tl = await sp.openTimeline(read(inputPath('large_s3.h5')), { ranks: [0, 1] });
+    const count = (a, z) => tl.regions(a, z).reduce((n, r) => n + r.calls, 0);
+    const end = Math.max(...tl.lanes.map((l) => l.end)) + 1;
+    const random = rng(2024);
+    let narrowed = 0;
+    for (let round = 0; round < 12; round++) {
+      const a = Math.floor(random() * end);
+      const z = a + 1 + Math.floor(random() * 2000);
+      const all = count(a, z);
+      const budget = round % 3 === 0 ? all : Math.floor(all / 2);
+      const got = tl.windowWithin(a, z, budget);
+      if (all <= budget) {
+        assert.deepEqual(got, { start: a, end: z, calls: all });
+        continue;
+      }
+      narrowed++;
+      const mid = Math.floor((a + z) / 2);
+      let want = { start: mid, end: mid + 1, calls: count(mid, mid + 1) };
+      for (let h = Math.ceil((z - a) / 2) - 1; h >= 1; h--) {
+        const lo = Math.max(a, mid - h);
+        const hi = Math.min(z, mid + h);
+        const n = count(lo, hi);
+        if (n <= budget) {
+          want = { start: lo, end: hi, calls: n };
+          break;
+        }
+      }
+      assert.deepEqual(got, want, `${a}:${z} within ${budget}`);
+    }
+    assert.ok(narrowed >= 4, `${narrowed} windows were narrowed`);
+    assert.throws(() => tl.windowWithin(0, 10, 1.5), TypeError);
+    assert.throws(() => tl.windowWithin(0, 10, -1), RangeError);
+    assert.throws(() => tl.windowWithin(10, 10, 1), RangeError);
+    tl.close();
+  });
+});
+
 describe('openTimeline: errors', () => {
   let sp;
   let tl;
@@ -235,7 +277,12 @@ describe('openTimeline: errors', () => {
     assert.throws(() => tl.stackAt(n, 0), { name: 'RangeError', message: /timeline\.stackAt: lane/ });
     assert.throws(() => tl.stackAt(0, 'x'), { name: 'TypeError', message: /time must be a finite number/ });
     assert.throws(() => tl.regions(5, 5), { name: 'RangeError', message: /timeline\.regions: end \(5\)/ });
-    assert.throws(() => tl.regions(0, 5, [n]), { name: 'RangeError', message: /lanes\[0\] .* out of range/ });
+    assert.throws(() => tl.regions(0, 5, [n]), { name: 'RangeError', message: new RegExp(`timeline\\.regions: lane ${n} is out of range`) });
+    assert.throws(() => tl.regions(0, 5, [-2]), { name: 'RangeError', message: /lanes\[0\] -2 is out of range/ });
+    // The core judges the values (whole ns: an empty window stays empty) and names the query once.
+    assert.throws(() => tl.bars(0, 10.5, 10.2, 10), { name: 'RangeError', message: /^scope-speedscope: timeline\.bars: end \(10\) must be after start \(10\)$/ });
+    assert.throws(() => tl.bars(0, 0, 10, -3), { name: 'RangeError', message: /timeline\.bars: width -3 is out of range/ });
+    assert.equal(tl.maxWidth, 16384);
     assert.throws(() => tl.regions(0, 5, 0), { name: 'TypeError', message: /lanes must be an array/ });
   });
 

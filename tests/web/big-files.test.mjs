@@ -1,4 +1,4 @@
-// Big files in the page (issue 19): valid profiles whose data lies beyond
+// Big files in the page: valid profiles whose data lies beyond
 // 2 GiB and beyond 4 GiB (sparse files from tests/fixtures/gen/make_big.py)
 // chosen as Files: the worker reads them lazily (files over 256 MiB), through
 // the core's own HDF5 file driver, and the download holds the native CLI's

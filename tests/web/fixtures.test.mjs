@@ -59,7 +59,7 @@ describe('fixture cases through the page', { timeout: 900_000 }, () => {
 });
 
 // Files up to 256 MiB are read whole before converting; larger ones lazily
-// (WORKERFS, one read per HDF5 read). ?read-whole-bytes=0 sends every file the
+// (the core's file driver asks for slices). ?read-whole-bytes=0 sends every file the
 // lazy way: one case of each fixture file (every layout) must give the same bytes.
 describe('fixture cases read lazily, as files over 256 MiB are', { timeout: 900_000 }, () => {
   let browser;

@@ -15,11 +15,11 @@
 //   - beats on the port from a worker every 250 ms, so the page notices when
 //     this frame's process dies (out of memory) even while speedscope keeps the
 //     frame's main thread busy for a minute importing.
-// speedscope opened on its own (a tab) is left alone.
-(() => {
-  'use strict';
-  if (window.parent === window) return;
+// speedscope opened on its own (a tab) is left alone. One block: its names
+// stay out of speedscope's global scope.
+'use strict';
 
+{
   const SOURCE = 'scope-speedscope-viewer';
   const post = (type, extra = {}) => {
     try {
@@ -30,27 +30,30 @@
     }
   };
   const messageOf = (value) => String(value?.message ?? value ?? 'unknown error');
+  const log = console.log.bind(console);
 
   // Storage throws in an opaque origin; speedscope reads its colour scheme from
   // localStorage. An in-memory stand-in keeps it working (nothing to persist).
-  try {
-    void window.localStorage;
-  } catch {
-    const items = new Map();
-    const storage = {
-      getItem: (k) => (items.has(String(k)) ? items.get(String(k)) : null),
-      setItem: (k, v) => { items.set(String(k), String(v)); },
-      removeItem: (k) => { items.delete(String(k)); },
-      clear: () => items.clear(),
-      key: (i) => [...items.keys()][i] ?? null,
-      get length() { return items.size; },
-    };
-    const proxy = new Proxy(storage, {
-      get: (t, k) => (k in t ? t[k] : t.getItem(k) ?? undefined),
-      set: (t, k, v) => { t.setItem(k, v); return true; },
-    });
-    Object.defineProperty(window, 'localStorage', { value: proxy, configurable: true });
-  }
+  const keepStorage = () => {
+    try {
+      void window.localStorage;
+    } catch {
+      const items = new Map();
+      const storage = {
+        getItem: (k) => (items.has(String(k)) ? items.get(String(k)) : null),
+        setItem: (k, v) => { items.set(String(k), String(v)); },
+        removeItem: (k) => { items.delete(String(k)); },
+        clear: () => items.clear(),
+        key: (i) => [...items.keys()][i] ?? null,
+        get length() { return items.size; },
+      };
+      const proxy = new Proxy(storage, {
+        get: (t, k) => (k in t ? t[k] : t.getItem(k) ?? undefined),
+        set: (t, k, v) => { t.setItem(k, v); return true; },
+      });
+      Object.defineProperty(window, 'localStorage', { value: proxy, configurable: true });
+    }
+  };
 
   // ---- failures ---------------------------------------------------------------
   let job = null;  // { name, started, glAtStart, painted, failed }
@@ -60,20 +63,22 @@
     post('failed', { name: job.name, message, tooDeep: /Maximum call stack size exceeded/i.test(message) });
   };
   // speedscope reports an unreadable file with alert() or console.log("Failed to load format", error).
-  window.alert = (message) => fail(messageOf(message));
-  const log = console.log.bind(console);
-  console.log = (...args) => {
-    if (args[0] === 'Failed to load format') fail(messageOf(args[1]));
-    log(...args);
+  const watchFailures = () => {
+    window.alert = (message) => fail(messageOf(message));
+    console.log = (...args) => {
+      if (args[0] === 'Failed to load format') fail(messageOf(args[1]));
+      log(...args);
+    };
+    window.addEventListener('error', (e) => fail(messageOf(e.error ?? e.message)));
+    window.addEventListener('unhandledrejection', (e) => fail(messageOf(e.reason)));
   };
-  window.addEventListener('error', (e) => fail(messageOf(e.error ?? e.message)));
-  window.addEventListener('unhandledrejection', (e) => fail(messageOf(e.reason)));
 
   // ---- painting ---------------------------------------------------------------
   // speedscope draws rectangles with WebGL (a buffer that cannot be read back
   // once shown) and labels on 2D overlay canvases. Count the WebGL draw calls
   // and remember the canvases that got labels; their pixels can be read.
   let glDraws = 0;
+  const labelled = new Set();
   const countDraws = (proto, names) => {
     for (const name of names) {
       const original = proto?.[name];
@@ -84,24 +89,25 @@
       };
     }
   };
-  countDraws(window.WebGLRenderingContext?.prototype, ['drawArrays', 'drawElements']);
-  const getExtension = window.WebGLRenderingContext?.prototype.getExtension;
-  if (getExtension) {
-    // Extension objects have no global interface to patch: wrap what is handed out.
-    WebGLRenderingContext.prototype.getExtension = function countedExtension(name) {
-      const ext = getExtension.call(this, name);
-      if (ext && name === 'ANGLE_instanced_arrays' && !ext.counted) {
-        ext.counted = true;
-        countDraws(ext, ['drawArraysInstancedANGLE', 'drawElementsInstancedANGLE']);
-      }
-      return ext;
+  const watchDrawing = () => {
+    countDraws(window.WebGLRenderingContext?.prototype, ['drawArrays', 'drawElements']);
+    const getExtension = window.WebGLRenderingContext?.prototype.getExtension;
+    if (getExtension) {
+      // Extension objects have no global interface to patch: wrap what is handed out.
+      WebGLRenderingContext.prototype.getExtension = function countedExtension(name) {
+        const ext = getExtension.call(this, name);
+        if (ext && name === 'ANGLE_instanced_arrays' && !ext.counted) {
+          ext.counted = true;
+          countDraws(ext, ['drawArraysInstancedANGLE', 'drawElementsInstancedANGLE']);
+        }
+        return ext;
+      };
+    }
+    const fillText = CanvasRenderingContext2D.prototype.fillText;
+    CanvasRenderingContext2D.prototype.fillText = function labelledText(...args) {
+      if (job && !job.painted) labelled.add(this.canvas);
+      return fillText.apply(this, args);
     };
-  }
-  const labelled = new Set();
-  const fillText = CanvasRenderingContext2D.prototype.fillText;
-  CanvasRenderingContext2D.prototype.fillText = function labelledText(...args) {
-    if (job && !job.painted) labelled.add(this.canvas);
-    return fillText.apply(this, args);
   };
 
   const probe = document.createElement('canvas');
@@ -128,8 +134,8 @@
 
   // ---- heartbeat ----------------------------------------------------------------
   // A worker beats on a MessagePort whose other end goes to the page with
-  // 'ready'. It starts now, while this frame is idle: once speedscope imports,
-  // the frame's main thread may not get to start anything for a minute.
+  // 'ready'. It starts at once, while this frame is idle: once speedscope
+  // imports, the frame's main thread may not get to start anything for a minute.
   let heartbeat = null;  // { worker, port (the page's end), up }
   const startHeartbeat = () => {
     const code = 'onmessage = (e) => { const p = e.ports[0]; const beat = () => p.postMessage("alive");' +
@@ -145,7 +151,6 @@
       log('scope-speedscope bridge: no heartbeat', err);
     }
   };
-  startHeartbeat();
 
   // ---- hand-off ---------------------------------------------------------------
   const appRoot = () => document.querySelector('body > div');
@@ -164,11 +169,6 @@
     requestAnimationFrame(checkPainted);
   };
 
-  window.addEventListener('message', (event) => {
-    if (event.source !== window.parent || event.data?.type !== 'show') return;
-    show(event.data);
-  });
-
   // Ready once speedscope has mounted its application (it renders into body)
   // and the heartbeat runs; the page gets the heartbeat's port.
   const announce = () => {
@@ -182,6 +182,17 @@
       // the page went away
     }
   };
-  if (document.readyState === 'complete') announce();
-  else window.addEventListener('load', announce);
-})();
+
+  if (window.parent !== window) {
+    keepStorage();
+    watchFailures();
+    watchDrawing();
+    startHeartbeat();
+    window.addEventListener('message', (event) => {
+      if (event.source !== window.parent || event.data?.type !== 'show') return;
+      show(event.data);
+    });
+    if (document.readyState === 'complete') announce();
+    else window.addEventListener('load', announce);
+  }
+}

@@ -106,135 +106,158 @@ export class Renderer {
   //          hover, focus, selected (items), range ({ a, b } ns or null), focused (chart has focus) }
   draw(scene) {
     const ctx = this.#ctx;
-    const c = this.#colors;
+    const { view } = scene;
     const W = this.#width;
     const H = this.#height;
+    const pxPerNs = W / (view.end - view.start);
+    const geometry = { W, H, xOf: (t) => (t - view.start) * pxPerNs, ticks: ticks(view.start, view.end, W) };
     ctx.setTransform(this.#dpr, 0, 0, this.#dpr, 0, 0);
-    ctx.fillStyle = c.background;
+    ctx.fillStyle = this.#colors.background;
     ctx.fillRect(0, 0, W, H);
     ctx.font = FONT;
     ctx.textBaseline = 'middle';
-    const { view, scrollY } = scene;
-    const span = view.end - view.start;
-    const pxPerNs = W / span;
-    const xOf = (t) => (t - view.start) * pxPerNs;
-
     // Grid lines under everything.
-    const tk = ticks(view.start, view.end, W);
-    ctx.fillStyle = c.grid;
-    for (let t = tk.first; t <= view.end; t += tk.step) ctx.fillRect(Math.round(xOf(t)), AXIS_H, 1, H - AXIS_H);
+    ctx.fillStyle = this.#colors.grid;
+    for (let t = geometry.ticks.first; t <= view.end; t += geometry.ticks.step) {
+      ctx.fillRect(Math.round(geometry.xOf(t)), AXIS_H, 1, H - AXIS_H);
+    }
 
     for (const list of this.#fills) list.length = 0;
     for (const list of this.#faded) list.length = 0;
     this.#merged.length = 0;
     this.#labels.length = 0;
-
     ctx.save();
     ctx.beginPath();
     ctx.rect(0, AXIS_H, W, H - AXIS_H);
     ctx.clip();
-    for (const band of scene.bands) {
-      const top = AXIS_H + band.top - scrollY;
-      if (top > H || top + band.height < AXIS_H) continue;
-      // The header: the lane's name, and whether it is open.
-      ctx.fillStyle = c.band;
-      ctx.fillRect(0, top, W, HEADER_H);
-      ctx.fillStyle = c.bandText;
-      ctx.fillText(`${band.collapsed ? '▸' : '▾'} ${band.name}`, 6, top + HEADER_H / 2);
-      if (band.collapsed) continue;
-      const bars = scene.data.get(band.lane);
-      if (!bars) continue;
-      const rowsTop = top + HEADER_H;
-      const first = Math.max(0, Math.floor((AXIS_H - rowsTop) / ROW_H));
-      const last = Math.min(band.depths - 1, Math.floor((H - rowsTop) / ROW_H));
-      for (let d = first; d <= last; d++) {
-        const lo = bars.rows[d];
-        const hi = bars.rows[d + 1];
-        if (lo === hi) continue;
-        const y = Math.round(rowsTop + d * ROW_H);
-        let lastX = -Infinity;
-        for (let i = firstEndingAfter(bars, view.start, lo, hi); i < hi && bars.start[i] < view.end; i++) {
-          let x0 = xOf(bars.start[i]);
-          let x1 = xOf(Math.max(bars.end[i], bars.start[i] + 1));
-          if (x1 <= lastX) continue;  // inside a pixel already drawn on this row
-          if (x0 < lastX) x0 = lastX;
-          if (x0 < -2) x0 = -2;
-          if (x1 > W + 2) x1 = W + 2;
-          const w = x1 - x0;
-          lastX = x0 + Math.max(w, 1);
-          // Whole pixels: a rect on pixel edges fills without anti-aliasing,
-          // which is what keeps a software-rastered canvas fast (a path of
-          // fractional rects cost 20-70 ms a frame at 20 M calls). Bars wider
-          // than 3 px keep a 1 px gap before the next.
-          const px0 = Math.round(x0);
-          const px1 = Math.round(x0 + w) - (w > 3 ? 1 : 0);
-          const drawn = px1 > px0 ? px1 - px0 : 1;
-          const frame = bars.frame[i];
-          if (bars.count[i] > 1) {
-            this.#merged.push(px0, y, drawn);
-            continue;
-          }
-          const faded = scene.highlight && !scene.highlight[frame];
-          (faded ? this.#faded : this.#fills)[scene.hue[frame]].push(px0, y, drawn);
-          if (w >= LABEL_MIN_PX) this.#labels.push(frame, Math.max(x0, 0), Math.min(x1, W), y, faded ? 1 : 0);
-        }
-      }
+    for (const band of scene.bands) this.#band(band, scene, geometry);
+    this.#paintGathered(scene);
+    this.#outlines(scene, geometry);
+    this.#range(scene, geometry, AXIS_H, H - AXIS_H);
+    ctx.restore();
+    this.#axis(scene, geometry);
+  }
+
+  // One band: its header, and its rows' bars gathered by colour (drawn by #paintGathered).
+  #band(band, scene, geometry) {
+    const ctx = this.#ctx;
+    const colors = this.#colors;
+    const top = AXIS_H + band.top - scene.scrollY;
+    if (top > geometry.H || top + band.height < AXIS_H) return;
+    // The header: the lane's name, and whether it is open.
+    ctx.fillStyle = colors.band;
+    ctx.fillRect(0, top, geometry.W, HEADER_H);
+    ctx.fillStyle = colors.bandText;
+    ctx.fillText(`${band.collapsed ? '▸' : '▾'} ${band.name}`, 6, top + HEADER_H / 2);
+    if (band.collapsed) return;
+    const bars = scene.data.get(band.lane);
+    if (!bars) return;
+    const rowsTop = top + HEADER_H;
+    const first = Math.max(0, Math.floor((AXIS_H - rowsTop) / ROW_H));
+    const last = Math.min(band.depths - 1, Math.floor((geometry.H - rowsTop) / ROW_H));
+    for (let d = first; d <= last; d++) {
+      if (bars.rows[d] !== bars.rows[d + 1]) this.#row(bars, d, Math.round(rowsTop + d * ROW_H), scene, geometry);
     }
+  }
+
+  // The bars of depth `d` in view, on the row at `y` px.
+  #row(bars, d, y, scene, geometry) {
+    const { W, xOf } = geometry;
+    const hi = bars.rows[d + 1];
+    let lastX = -Infinity;
+    for (let i = firstEndingAfter(bars, scene.view.start, bars.rows[d], hi); i < hi && bars.start[i] < scene.view.end; i++) {
+      let x0 = xOf(bars.start[i]);
+      let x1 = xOf(Math.max(bars.end[i], bars.start[i] + 1));
+      if (x1 <= lastX) continue;  // inside a pixel already drawn on this row
+      if (x0 < lastX) x0 = lastX;
+      if (x0 < -2) x0 = -2;
+      if (x1 > W + 2) x1 = W + 2;
+      const w = x1 - x0;
+      lastX = x0 + Math.max(w, 1);
+      // Whole pixels: a rect on pixel edges fills without anti-aliasing,
+      // which is what keeps a software-rastered canvas fast (a path of
+      // fractional rects cost 20-70 ms a frame at 20 M calls). Bars wider
+      // than 3 px keep a 1 px gap before the next.
+      const px0 = Math.round(x0);
+      const px1 = Math.round(x0 + w) - (w > 3 ? 1 : 0);
+      const drawn = px1 > px0 ? px1 - px0 : 1;
+      const frame = bars.frame[i];
+      if (bars.count[i] > 1) {
+        this.#merged.push(px0, y, drawn);
+        continue;
+      }
+      const faded = scene.highlight && !scene.highlight[frame];
+      (faded ? this.#faded : this.#fills)[scene.hue[frame]].push(px0, y, drawn);
+      if (w >= LABEL_MIN_PX) this.#labels.push(frame, Math.max(x0, 0), Math.min(x1, W), y, faded ? 1 : 0);
+    }
+  }
+
+  // The gathered bars, one fill style at a time, then their names.
+  #paintGathered(scene) {
+    const ctx = this.#ctx;
+    const colors = this.#colors;
     const fill = (list, style) => {
       if (!list.length) return;
       ctx.fillStyle = style;
       for (let k = 0; k < list.length; k += 3) ctx.fillRect(list[k], list[k + 1], list[k + 2], ROW_H - 2);
     };
     for (let h = 0; h < HUES; h++) {
-      fill(this.#faded[h], c.faded[h]);
-      fill(this.#fills[h], c.fill[h]);
+      fill(this.#faded[h], colors.faded[h]);
+      fill(this.#fills[h], colors.fill[h]);
     }
     fill(this.#merged, this.#pattern);
-    const L = this.#labels;
-    for (let k = 0; k < L.length; k += 5) {
-      const text = this.#fit(scene.frames[L[k]], L[k + 2] - L[k + 1] - 6);
+    // Labels: frame, x0, x1, y, faded, five numbers each.
+    const labels = this.#labels;
+    for (let k = 0; k < labels.length; k += 5) {
+      const text = this.#fit(scene.frames[labels[k]], labels[k + 2] - labels[k + 1] - 6);
       if (!text) continue;
-      ctx.fillStyle = L[k + 4] ? c.fadedText : c.text;
-      ctx.fillText(text, L[k + 1] + 3, L[k + 3] + (ROW_H - 2) / 2);
+      ctx.fillStyle = labels[k + 4] ? colors.fadedText : colors.text;
+      ctx.fillText(text, labels[k + 1] + 3, labels[k + 3] + (ROW_H - 2) / 2);
     }
-    // Selected, focused and hovered calls: outlines.
+  }
+
+  // Selected, focused and hovered calls: outlines.
+  #outlines(scene, geometry) {
+    const ctx = this.#ctx;
+    const colors = this.#colors;
     const outline = (item, style, width) => {
       if (!item) return;
       const band = scene.bands.find((b) => b.lane === item.lane);
       if (!band || band.collapsed) return;
-      const y = AXIS_H + band.top - scrollY + HEADER_H + item.depth * ROW_H;
-      const x0 = Math.max(xOf(item.start), -4);
-      const x1 = Math.min(xOf(Math.max(item.end, item.start + 1)), W + 4);
+      const y = AXIS_H + band.top - scene.scrollY + HEADER_H + item.depth * ROW_H;
+      const x0 = Math.max(geometry.xOf(item.start), -4);
+      const x1 = Math.min(geometry.xOf(Math.max(item.end, item.start + 1)), geometry.W + 4);
       ctx.strokeStyle = style;
       ctx.lineWidth = width;
       ctx.strokeRect(x0 + width / 2, y + width / 2 - 1, Math.max(x1 - x0, 2) - width, ROW_H - width);
     };
-    outline(scene.selected, c.selected, 2);
-    outline(scene.hover, c.bandText, 1);
-    if (scene.focused) outline(scene.focus, c.focus, 3);
-    if (scene.range) {
-      const a = xOf(Math.min(scene.range.a, scene.range.b));
-      const b = xOf(Math.max(scene.range.a, scene.range.b));
-      ctx.fillStyle = c.range;
-      ctx.fillRect(a, AXIS_H, b - a, H - AXIS_H);
-    }
-    ctx.restore();
+    outline(scene.selected, colors.selected, 2);
+    outline(scene.hover, colors.bandText, 1);
+    if (scene.focused) outline(scene.focus, colors.focus, 3);
+  }
 
-    // The axis: ticks and times from the run's origin.
-    ctx.fillStyle = c.band;
-    ctx.fillRect(0, 0, W, AXIS_H);
-    ctx.fillStyle = c.axis;
-    ctx.fillRect(0, AXIS_H - 1, W, 1);
-    for (let t = tk.first; t <= view.end; t += tk.step) {
-      const x = Math.round(xOf(t));
+  // The range being dragged, shaded from `top` down `height` px.
+  #range(scene, geometry, top, height) {
+    if (!scene.range) return;
+    const a = geometry.xOf(Math.min(scene.range.a, scene.range.b));
+    const b = geometry.xOf(Math.max(scene.range.a, scene.range.b));
+    this.#ctx.fillStyle = this.#colors.range;
+    this.#ctx.fillRect(a, top, b - a, height);
+  }
+
+  // The axis: ticks and times from the run's origin.
+  #axis(scene, geometry) {
+    const ctx = this.#ctx;
+    ctx.fillStyle = this.#colors.band;
+    ctx.fillRect(0, 0, geometry.W, AXIS_H);
+    ctx.fillStyle = this.#colors.axis;
+    ctx.fillRect(0, AXIS_H - 1, geometry.W, 1);
+    const { first, step } = geometry.ticks;
+    for (let t = first; t <= scene.view.end; t += step) {
+      const x = Math.round(geometry.xOf(t));
       ctx.fillRect(x, AXIS_H - 7, 1, 6);
-      ctx.fillText(tickLabel(t, tk.step), x + 3, AXIS_H / 2 - 2);
+      ctx.fillText(tickLabel(t, step), x + 3, AXIS_H / 2 - 2);
     }
-    if (scene.range) {
-      const a = xOf(Math.min(scene.range.a, scene.range.b));
-      const b = xOf(Math.max(scene.range.a, scene.range.b));
-      ctx.fillStyle = c.range;
-      ctx.fillRect(a, 0, b - a, AXIS_H);
-    }
+    this.#range(scene, geometry, 0, AXIS_H);
   }
 }

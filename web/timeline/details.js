@@ -1,0 +1,71 @@
+// The details of the hovered, focused or selected call, as text in
+// [data-testid=call-details]: name, start, duration, self time (asked of the
+// core: the worker's stack query), depth and lane, exact to the nanosecond;
+// a merged block says how many calls it stands for.
+
+import { el } from '../dom.js';
+import { count, exactTime } from './format.js';
+
+const HINT = 'Point at a call, or focus the chart and press Enter, to see its details.';
+
+const field = (name, label, value) => [el('dt', { text: label }), el('dd', { 'data-field': name, text: value })];
+
+export class CallDetails {
+  #client;
+  #box;
+  #shown = 0;  // bumps with every change of the call described
+
+  constructor(client) {
+    this.#client = client;
+    this.#box = document.getElementById('call-details');
+  }
+
+  // Describes `item` of the run `info` ({ timeline, lanes, frames }); no
+  // item: the hint, or `note`; no run: nothing.
+  show(item, info, note = null) {
+    const shown = ++this.#shown;
+    if (!item || !info) {
+      this.#box.dataset.state = 'none';
+      this.#box.replaceChildren(el('p', { className: 'hint', text: note ?? (info ? HINT : '') }));
+      return;
+    }
+    if (item.count > 1) {
+      this.#showMerged(item, info);
+      return;
+    }
+    this.#showCall(item, info, null);
+    this.#client.query('stack', { timeline: info.timeline, lane: item.lane, time: item.start }).then((reply) => {
+      if (shown !== this.#shown || reply.type !== 'result') return;
+      const call = reply.stack.find((s) => s.depth === item.depth && s.start === item.start);
+      if (call) this.#showCall(item, info, call.self);
+    });
+  }
+
+  // The timeline stopped answering: says so in place of the details.
+  failed(reply) {
+    this.#box.replaceChildren(el('p', { className: 'tl-error', text: `The timeline stopped: ${reply.wording ?? reply.message}` }));
+  }
+
+  #showMerged(item, info) {
+    this.#box.dataset.state = 'merged';
+    this.#box.replaceChildren(el('dl', {},
+      field('merged', 'Merged', `${count(item.count)} calls too short to draw apart; zoom in to see them`),
+      item.frame >= 0 ? field('name', 'Region', info.frames[item.frame]) : null,
+      field('start', 'From', exactTime(item.start)),
+      field('end', 'To', exactTime(item.end)),
+      field('depth', 'Depth', String(item.depth)),
+      field('lane', 'Lane', info.lanes[item.lane].name)));
+  }
+
+  // self: the call's self time, or null while the core is asked.
+  #showCall(item, info, self) {
+    this.#box.dataset.state = self == null ? 'loading' : 'call';
+    this.#box.replaceChildren(el('dl', {},
+      field('name', 'Name', info.frames[item.frame]),
+      field('start', 'Start', exactTime(item.start)),
+      field('duration', 'Duration', exactTime(item.end - item.start)),
+      field('self', 'Self', self == null ? '…' : exactTime(self)),
+      field('depth', 'Depth', String(item.depth)),
+      field('lane', 'Lane', info.lanes[item.lane].name)));
+  }
+}

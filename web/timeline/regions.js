@@ -1,0 +1,96 @@
+// The table of regions over the visible window (#tl-regions-table): calls,
+// total and self time per region, the core's regions query, sortable by
+// each column; asked again a moment after the window stops changing. A click
+// on a region highlights it (the view decides what that means).
+
+import { el } from '../dom.js';
+import { count, exactTime } from './format.js';
+
+const REGIONS_DELAY_MS = 150;
+const REGION_ROWS = 200;
+
+const byId = (id) => document.getElementById(id);
+
+export class RegionsTable {
+  #client;
+  #onPick;
+  #timer = 0;
+  #asked = 0;           // bumps with every query, so only the newest answer shows
+  #regions = [];
+  #sort = { key: 'total', descending: true };
+  #highlight = null;    // Uint8Array over frames, or null
+
+  // onPick(frame): a region's button was pressed.
+  constructor(client, onPick) {
+    this.#client = client;
+    this.#onPick = onPick;
+    for (const th of document.querySelectorAll('#tl-regions-table th[data-sort]')) {
+      th.querySelector('button').addEventListener('click', () => this.#sortBy(th.dataset.sort));
+    }
+  }
+
+  // Asks for the regions of `window` ({ start, end } whole ns) of the open
+  // timeline soon; current() gives the open timeline's id then.
+  soon(current, window) {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.#load(current, window()), REGIONS_DELAY_MS);
+  }
+
+  clear() {
+    byId('tl-regions').replaceChildren();
+    byId('tl-regions-caption').textContent = '';
+  }
+
+  // Marks the rows of the highlighted frames (a Uint8Array over frames, or null).
+  mark(highlight) {
+    this.#highlight = highlight;
+    for (const tr of byId('tl-regions').children) {
+      const on = !!highlight?.[Number(tr.dataset.frame)];
+      tr.classList.toggle('highlighted', on);
+      tr.querySelector('button')?.setAttribute('aria-pressed', String(on));
+    }
+  }
+
+  async #load(current, { start, end }) {
+    const timeline = current();
+    if (timeline === null) return;
+    const asked = ++this.#asked;
+    const reply = await this.#client.query('regions', { timeline, start, end });
+    if (asked !== this.#asked || current() !== timeline || reply.type !== 'result') return;
+    this.#regions = reply.regions;
+    const table = byId('tl-regions-table');
+    table.dataset.windowStart = String(start);
+    table.dataset.windowEnd = String(end);
+    const calls = reply.regions.reduce((n, r) => n + r.calls, 0);
+    byId('tl-regions-caption').textContent = `Regions from ${exactTime(start)} to ${exactTime(end)}: ` +
+      `${count(calls)} ${calls === 1 ? 'call' : 'calls'}`;
+    this.#render();
+  }
+
+  #sortBy(key) {
+    this.#sort = { key, descending: this.#sort.key === key ? !this.#sort.descending : key !== 'name' };
+    this.#render();
+  }
+
+  #render() {
+    const { key, descending } = this.#sort;
+    const rows = [...this.#regions].sort((a, b) => {
+      const c = key === 'name' ? a.name.localeCompare(b.name) : a[key] - b[key];
+      return (descending ? -c : c) || a.frame - b.frame;
+    });
+    for (const th of document.querySelectorAll('#tl-regions-table th[data-sort]')) {
+      th.setAttribute('aria-sort', th.dataset.sort === key ? (descending ? 'descending' : 'ascending') : 'none');
+    }
+    byId('tl-regions').replaceChildren(...rows.slice(0, REGION_ROWS).map((r) => el('tr', { 'data-frame': String(r.frame) },
+      el('td', { className: 'region' }, el('button', {
+        type: 'button', className: 'tl-region', text: r.name, title: `Highlight ${r.name}`,
+        onclick: () => this.#onPick(r.frame),
+      })),
+      el('td', { className: 'num', 'data-field': 'calls', text: count(r.calls) }),
+      el('td', { className: 'num', 'data-field': 'total', text: exactTime(r.total) }),
+      el('td', { className: 'num', 'data-field': 'self', text: exactTime(r.self) }))));
+    byId('tl-regions-more').textContent = rows.length > REGION_ROWS
+      ? `and ${count(rows.length - REGION_ROWS)} more regions (sort to see others)` : '';
+    this.mark(this.#highlight);
+  }
+}

@@ -1,0 +1,67 @@
+// The timeline's visible window: [start, end) in nanoseconds from the origin
+// (fractions allowed), kept inside the run and at least MIN_SPAN across.
+// Arithmetic only: the view (view.js) redraws after every change.
+
+export const MIN_SPAN = 8;  // ns: the deepest zoom shows 8 ns across the chart
+
+export class Viewport {
+  start = 0;
+  end = 1;
+  runEnd = 1;  // the end of the run's last call (+1 ns)
+
+  // A new run, shown whole.
+  show(runEnd) {
+    this.runEnd = runEnd;
+    this.start = 0;
+    this.end = runEnd;
+  }
+
+  // No run: the window keeps its place, the run is one nanosecond.
+  clear() {
+    this.runEnd = 1;
+  }
+
+  // [start, end) around its own middle, widened to MIN_SPAN, narrowed to the
+  // run and moved inside it.
+  set(start, end) {
+    const run = this.runEnd;
+    let span = Math.min(Math.max(end - start, MIN_SPAN), run);
+    let a = start + ((end - start) - span) / 2;
+    if (a < 0) a = 0;
+    if (a + span > run) a = run - span;
+    if (a < 0) {
+      a = 0;
+      span = run;
+    }
+    this.start = a;
+    this.end = a + span;
+  }
+
+  // Nanoseconds a pixel of a chart `width` px wide.
+  nsPerPx(width) {
+    return (this.end - this.start) / Math.max(width, 1);
+  }
+
+  // The time at `x` px of a chart `width` px wide.
+  timeAt(x, width) {
+    return this.start + ((this.end - this.start) * x) / Math.max(width, 1);
+  }
+
+  // Zooms by `factor` (below 1: in) keeping the time `t` where it is.
+  zoomAround(t, factor) {
+    this.set(t - (t - this.start) * factor, t + (this.end - t) * factor);
+  }
+
+  panBy(ns) {
+    this.set(this.start + ns, this.end + ns);
+  }
+
+  // The window in whole nanoseconds (what regions and speedscope get).
+  get window() {
+    return { start: Math.max(0, Math.floor(this.start)), end: Math.min(this.runEnd, Math.ceil(this.end)) };
+  }
+
+  get isWholeRun() {
+    return this.start <= 0 && this.end >= this.runEnd;
+  }
+}
