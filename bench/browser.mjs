@@ -40,7 +40,16 @@
 // Heavy: a 20 M-call run takes several GB. Run one benchmark at a time.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,13 +73,16 @@ const root = join(repo, 'dist', 'web');
 const runsDir = join(repo, 'build', 'bench-runs');
 
 function runFile(calls, compression = 'gzip') {
-  if (calls === 0) return join(repo, 'tests', 'fixtures', 'h5', 'real_run_s1.h5');  // the example
+  if (calls === 0) return join(repo, 'tests', 'fixtures', 'h5', 'real_run_s1.h5'); // the example
   mkdirSync(runsDir, { recursive: true });
   const path = join(runsDir, compression === 'gzip' ? `run_${calls}.h5` : `run_${calls}_${compression}.h5`);
   if (!existsSync(path)) {
     console.error(`bench: writing ${path}`);
-    execFileSync('/usr/bin/python3', [join(repo, 'bench', 'make_run.py'), path, String(Math.floor((calls - 1) / 4)),
-      '--compression', compression], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(
+      '/usr/bin/python3',
+      [join(repo, 'bench', 'make_run.py'), path, String(Math.floor((calls - 1) / 4)), '--compression', compression],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
   }
   return path;
 }
@@ -98,8 +110,13 @@ function aloneSite(calls, path, timeWindow = null) {
   mkdirSync(site, { recursive: true });
   const json = join(site, `run_${calls}${timeWindow ? '_window' : ''}.json`);
   if (!existsSync(json) || calls === 0 || timeWindow) {
-    execFileSync(join(repo, 'build', 'native', 'scope-speedscope'),
-      [path, '--filepath', json, '--quiet', ...(timeWindow ? ['--time-window', timeWindow] : [])]);
+    execFileSync(join(repo, 'build', 'native', 'scope-speedscope'), [
+      path,
+      '--filepath',
+      json,
+      '--quiet',
+      ...(timeWindow ? ['--time-window', timeWindow] : []),
+    ]);
   }
   rmSync(join(site, 'speedscope'), { force: true, recursive: true });
   execFileSync('cp', ['-r', join(root, 'speedscope'), join(site, 'speedscope')]);
@@ -115,22 +132,45 @@ async function measure(calls, path, mode, timeWindow = null) {
   const alone = mode.startsWith('speedscope alone') ? aloneSite(calls, path, timeWindow) : null;
   const server = await startServer({ root: alone ? alone.site : root, port: 0 });
   const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: '/usr/bin/chromium', headless: true, acceptDownloads: true,
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    acceptDownloads: true,
     viewport: { width: 1600, height: 1000 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      ...(mode === 'page, zoom, unthrottled' ? ['--disable-frame-rate-limit', '--disable-gpu-vsync'] : [])],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      ...(mode === 'page, zoom, unthrottled' ? ['--disable-frame-rate-limit', '--disable-gpu-vsync'] : []),
+    ],
   });
   let peak = 0;
-  const sampler = setInterval(() => { peak = Math.max(peak, browserRss(userDataDir)); }, 500);
-  const result = { calls, mode, json: null, timeline: null, converted: null, download: null, painted: null, viewer: null,
-                   waiting: null, pageAlive: null, note: '' };
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, browserRss(userDataDir));
+  }, 500);
+  const result = {
+    calls,
+    mode,
+    json: null,
+    timeline: null,
+    converted: null,
+    download: null,
+    painted: null,
+    viewer: null,
+    waiting: null,
+    pageAlive: null,
+    note: '',
+  };
   try {
     const page = await context.newPage();
     // A crashed viewer frame makes playwright call the page crashed; ask the page through the protocol.
     const cdp = await context.newCDPSession(page);
-    const ask = async (expression) => (await cdp.send('Runtime.evaluate', { expression, returnByValue: true,
-                                                                             awaitPromise: true })).result.value;
+    const ask = async (expression) =>
+      (await cdp.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true })).result.value;
     const until = async (expression, limit = LIMIT_MS) => {
       const end = Date.now() + limit;
       for (;;) {
@@ -143,13 +183,14 @@ async function measure(calls, path, mode, timeWindow = null) {
     if (alone) {
       const t0 = Date.now();
       await page.goto(`${server.url}speedscope/index.html#profileURL=${encodeURIComponent(server.url + alone.name)}`);
-      result.viewer = await until(`document.title !== 'speedscope' && [...document.querySelectorAll('canvas')].some((c) => {
+      result.viewer =
+        (await until(`document.title !== 'speedscope' && [...document.querySelectorAll('canvas')].some((c) => {
         const x = c.getContext('2d');
         if (!x || !c.width || !c.height) return false;
         const d = x.getImageData(0, 0, c.width, c.height).data;
         for (let i = 3; i < d.length; i += 4) if (d[i]) return true;
         return false;
-      }) && 'painted'`) ?? 'timeout';
+      }) && 'painted'`)) ?? 'timeout';
       if (result.viewer === 'painted') result.painted = Date.now() - t0;
       result.json = `${(statSync(join(alone.site, alone.name)).size / 1e6).toFixed(0)} MB`;
       return result;
@@ -159,21 +200,27 @@ async function measure(calls, path, mode, timeWindow = null) {
     const narrowing = await ask('document.body.dataset.narrowing === "true"');
     const t0 = Date.now();
     await page.setInputFiles('[data-testid=file-input]', path);
-    const chart = await until(`['painted', 'failed'].includes(document.body.dataset.chart) && document.body.dataset.chart`);
+    const chart = await until(
+      `['painted', 'failed'].includes(document.body.dataset.chart) && document.body.dataset.chart`,
+    );
     if (chart === 'painted') result.timeline = Date.now() - t0;
     if (mode.startsWith('page, zoom')) {
       Object.assign(result, await ask(ZOOM_SCRIPT));
-      result.pageAlive = await ask('1 + 1') === 2;
+      result.pageAlive = (await ask('1 + 1')) === 2;
       return result;
     }
     if (mode === 'page, open window') {
       Object.assign(result, await ask(OPEN_WINDOW_SCRIPT));
       const opened = Date.now();
-      result.viewer = await until(`['painted', 'failed'].includes(document.body.dataset.viewer) && document.body.dataset.viewer`) ?? 'timeout';
+      result.viewer =
+        (await until(`['painted', 'failed'].includes(document.body.dataset.viewer) && document.body.dataset.viewer`)) ??
+        'timeout';
       if (result.viewer === 'painted') result.painted = Date.now() - opened;
       result.timeWindow = await ask('document.getElementById("viewer-title").dataset.timeWindow ?? null');
-      result.longestPause = await ask('(() => { clearInterval(window.benchTimer); const t = window.benchTicks; let m = 0; for (let i = 1; i < t.length; i++) m = Math.max(m, t[i] - t[i - 1]); return Math.round(m); })()');
-      result.pageAlive = await ask('1 + 1') === 2;
+      result.longestPause = await ask(
+        '(() => { clearInterval(window.benchTimer); const t = window.benchTicks; let m = 0; for (let i = 1; i < t.length; i++) m = Math.max(m, t[i] - t[i - 1]); return Math.round(m); })()',
+      );
+      result.pageAlive = (await ask('1 + 1')) === 2;
       return result;
     }
     const phase = await until(`['done', 'failed', 'waiting'].includes(document.body.dataset.phase) &&
@@ -196,17 +243,19 @@ async function measure(calls, path, mode, timeWindow = null) {
       } else {
         // The timeline is the view; the complete download waits for a click
         // (Convert everything), as before: not part of the first view.
-        result.pageAlive = await ask('1 + 1') === 2;
+        result.pageAlive = (await ask('1 + 1')) === 2;
         return result;
       }
       await until(`['done', 'failed'].includes(document.body.dataset.phase)`);
     }
-    if (await ask('document.body.dataset.phase') !== 'done') {
+    if ((await ask('document.body.dataset.phase')) !== 'done') {
       result.note = await ask('document.querySelector("[data-testid=error]").innerText');
       return result;
     }
     result.converted = Date.now() - t0;
-    result.json = await ask('(() => { const m = /\\(([^)]+)\\)/.exec(document.getElementById("download").innerText); return m && m[1]; })()');
+    result.json = await ask(
+      '(() => { const m = /\\(([^)]+)\\)/.exec(document.getElementById("download").innerText); return m && m[1]; })()',
+    );
     // Download while the viewer imports: click, wait for the complete file.
     const downloadStarted = Date.now();
     const downloading = page.waitForEvent('download', { timeout: LIMIT_MS }).catch(() => null);
@@ -218,8 +267,8 @@ async function measure(calls, path, mode, timeWindow = null) {
       result.downloadBytes = statSync(file).size;
       await download.delete();
     }
-    result.pageAlive = await ask('1 + 1') === 2 &&
-      /^blob:/.test(await ask('document.getElementById("download").href'));
+    result.pageAlive =
+      (await ask('1 + 1')) === 2 && /^blob:/.test(await ask('document.getElementById("download").href'));
     return result;
   } catch (err) {
     result.note = `error: ${err.message.split('\n')[0]}`;
@@ -285,58 +334,100 @@ const results = [];
 for (const calls of SIZES) {
   const compressions = calls === 0 ? ['gzip'] : COMPRESSIONS;
   const paths = Object.fromEntries(compressions.map((c) => [c, runFile(calls, c)]));
-  const modes = ['speedscope alone', 'page', 'page, zoom', 'page, zoom, unthrottled', 'page, open window', 'page, suggested narrowing']
-    .filter((m) => (MODES ? MODES.includes(m) : m === 'page' || (m === 'speedscope alone' && calls < 10_000_000) ||
-      (m.startsWith('page, zoom') && calls >= 20_000_000)));
+  const modes = [
+    'speedscope alone',
+    'page',
+    'page, zoom',
+    'page, zoom, unthrottled',
+    'page, open window',
+    'page, suggested narrowing',
+  ].filter((m) =>
+    MODES
+      ? MODES.includes(m)
+      : m === 'page' ||
+        (m === 'speedscope alone' && calls < 10_000_000) ||
+        (m.startsWith('page, zoom') && calls >= 20_000_000),
+  );
   for (const mode of modes) {
-    for (let i = 0; i < RUNS; i++) for (const compression of compressions) {
-      const path = paths[compression];
-      const r = await measure(calls, path, mode);
-      r.compression = calls === 0 ? null : compression;
-      r.fileBytes = statSync(path).size;
-      results.push(r);
-      // The same window as a JSON of the native CLI, in speedscope alone.
-      if (mode === 'page, open window' && r.timeWindow) {
-        const w = await measure(calls, path, 'speedscope alone, the window', r.timeWindow);
-        w.windowOf = r.timeWindow;
-        results.push(w);
-        console.error(`bench: ${calls.toLocaleString('en-US')} calls, speedscope alone on the window ${r.timeWindow}: ` +
-          `painted ${s(w.painted)} (${w.viewer}), JSON ${w.json}, memory ${gb(w.memory)}`);
+    for (let i = 0; i < RUNS; i++)
+      for (const compression of compressions) {
+        const path = paths[compression];
+        const r = await measure(calls, path, mode);
+        r.compression = calls === 0 ? null : compression;
+        r.fileBytes = statSync(path).size;
+        results.push(r);
+        // The same window as a JSON of the native CLI, in speedscope alone.
+        if (mode === 'page, open window' && r.timeWindow) {
+          const w = await measure(calls, path, 'speedscope alone, the window', r.timeWindow);
+          w.windowOf = r.timeWindow;
+          results.push(w);
+          console.error(
+            `bench: ${calls.toLocaleString('en-US')} calls, speedscope alone on the window ${r.timeWindow}: ` +
+              `painted ${s(w.painted)} (${w.viewer}), JSON ${w.json}, memory ${gb(w.memory)}`,
+          );
+        }
+        console.error(
+          `bench: ${calls ? calls.toLocaleString('en-US') : 'example'} calls` +
+            `${r.compression ? ` (${r.compression}, ${(r.fileBytes / 2 ** 20).toFixed(1)} MiB)` : ''}, ${mode}, run ${i + 1}: timeline ${s(r.timeline)}, ` +
+            `converted ${s(r.converted)}, download ${s(r.download)}, speedscope painted ${s(r.painted)} (${r.viewer}), ` +
+            `memory ${gb(r.memory)}, page alive ${r.pageAlive}` +
+            `${r.frames ? `; ${r.frames} frames, median ${r.medianFrame.toFixed(1)} ms, p99 ${r.p99Frame.toFixed(1)} ms, worst ${r.worstFrame.toFixed(1)} ms, deepest ${r.deepestSpanNs.toFixed(0)} ns` : ''}` +
+            `${r.windowCalls ? `; window ${r.windowCalls} calls, longest pause ${r.longestPause} ms` : ''}` +
+            `${r.note ? `; ${r.note}` : ''}`,
+        );
+        if (mode === 'page, suggested narrowing' && r.note === 'no narrowing in this build') break;
       }
-      console.error(`bench: ${calls ? calls.toLocaleString('en-US') : 'example'} calls` +
-        `${r.compression ? ` (${r.compression}, ${(r.fileBytes / 2 ** 20).toFixed(1)} MiB)` : ''}, ${mode}, run ${i + 1}: timeline ${s(r.timeline)}, ` +
-        `converted ${s(r.converted)}, download ${s(r.download)}, speedscope painted ${s(r.painted)} (${r.viewer}), ` +
-        `memory ${gb(r.memory)}, page alive ${r.pageAlive}` +
-        `${r.frames ? `; ${r.frames} frames, median ${r.medianFrame.toFixed(1)} ms, p99 ${r.p99Frame.toFixed(1)} ms, worst ${r.worstFrame.toFixed(1)} ms, deepest ${r.deepestSpanNs.toFixed(0)} ns` : ''}` +
-        `${r.windowCalls ? `; window ${r.windowCalls} calls, longest pause ${r.longestPause} ms` : ''}` +
-        `${r.note ? `; ${r.note}` : ''}`);
-      if (mode === 'page, suggested narrowing' && r.note === 'no narrowing in this build') break;
-    }
   }
 }
 
 mkdirSync(join(JSON_OUT, '..'), { recursive: true });
-writeFileSync(JSON_OUT, JSON.stringify({ date: new Date().toISOString(), cpus: cpus().length, memory: totalmem(),
-                                         chromium: execFileSync('/usr/bin/chromium', ['--version'],
-                                           { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim(),
-                                         results }, null, 1));
+writeFileSync(
+  JSON_OUT,
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      cpus: cpus().length,
+      memory: totalmem(),
+      chromium: execFileSync('/usr/bin/chromium', ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim(),
+      results,
+    },
+    null,
+    1,
+  ),
+);
 console.log('| run | how | first chart painted | converted | download complete | browser memory (peak) | notes |');
 console.log('|---|---|---:|---:|---:|---:|---|');
 for (const r of results) {
   if (r.note === 'no narrowing in this build') continue;
-  const first = r.mode.startsWith('speedscope alone') ? (r.viewer === 'painted' ? s(r.painted) : r.viewer) : s(r.timeline);
+  const first = r.mode.startsWith('speedscope alone')
+    ? r.viewer === 'painted'
+      ? s(r.painted)
+      : r.viewer
+    : s(r.timeline);
   const notes = [
     r.mode.startsWith('speedscope alone') ? `JSON ${r.json}` : null,
     r.windowOf ? `the window ${r.windowOf} (--time-window) of the run before` : null,
     r.waiting != null ? 'download waits for a click (over the budget)' : null,
-    r.frames ? `${r.frames} frames: median ${r.medianFrame.toFixed(1)} ms, p99 ${r.p99Frame.toFixed(1)} ms, worst ${r.worstFrame.toFixed(0)} ms` : null,
-    r.windowCalls ? `window of ${r.windowCalls.toLocaleString('en-US')} calls: speedscope painted ${s(r.painted)} after the click, longest pause of the page ${r.longestPause} ms` : null,
+    r.frames
+      ? `${r.frames} frames: median ${r.medianFrame.toFixed(1)} ms, p99 ${r.p99Frame.toFixed(1)} ms, worst ${r.worstFrame.toFixed(0)} ms`
+      : null,
+    r.windowCalls
+      ? `window of ${r.windowCalls.toLocaleString('en-US')} calls: speedscope painted ${s(r.painted)} after the click, longest pause of the page ${r.longestPause} ms`
+      : null,
     !r.mode.startsWith('speedscope alone') && !r.pageAlive ? 'PAGE LOST' : null,
     r.note || null,
-  ].filter(Boolean).join('; ');
-  const run = r.calls ? `${(r.calls / 1e6).toFixed(0)} M calls` +
-    (COMPRESSIONS.length > 1 || r.compression !== 'gzip' ? `, ${r.compression} (${(r.fileBytes / 2 ** 20).toFixed(1)} MiB)` : '')
+  ]
+    .filter(Boolean)
+    .join('; ');
+  const run = r.calls
+    ? `${(r.calls / 1e6).toFixed(0)} M calls` +
+      (COMPRESSIONS.length > 1 || r.compression !== 'gzip'
+        ? `, ${r.compression} (${(r.fileBytes / 2 ** 20).toFixed(1)} MiB)`
+        : '')
     : 'the example';
-  console.log(`| ${run} | ${r.mode} | ${first} | ` +
-    `${s(r.converted)} | ${s(r.download)} | ${gb(r.memory)} | ${notes} |`);
+  console.log(
+    `| ${run} | ${r.mode} | ${first} | ` + `${s(r.converted)} | ${s(r.download)} | ${gb(r.memory)} | ${notes} |`,
+  );
 }

@@ -17,10 +17,10 @@
 #include <string_view>
 #include <vector>
 
-#include "reconstruct/calls.hpp"
-#include "text/messages.hpp"
 #include "export/export.hpp"
 #include "read/h5_reader.hpp"
+#include "reconstruct/calls.hpp"
+#include "text/messages.hpp"
 #include "timeline/timeline.hpp"
 
 namespace ss = scope_speedscope;
@@ -138,7 +138,8 @@ int main(int argc, char** argv) {
     std::mt19937_64 rng(5);
     const int64_t span = std::max<int64_t>((z - a) / 1000, 1);
     for (int i = 0; i < 201; ++i) {
-      const int64_t from = a + static_cast<int64_t>(rng() % static_cast<uint64_t>(z - a - span + 1));
+      const int64_t from =
+          a + static_cast<int64_t>(rng() % static_cast<uint64_t>(z - a - span + 1));
       t = now_s();
       tl.bars(lane, from, from + span, 2000, bars);
       window.push_back((now_s() - t) * 1e3);
@@ -148,11 +149,12 @@ int main(int argc, char** argv) {
         "{\"calls\": %llu, \"lanes\": %zu, \"open_s\": %.4f, \"open_read_s\": %.4f, "
         "\"open_columns_s\": %.4f, \"read_reconstruct_s\": %.4f, "
         "\"bars_whole_ms\": %.4f, \"bars_whole_items\": %zu, \"bars_window_ms\": %.4f, "
-        "\"bars_window_items\": %.1f, \"held_bytes_per_call\": %.2f, \"peak_bytes_per_call\": %.2f}\n",
-        static_cast<unsigned long long>(calls), tl.lanes().size(), best_open_s, open_read_s, open_columns_s,
-        reconstruct_s,
-        median(whole), whole_items, median(window), static_cast<double>(window_items) / 201.0,
-        held / static_cast<double>(calls), peak / static_cast<double>(calls));
+        "\"bars_window_items\": %.1f, \"held_bytes_per_call\": %.2f, \"peak_bytes_per_call\": "
+        "%.2f}\n",
+        static_cast<unsigned long long>(calls), tl.lanes().size(), best_open_s, open_read_s,
+        open_columns_s, reconstruct_s, median(whole), whole_items, median(window),
+        static_cast<double>(window_items) / 201.0, held / static_cast<double>(calls),
+        peak / static_cast<double>(calls));
   } catch (const ss::Error& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;

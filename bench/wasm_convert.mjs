@@ -16,9 +16,15 @@ sp.exportSpeedscope([{ name: input, bytes: new Uint8Array(bytes.buffer, bytes.by
   filepath: output,
   ranks: ranks.split(',').map(Number),
   sink: {
-    open(path) { fd = fs.openSync(path, 'w'); },
-    write(chunk) { fs.writeSync(fd, chunk); },
-    close() { fs.closeSync(fd); },
+    open(path) {
+      fd = fs.openSync(path, 'w');
+    },
+    write(chunk) {
+      fs.writeSync(fd, chunk);
+    },
+    close() {
+      fs.closeSync(fd);
+    },
     commit() {},
     abort() {},
   },

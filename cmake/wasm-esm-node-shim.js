@@ -14,10 +14,14 @@ import * as scopeSpeedscopeNodeFs from 'node:fs';
 import * as scopeSpeedscopeNodePath from 'node:path';
 const require = (id) => {
   switch (id) {
-    case 'crypto': return scopeSpeedscopeNodeCrypto;
-    case 'fs': return scopeSpeedscopeNodeFs;
-    case 'path': return scopeSpeedscopeNodePath;
-    default: throw new Error(`scope-speedscope: the wasm glue asked for an unexpected module '${id}'`);
+    case 'crypto':
+      return scopeSpeedscopeNodeCrypto;
+    case 'fs':
+      return scopeSpeedscopeNodeFs;
+    case 'path':
+      return scopeSpeedscopeNodePath;
+    default:
+      throw new Error(`scope-speedscope: the wasm glue asked for an unexpected module '${id}'`);
   }
 };
 // Where the glue would look for files of its own: nowhere (see above).

@@ -32,8 +32,10 @@ const built = (file) => {
 // Both glues load the same module; ship it once.
 const webWasm = fs.readFileSync(built('scope-speedscope.wasm'));
 if (!webWasm.equals(fs.readFileSync(built('scope-speedscope.node.wasm')))) {
-  fail('build/wasm/scope-speedscope.wasm and scope-speedscope.node.wasm differ; ' +
-    'the web and node variants must link the same module (cmake/wasm.cmake)');
+  fail(
+    'build/wasm/scope-speedscope.wasm and scope-speedscope.node.wasm differ; ' +
+      'the web and node variants must link the same module (cmake/wasm.cmake)',
+  );
 }
 fs.copyFileSync(built('scope-speedscope.js'), path.join(dist, 'scope-speedscope.js'));
 // Without the paths of the machine that built it (scripts/machine-paths.mjs).
@@ -46,9 +48,12 @@ fs.writeFileSync(path.join(dist, 'scope-speedscope.wasm'), shippedWasm);
 // not go looking for it. Name the shipped file instead.
 const nodeGlue = fs.readFileSync(built('scope-speedscope.node.js'), 'utf8');
 const nodeWasmNames = nodeGlue.split('scope-speedscope.node.wasm').length - 1;
-if (nodeWasmNames !== 1) fail(`scope-speedscope.node.js names scope-speedscope.node.wasm ${nodeWasmNames} times, expected once`);
-fs.writeFileSync(path.join(dist, 'scope-speedscope.node.js'),
-  nodeGlue.replace('scope-speedscope.node.wasm', 'scope-speedscope.wasm'));
+if (nodeWasmNames !== 1)
+  fail(`scope-speedscope.node.js names scope-speedscope.node.wasm ${nodeWasmNames} times, expected once`);
+fs.writeFileSync(
+  path.join(dist, 'scope-speedscope.node.js'),
+  nodeGlue.replace('scope-speedscope.node.wasm', 'scope-speedscope.wasm'),
+);
 // What bundlers see in the glues (cmake/wasm.cmake, wasm-esm-node-shim.js):
 // no import.meta (webpack writes it out as this machine's file:// URL), no
 // file but the shipped .wasm, and in the Node glue only the modules the
@@ -57,13 +62,24 @@ for (const file of ['scope-speedscope.js', 'scope-speedscope.node.js']) {
   const text = fs.readFileSync(path.join(dist, file), 'utf8');
   if (text.includes('import.meta')) fail(`${file} uses import.meta (link with -sUSE_ES6_IMPORT_META=0)`);
   const named = [...new Set(text.match(/[\w.-]+\.(?:wasm|data|mem)\b/g) ?? [])];
-  if (named.some((name) => name !== 'scope-speedscope.wasm')) fail(`${file} names files the package does not ship: ${named.join(', ')}`);
+  if (named.some((name) => name !== 'scope-speedscope.wasm'))
+    fail(`${file} names files the package does not ship: ${named.join(', ')}`);
 }
 const required = [...new Set([...nodeGlue.matchAll(/\brequire\(\s*(['"`])([^'"`]*)\1\s*\)/g)].map((m) => m[2]))].sort();
 for (const id of required) {
-  if (!['crypto', 'fs', 'path'].includes(id)) fail(`scope-speedscope.node.js requires '${id}', which cmake/wasm-esm-node-shim.js does not provide`);
+  if (!['crypto', 'fs', 'path'].includes(id))
+    fail(`scope-speedscope.node.js requires '${id}', which cmake/wasm-esm-node-shim.js does not provide`);
 }
-for (const file of ['api.js', 'options.js', 'browser.js', 'node.js', 'index.cjs', 'cli.js', 'server.js', 'index.d.ts']) {
+for (const file of [
+  'api.js',
+  'options.js',
+  'browser.js',
+  'node.js',
+  'index.cjs',
+  'cli.js',
+  'server.js',
+  'index.d.ts',
+]) {
   fs.copyFileSync(path.join(root, 'src', 'js', file), path.join(dist, file));
 }
 // TypeScript reads index.d.ts as an ES module (the package is "type":

@@ -78,9 +78,17 @@ function redirect(name, map) {
 // their own resolve against `base` instead.
 async function bundle(entry, plugins, base) {
   const result = await build({
-    entryPoints: [entry], bundle: true, format: 'iife', platform: 'browser', target: 'es2022',
-    write: false, minify: false, legalComments: 'inline', logLevel: 'warning',
-    define: { 'import.meta.url': base }, plugins,
+    entryPoints: [entry],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    minify: false,
+    legalComments: 'inline',
+    logLevel: 'warning',
+    define: { 'import.meta.url': base },
+    plugins,
   });
   return result.outputFiles[0].text;
 }
@@ -90,16 +98,25 @@ async function bundle(entry, plugins, base) {
 let html = readFileSync(join(web, 'index.html'), 'utf8');
 const entryMatch = html.match(/<script type="module" src="([^"]+)"><\/script>\n?/);
 if (!entryMatch) fail('web/index.html has no <script type="module" src="..."> entry');
-const pageScript = inlineScript(await bundle(join(web, entryMatch[1]), [
-  redirect('single-site', [['site.js', join(web, 'single', 'site.js')]]),
-], 'document.baseURI'), 'the page script');
+const pageScript = inlineScript(
+  await bundle(
+    join(web, entryMatch[1]),
+    [redirect('single-site', [['site.js', join(web, 'single', 'site.js')]])],
+    'document.baseURI',
+  ),
+  'the page script',
+);
 
-const workerScript = await bundle(join(web, 'worker.js'), [
-  redirect('single-lib', [
-    ['lib/index.js', join(web, 'single', 'lib.js')],
-    ['scope-speedscope.js', glue],
-  ]),
-], 'self.location.href');
+const workerScript = await bundle(
+  join(web, 'worker.js'),
+  [
+    redirect('single-lib', [
+      ['lib/index.js', join(web, 'single', 'lib.js')],
+      ['scope-speedscope.js', glue],
+    ]),
+  ],
+  'self.location.href',
+);
 
 // ---- the viewer: speedscope's page with the bridge, self-contained (scripts/viewer-page.mjs)
 
@@ -127,9 +144,15 @@ const styleMatch = html.match(/<link rel="stylesheet" href="([^"]+)">/);
 if (!styleMatch) fail('web/index.html has no stylesheet link');
 const icon = readFileSync(join(web, 'icons', 'icon.svg'));
 const replacements = [
-  [/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, `<meta http-equiv="Content-Security-Policy" content="${csp}">`],
+  [
+    /<meta http-equiv="Content-Security-Policy" content="[^"]*">/,
+    `<meta http-equiv="Content-Security-Policy" content="${csp}">`,
+  ],
   [styleMatch[0], `<style>\n${readFileSync(join(web, styleMatch[1]), 'utf8')}</style>`],
-  [/<link rel="icon" href="[^"]*"[^>]*>/, `<link rel="icon" href="data:image/svg+xml;base64,${icon.toString('base64')}">`],
+  [
+    /<link rel="icon" href="[^"]*"[^>]*>/,
+    `<link rel="icon" href="data:image/svg+xml;base64,${icon.toString('base64')}">`,
+  ],
   [/ *<link rel="(?:manifest|apple-touch-icon)" href="[^"]*">\n/g, ''],
   [/ *<script src="file-protocol\.js"><\/script>\n/, ''],
   [entryMatch[0], ''],
@@ -139,7 +162,8 @@ const replacements = [
 for (const [pattern, replacement] of replacements) {
   const before = html;
   html = html.replace(pattern, replacement);
-  if (html === before && !(pattern instanceof RegExp && pattern.global)) fail(`web/index.html: nothing matched ${pattern}`);
+  if (html === before && !(pattern instanceof RegExp && pattern.global))
+    fail(`web/index.html: nothing matched ${pattern}`);
 }
 const blocks = [
   base64Block('scope-speedscope-wasm', wasmBytes),

@@ -85,7 +85,8 @@ function copyViewer(dest) {
   if (!anchor.test(html)) fail('speedscope/index.html has no <meta charset>');
   if (!/<html>/i.test(html)) fail('speedscope/index.html has no plain <html> tag');
   const meta = `<meta http-equiv="Content-Security-Policy" content="${SPEEDSCOPE_CSP}">`;
-  html = html.replace(/<html>/i, '<html lang="en">')
+  html = html
+    .replace(/<html>/i, '<html lang="en">')
     .replace(anchor, (h) => `${h}\n    ${meta}\n    <script src="bridge.js"></script>`);
   writeFileSync(indexPath, html);
 
@@ -98,7 +99,7 @@ function copyViewer(dest) {
     });
     writeFileSync(cssPath, text);
   }
-  if (!inlined) fail('no font found in speedscope\'s CSS to inline');
+  if (!inlined) fail("no font found in speedscope's CSS to inline");
 }
 
 // The browser build's module graph: the entry (renamed index.js: the page
@@ -137,15 +138,22 @@ function writeViewerFrame(site) {
     'font-src': ['data:'],
     'worker-src': ['blob:'],
   };
-  const policy = match[2].split(';').map((d) => d.trim()).filter(Boolean).map((directive) => {
-    const [name, ...sources] = directive.split(/\s+/);
-    const more = (adds[name] ?? []).filter((a) => !sources.includes(a));
-    delete adds[name];
-    return [name, ...sources, ...more].join(' ');
-  });
+  const policy = match[2]
+    .split(';')
+    .map((d) => d.trim())
+    .filter(Boolean)
+    .map((directive) => {
+      const [name, ...sources] = directive.split(/\s+/);
+      const more = (adds[name] ?? []).filter((a) => !sources.includes(a));
+      delete adds[name];
+      return [name, ...sources, ...more].join(' ');
+    });
   const missing = Object.keys(adds);
   if (missing.length) fail(`index.html's Content-Security-Policy has no ${missing.join(', ')}`);
-  writeFileSync(indexPath, html.replace(meta, (_, a, __, c) => `${a}${policy.join('; ')}${c}`));
+  writeFileSync(
+    indexPath,
+    html.replace(meta, (_, a, __, c) => `${a}${policy.join('; ')}${c}`),
+  );
 }
 
 function copyLib(dest) {
@@ -188,8 +196,7 @@ function writeServiceWorker(dir) {
     fail('web/sw.js lacks its VERSION or FILES placeholder');
   }
   const list = `[\n${files.map((f) => `  ${JSON.stringify(f)},`).join('\n')}\n]`;
-  writeFileSync(join(dir, 'sw.js'),
-    template.replace(versionToken, JSON.stringify(version)).replace(filesToken, list));
+  writeFileSync(join(dir, 'sw.js'), template.replace(versionToken, JSON.stringify(version)).replace(filesToken, list));
   return { version, files: files.length };
 }
 

@@ -42,8 +42,9 @@ export function viewerPage({ repo, before = [] }) {
     const type = file.endsWith('.woff2') ? 'font/woff2' : 'application/octet-stream';
     return `url("data:${type};base64,${readFileSync(path).toString('base64')}")`;
   });
-  const head = [...before, readFileSync(join(repo, 'web', 'speedscope', 'bridge.js'), 'utf8')]
-    .map((code, i) => inlineScript(code, `viewer script ${i}`));
+  const head = [...before, readFileSync(join(repo, 'web', 'speedscope', 'bridge.js'), 'utf8')].map((code, i) =>
+    inlineScript(code, `viewer script ${i}`),
+  );
   const main = inlineScript(readFileSync(join(release, js[1]), 'utf8'), 'speedscope');
   const html = [
     '<!DOCTYPE html>',

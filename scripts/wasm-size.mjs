@@ -15,7 +15,9 @@ const kb = (n) => `${grouped(Math.round(n / 1000))} KB`;
 export function wasmSizeText(dir) {
   const wasm = fs.readFileSync(path.join(dir, 'scope-speedscope.wasm'));
   const glue = fs.readFileSync(path.join(dir, 'scope-speedscope.js'));
-  return `\`dist/scope-speedscope.wasm\` is ${grouped(wasm.length)} bytes ` +
+  return (
+    `\`dist/scope-speedscope.wasm\` is ${grouped(wasm.length)} bytes ` +
     `(${kb(gzipped(wasm))} gzip-compressed); its JavaScript glue for browsers, ` +
-    `\`dist/scope-speedscope.js\`, ${kb(glue.length)} (${kb(gzipped(glue))} gzipped)`;
+    `\`dist/scope-speedscope.js\`, ${kb(glue.length)} (${kb(gzipped(glue))} gzipped)`
+  );
 }

@@ -13,14 +13,17 @@ const icons = join(resolve(dirname(fileURLToPath(import.meta.url)), '..'), 'web'
 const svg = readFileSync(join(icons, 'icon.svg'), 'utf8');
 const profile = mkdtempSync(join(tmpdir(), 'scope-speedscope-icons-'));
 const context = await chromium.launchPersistentContext(profile, {
-  executablePath: '/usr/bin/chromium', headless: true,
+  executablePath: '/usr/bin/chromium',
+  headless: true,
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
 });
 try {
   const page = await context.newPage();
   for (const size of [192, 512]) {
     await page.setViewportSize({ width: size, height: size });
-    await page.setContent(`<!DOCTYPE html><style>html,body{margin:0;background:transparent}svg{display:block;width:${size}px;height:${size}px}</style>${svg}`);
+    await page.setContent(
+      `<!DOCTYPE html><style>html,body{margin:0;background:transparent}svg{display:block;width:${size}px;height:${size}px}</style>${svg}`,
+    );
     writeFileSync(join(icons, `icon-${size}.png`), await page.screenshot({ omitBackground: true }));
     console.log(`render-icons: wrote web/icons/icon-${size}.png`);
   }

@@ -37,16 +37,16 @@ const params = new URLSearchParams(window.location.search);
 // progress as they go; reading what a file holds does not, so it gets twice
 // as long; large files get longer.
 const STALL_MS = Number(params.get('stall-limit-ms')) || 30_000;
-const STALL_BYTES_PER_MS = 10_000;  // 10 MB/s
+const STALL_BYTES_PER_MS = 10_000; // 10 MB/s
 
 const converter = new ConverterClient(site.createWorker);
 const viewer = new Viewer({ box: $('viewer-frame'), load: site.loadViewer, onStatus: viewerStatus });
 const timelineClient = new TimelineClient(site.createWorker);
 const timeline = new TimelineView({ client: timelineClient, onPainted: timelinePainted });
-let timelineKey = null;   // what the timeline shows: [selection, file, ranks, include, exclude]
+let timelineKey = null; // what the timeline shows: [selection, file, ranks, include, exclude]
 let timelineFailure = null;
-let converting = null;    // the running conversion (a promise), for Open in speedscope to wait for
-let run = 0;  // bumps with every selection and every conversion started; late replies are dropped
+let converting = null; // the running conversion (a promise), for Open in speedscope to wait for
+let run = 0; // bumps with every selection and every conversion started; late replies are dropped
 
 const limitFor = (files, { silent = false } = {}) =>
   Math.max(STALL_MS * (silent ? 2 : 1), files.reduce((n, f) => n + f.size, 0) / STALL_BYTES_PER_MS);
@@ -63,15 +63,22 @@ async function choose(files) {
   clearResults();
   overviewView.clear();
   overviewKey = null;
-  update({ selection: state.selection + 1, files: files.map((file) => ({ file, info: null, error: null })),
-           phase: 'inspecting', estimate: null });
+  update({
+    selection: state.selection + 1,
+    files: files.map((file) => ({ file, info: null, error: null })),
+    phase: 'inspecting',
+    estimate: null,
+  });
   $('work').hidden = false;
   $('bar-files').textContent = fileList(files);
   filesView.render(state.files);
   for (const entry of state.files) {
     status.showProgress({ phase: 'inspect', total: 0 }, { file: entry.file.name });
-    const reply = await converter.request('inspect', { file: entry.file },
-                                          { limitMs: limitFor([entry.file], { silent: true }) });
+    const reply = await converter.request(
+      'inspect',
+      { file: entry.file },
+      { limitMs: limitFor([entry.file], { silent: true }) },
+    );
     if (mine !== run) return;
     if (reply.type === 'result') {
       entry.info = reply.info;
@@ -122,7 +129,8 @@ function clearResults() {
 function estimate(opts) {
   const ranks = opts.ranks ? new Set(opts.ranks) : null;
   const files = goodFiles().map(({ file, info }) => ({
-    file, calls: info.ranks.reduce((n, r) => n + (!ranks || ranks.has(r.rank) ? r.calls : 0), 0),
+    file,
+    calls: info.ranks.reduce((n, r) => n + (!ranks || ranks.has(r.rank) ? r.calls : 0), 0),
   }));
   const largest = files.reduce((a, b) => (b.calls > a.calls ? b : a), files[0]);
   const have = budget.budget();
@@ -133,8 +141,10 @@ function estimate(opts) {
 
 function describeEstimate(e) {
   const what = `${e.exact ? '' : 'at most '}${plural(e.calls, 'call')}${e.files.length > 1 ? ' in the largest file' : ''}`;
-  return `Selected: ${what}; speedscope needs ${seconds(e.need.seconds)} and ${bytes(e.need.bytes)} ` +
-    'of memory to show them.';
+  return (
+    `Selected: ${what}; speedscope needs ${seconds(e.need.seconds)} and ${bytes(e.need.bytes)} ` +
+    'of memory to show them.'
+  );
 }
 
 // automatic: a new selection or changed options (waits when it surely is over
@@ -164,7 +174,7 @@ async function convertIfItFits({ automatic, reveal = true, show = false }) {
       return;
     }
   }
-  if (await drawTimeline(opts, mine, { reveal }) === 'cancelled' || mine !== run) return;
+  if ((await drawTimeline(opts, mine, { reveal })) === 'cancelled' || mine !== run) return;
   const e = estimate(opts);
   update({ estimate: e });
   options.setEstimate(describeEstimate(e));
@@ -193,10 +203,16 @@ async function drawTimeline(opts, mine, { reveal = true } = {}) {
   update({ phase: 'drawing', chart: 'opening' });
   status.showProgress({ phase: 'timeline', total: 0 }, { file: file.name });
   performance.mark('scope-speedscope:timeline-start');
-  const reply = await timelineClient.open(file, { ranks: opts.ranks, include: opts.include, exclude: opts.exclude }, {
-    onProgress: (p) => { if (mine === run) status.showProgress({ ...p, phase: 'timeline' }, { file: file.name }); },
-    limitMs: limitFor([file]),
-  });
+  const reply = await timelineClient.open(
+    file,
+    { ranks: opts.ranks, include: opts.include, exclude: opts.exclude },
+    {
+      onProgress: (p) => {
+        if (mine === run) status.showProgress({ ...p, phase: 'timeline' }, { file: file.name });
+      },
+      limitMs: limitFor([file]),
+    },
+  );
   if (mine !== run) return 'cancelled';
   status.hideProgress();
   if (reply.type === 'cancelled') {
@@ -239,8 +255,10 @@ async function revealTimeline() {
 function reportTimelineFailure() {
   if (!timelineFailure) return;
   const { reply, file } = timelineFailure;
-  const words = reply.type === 'stalled' ? `it stopped responding (no progress for ${reply.seconds} s)`
-    : reply.wording ?? reply.message;
+  const words =
+    reply.type === 'stalled'
+      ? `it stopped responding (no progress for ${reply.seconds} s)`
+      : (reply.wording ?? reply.message);
   status.showError({ file: file.name, message: `The timeline could not be drawn: ${words}` }, { origin: 'timeline' });
 }
 
@@ -269,7 +287,12 @@ async function openInSpeedscope() {
       return;
     }
     const w = timeline.window;
-    const fit = await timelineClient.query('fit', { timeline: timeline.timeline, start: w.start, end: w.end, maxCalls });
+    const fit = await timelineClient.query('fit', {
+      timeline: timeline.timeline,
+      start: w.start,
+      end: w.end,
+      maxCalls,
+    });
     if (mine !== run || fit.type !== 'result') return;
     if (maxCalls < 1 || fit.calls > maxCalls) {
       status.setStatus(`speedscope's budget in this browser is too small for ${plural(fit.calls, 'call')}.`);
@@ -283,10 +306,16 @@ async function openInSpeedscope() {
     const origin = timeline.originInRun;
     const windowOptions = { ...opts, timeWindow: [`${origin + fit.start}ns`, `${origin + fit.end}ns`] };
     status.showProgress({ phase: 'read', done: 0, total: 0 }, { file: file.name });
-    const reply = await converter.request('convert', { files: [file], options: windowOptions }, {
-      onProgress: (p) => { if (mine === run) status.showProgress(p, { file: file.name }); },
-      limitMs: limitFor([file]),
-    });
+    const reply = await converter.request(
+      'convert',
+      { files: [file], options: windowOptions },
+      {
+        onProgress: (p) => {
+          if (mine === run) status.showProgress(p, { file: file.name });
+        },
+        limitMs: limitFor([file]),
+      },
+    );
     if (mine !== run) return;
     status.hideProgress();
     if (reply.type !== 'result' || !reply.outputs.length) {
@@ -297,7 +326,8 @@ async function openInSpeedscope() {
       return;
     }
     const [result] = reply.outputs;
-    $('viewer-title').textContent = `speedscope: ${file.name}, ${describeWindow(fit)} (${plural(result.calls, 'call')})`;
+    $('viewer-title').textContent =
+      `speedscope: ${file.name}, ${describeWindow(fit)} (${plural(result.calls, 'call')})`;
     // The window as the options would say it (from the run's first call), for tests.
     $('viewer-title').dataset.timeWindow = windowOptions.timeWindow.join(':');
     update({ viewer: 'starting', viewerMessage: '' });
@@ -329,7 +359,8 @@ async function revealViewer() {
 async function showBudget(e, opts, mine) {
   update({ phase: 'waiting' });
   status.hideProgress();
-  $('budget-text').textContent = `${e.largest.file.name}: the selection holds ${plural(e.calls, 'call')}. ` +
+  $('budget-text').textContent =
+    `${e.largest.file.name}: the selection holds ${plural(e.calls, 'call')}. ` +
     `Showing them would take speedscope ${seconds(e.need.seconds)} and ${bytes(e.need.bytes)} of memory; ` +
     `in this browser it can show about ${plural(budget.maxCalls(e.have), 'call')}. ` +
     `${state.chart === 'painted' ? 'The timeline above shows every call. ' : ''}` +
@@ -345,17 +376,26 @@ async function showBudget(e, opts, mine) {
 // The core's suggestion for the largest file: a minimum duration or a time
 // window that keeps a quick first look's worth of calls
 // (budget.suggestedEvents), whichever keeps more (the core's `preferred`).
-const waitingText = () => (state.chart === 'painted'
-  ? 'The timeline shows every call; too big to convert for speedscope at once: see below the timeline.'
-  : 'Waiting: the run is too big to show at once.');
+const waitingText = () =>
+  state.chart === 'painted'
+    ? 'The timeline shows every call; too big to convert for speedscope at once: see below the timeline.'
+    : 'Waiting: the run is too big to show at once.';
 
 async function suggest(e, opts, mine) {
   status.showProgress({ phase: 'suggest', total: 0 });
-  const reply = await converter.request('overview', {
-    file: e.largest.file,
-    options: { ranks: opts.ranks, include: opts.include, exclude: opts.exclude,
-               maxEvents: budget.suggestedEvents(e.have) },
-  }, { limitMs: limitFor([e.largest.file], { silent: true }) });
+  const reply = await converter.request(
+    'overview',
+    {
+      file: e.largest.file,
+      options: {
+        ranks: opts.ranks,
+        include: opts.include,
+        exclude: opts.exclude,
+        maxEvents: budget.suggestedEvents(e.have),
+      },
+    },
+    { limitMs: limitFor([e.largest.file], { silent: true }) },
+  );
   if (mine !== run) return;
   status.hideProgress();
   status.setStatus(waitingText());
@@ -369,9 +409,11 @@ async function suggest(e, opts, mine) {
   const byDuration = s?.preferred === 'minDuration';
   const choice = byDuration ? s.minDuration : s?.preferred === 'timeWindow' ? s.timeWindow : null;
   if (!choice) return;
-  const setting = byDuration ? { minDuration: choice.value }
+  const setting = byDuration
+    ? { minDuration: choice.value }
     : { timeWindow: { start: choice.value[0], end: choice.value[1] } };
-  const words = byDuration ? `leave out calls shorter than ${choice.value}`
+  const words = byDuration
+    ? `leave out calls shorter than ${choice.value}`
     : `show ${choice.value[0]} s to ${choice.value[1]} s of the run`;
   $('budget-suggestion').textContent = `Suggested: ${words}, which keeps ${plural(choice.calls, 'call')}.`;
   $('budget-suggestion').hidden = false;
@@ -395,10 +437,16 @@ async function convert(opts, mine, { reveal, show = false }) {
   status.showProgress({ phase: 'read', done: 0, total: 0 }, { file: fileList(files) });
   const started = performance.now();
   performance.mark('scope-speedscope:convert-start');
-  const job = converter.request('convert', { files, options: opts }, {
-    onProgress: (p) => { if (mine === run) status.showProgress(p, { file: fileList(files) }); },
-    limitMs: limitFor(files),
-  });
+  const job = converter.request(
+    'convert',
+    { files, options: opts },
+    {
+      onProgress: (p) => {
+        if (mine === run) status.showProgress(p, { file: fileList(files) });
+      },
+      limitMs: limitFor(files),
+    },
+  );
   converting = job;
   const reply = await job;
   if (converting === job) converting = null;
@@ -459,15 +507,27 @@ function cancelled() {
 function reportFailure(reply, files, origin = 'convert') {
   const file = reply.file ?? (files.length === 1 ? files[0].name : null);
   if (reply.type === 'stalled') {
-    status.showError({ file, message: `${file ?? 'The file'} made the converter stop responding ` +
-      `(no progress for ${reply.seconds} s), so it was stopped and restarted. The file is probably damaged.` },
-    { origin });
+    status.showError(
+      {
+        file,
+        message:
+          `${file ?? 'The file'} made the converter stop responding ` +
+          `(no progress for ${reply.seconds} s), so it was stopped and restarted. The file is probably damaged.`,
+      },
+      { origin },
+    );
     status.setStatus('The converter was restarted.');
     return;
   }
   if (reply.trap) {
-    status.showError({ file, message: `${file ?? 'The file'} is damaged: the converter failed while reading it ` +
-      '(the converter was restarted).' }, { origin });
+    status.showError(
+      {
+        file,
+        message:
+          `${file ?? 'The file'} is damaged: the converter failed while reading it ` + '(the converter was restarted).',
+      },
+      { origin },
+    );
     status.setStatus('The converter was restarted.');
     return;
   }
@@ -485,8 +545,12 @@ function reportFailure(reply, files, origin = 'convert') {
 // ---- the viewer -----------------------------------------------------------------
 
 function placeholder(text, ...more) {
-  return el('div', { className: 'placeholder', 'data-testid': 'viewer-placeholder' },
-    text ? el('p', { text }) : null, ...more);
+  return el(
+    'div',
+    { className: 'placeholder', 'data-testid': 'viewer-placeholder' },
+    text ? el('p', { text }) : null,
+    ...more,
+  );
 }
 
 async function openViewer(index, { reveal = true } = {}) {
@@ -516,11 +580,20 @@ function holdViewer(index) {
   update({ current: index, viewer: 'held' });
   downloads.render(state.outputs, index, site.viewerPage);
   showViewerBox(`speedscope: ${output.fileName}`);
-  viewer.clear(placeholder(`${output.fileName} holds ${plural(output.calls, 'call')}: more than the viewer's ` +
-    `budget. Showing it would take speedscope ${seconds(need.seconds)} and ${bytes(need.bytes)} of memory. ` +
-    'The download has the complete file.',
-  el('button', { type: 'button', className: 'button', 'data-testid': 'show-anyway', text: 'Show anyway',
-                 onclick: () => openViewer(index) })));
+  viewer.clear(
+    placeholder(
+      `${output.fileName} holds ${plural(output.calls, 'call')}: more than the viewer's ` +
+        `budget. Showing it would take speedscope ${seconds(need.seconds)} and ${bytes(need.bytes)} of memory. ` +
+        'The download has the complete file.',
+      el('button', {
+        type: 'button',
+        className: 'button',
+        'data-testid': 'show-anyway',
+        text: 'Show anyway',
+        onclick: () => openViewer(index),
+      }),
+    ),
+  );
   status.setStatus(`${output.fileName} converted; not shown (too big for the viewer).`);
 }
 
@@ -528,7 +601,9 @@ function viewerStatus(status_, { fileName, reason, message, ms }) {
   if (status_ === 'painted') {
     performance.mark('scope-speedscope:painted');
     update({ viewer: 'painted' });
-    status.setStatus(`${fileName}: flame chart shown${ms != null ? ` (speedscope took ${(ms / 1000).toFixed(1)} s)` : ''}.`);
+    status.setStatus(
+      `${fileName}: flame chart shown${ms != null ? ` (speedscope took ${(ms / 1000).toFixed(1)} s)` : ''}.`,
+    );
     return;
   }
   if (status_ !== 'failed') {
@@ -538,18 +613,30 @@ function viewerStatus(status_, { fileName, reason, message, ms }) {
   }
   let text;
   if (reason === 'too-deep') {
-    text = `speedscope cannot show ${fileName}: its calls nest deeper than speedscope can draw ` +
+    text =
+      `speedscope cannot show ${fileName}: its calls nest deeper than speedscope can draw ` +
       '(some thousands of levels). The download has the complete file; excluding the deeply nested region may help.';
   } else if (reason === 'dead') {
-    text = `The viewer stopped while showing ${fileName}${message ? ` (${message})` : ', most likely out of memory'}. ` +
+    text =
+      `The viewer stopped while showing ${fileName}${message ? ` (${message})` : ', most likely out of memory'}. ` +
       'The download has the complete file; fewer ranks, a filter or narrowing make it smaller.';
   } else {
     text = `speedscope cannot show ${fileName}: ${message}. The download has the complete file.`;
   }
   update({ viewer: 'failed', viewerMessage: text });
   const note = el('p', { className: 'viewer-failed', role: 'alert', 'data-testid': 'viewer-note', text });
-  viewer.clear(placeholder('', note, el('button', { type: 'button', className: 'button', text: 'Try again',
-                                                   onclick: () => openViewer(state.current) })));
+  viewer.clear(
+    placeholder(
+      '',
+      note,
+      el('button', {
+        type: 'button',
+        className: 'button',
+        text: 'Try again',
+        onclick: () => openViewer(state.current),
+      }),
+    ),
+  );
   status.setStatus('The flame chart could not be shown; the download works.');
 }
 
@@ -562,7 +649,7 @@ async function chooseOutput(index) {
   downloads.render(state.outputs, index, site.viewerPage);
   viewer.clear(placeholder(''));
   if ($('timeline-box').hidden && !timelineKey && !timelineFailure) {
-    showOutput(index);  // no timeline (served results): speedscope shows the output
+    showOutput(index); // no timeline (served results): speedscope shows the output
     return;
   }
   closeViewerBox();
@@ -590,9 +677,14 @@ async function loadOverview() {
   if (key === overviewKey) return;
   overviewKey = key;
   const mine = run;
-  const reply = await converter.request('overview', {
-    file: largest.file, options: { ranks: opts.ranks, include: opts.include, exclude: opts.exclude },
-  }, { limitMs: limitFor([largest.file], { silent: true }) });
+  const reply = await converter.request(
+    'overview',
+    {
+      file: largest.file,
+      options: { ranks: opts.ranks, include: opts.include, exclude: opts.exclude },
+    },
+    { limitMs: limitFor([largest.file], { silent: true }) },
+  );
   if (mine !== run || reply.type !== 'result') {
     overviewKey = null;
     return;
@@ -608,8 +700,10 @@ function wireBar() {
   const fullscreenTarget = () => ($('timeline-box').hidden ? $('viewer-box') : $('timeline-box'));
   $('fullscreen').addEventListener('click', () => toggleFullscreen(fullscreenTarget()).catch(() => {}));
   document.addEventListener('fullscreenchange', () => {
-    $('fullscreen').setAttribute('aria-pressed', String(!!document.fullscreenElement &&
-      document.fullscreenElement === fullscreenTarget()));
+    $('fullscreen').setAttribute(
+      'aria-pressed',
+      String(!!document.fullscreenElement && document.fullscreenElement === fullscreenTarget()),
+    );
     timeline.invalidate();
   });
   $('cancel').addEventListener('click', () => {
@@ -653,16 +747,20 @@ async function boot() {
       status.showError({ message });
     },
   });
-  options.setUp({ changed: ({ explicit = false } = {}) => {
-    if (!goodFiles().length) return;
-    convertIfItFits({ automatic: !explicit, reveal: explicit });
-  } });
+  options.setUp({
+    changed: ({ explicit = false } = {}) => {
+      if (!goodFiles().length) return;
+      convertIfItFits({ automatic: !explicit, reveal: explicit });
+    },
+  });
   wireBar();
-  overviewView.setUp({ picked: (range) => {
-    options.setWindow(range);
-    overviewView.mark(range);
-    convertIfItFits({ automatic: true, reveal: false });
-  } });
+  overviewView.setUp({
+    picked: (range) => {
+      options.setWindow(range);
+      overviewView.mark(range);
+      convertIfItFits({ automatic: true, reveal: false });
+    },
+  });
   timelineClient.start();
   const init = await converter.start();
   if (init.type === 'result') {

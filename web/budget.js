@@ -14,8 +14,8 @@ export const MAX_EVENTS = 16_000_000;
 // A suggested narrowing aims at a quick first look (about ten seconds of
 // speedscope), not at the most the budget allows.
 export const SUGGESTED_CALLS = 1_000_000;
-const DEFAULT_DEVICE_GB = 4;     // when the browser does not say (navigator.deviceMemory is Chromium's)
-const MEMORY_SHARE = 0.75;       // of the device's memory, for the viewer's process
+const DEFAULT_DEVICE_GB = 4; // when the browser does not say (navigator.deviceMemory is Chromium's)
+const MEMORY_SHARE = 0.75; // of the device's memory, for the viewer's process
 const TIME_BUDGET_S = 90;
 
 export function budget(params = new URLSearchParams(window.location.search)) {

@@ -37,7 +37,10 @@ export function bytes(n) {
   const units = ['kB', 'MB', 'GB', 'TB'];
   let v = n;
   let u = -1;
-  do { v /= 1000; u++; } while (v >= 1000 && u < units.length - 1);
+  do {
+    v /= 1000;
+    u++;
+  } while (v >= 1000 && u < units.length - 1);
   return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[u]}`;
 }
 

@@ -32,8 +32,11 @@ export function render(outputs, current, viewerPage) {
   }
   download.href = output.url;
   download.download = output.fileName;
-  download.replaceChildren('Download', el('span', { className: 'visually-hidden', text: ` ${output.fileName}` }),
-    el('span', { className: 'size', text: ` (${bytes(output.size)})` }));
+  download.replaceChildren(
+    'Download',
+    el('span', { className: 'visually-hidden', text: ` ${output.fileName}` }),
+    el('span', { className: 'size', text: ` (${bytes(output.size)})` }),
+  );
   download.title = `Download ${output.fileName}`;
   if (viewerPage) tab.href = `${viewerPage}#profileURL=${encodeURIComponent(output.url)}`;
   tab.title = `Open ${output.fileName} in speedscope in a new tab`;

@@ -16,14 +16,16 @@
     box.setAttribute('role', 'alert');
     box.setAttribute('data-testid', 'file-protocol');
     var p1 = document.createElement('p');
-    p1.textContent = 'This page was opened as a file, and browsers do not run its converter from a file. ' +
+    p1.textContent =
+      'This page was opened as a file, and browsers do not run its converter from a file. ' +
       'Serve this folder with one command, then open http://127.0.0.1:8000/ :';
     var code = document.createElement('code');
     code.textContent = command;
     var pre = document.createElement('pre');
     pre.appendChild(code);
     var p2 = document.createElement('p');
-    p2.textContent = 'Or use scope-speedscope.html, the single-file version of this page, which works from a file ' +
+    p2.textContent =
+      'Or use scope-speedscope.html, the single-file version of this page, which works from a file ' +
       '(npm run build writes it to dist/).';
     box.appendChild(p1);
     box.appendChild(pre);

@@ -12,59 +12,108 @@ export function render(files) {
 }
 
 function card({ file, info, error }) {
-  const node = el('article', { className: 'file-card', 'data-testid': 'file-card' },
-    el('h3', {}, el('span', { className: 'file-name', text: file.name }),
-      el('span', { className: 'size', text: ` ${bytes(file.size)}` })));
+  const node = el(
+    'article',
+    { className: 'file-card', 'data-testid': 'file-card' },
+    el(
+      'h3',
+      {},
+      el('span', { className: 'file-name', text: file.name }),
+      el('span', { className: 'size', text: ` ${bytes(file.size)}` }),
+    ),
+  );
   if (error) {
     node.classList.add('bad');
     node.append(el('p', { className: 'bad-note', text: 'Not converted: see the message above.' }));
-    return node;
-  }
-  if (!info) {
+  } else if (!info) {
     node.append(el('p', { className: 'hint', text: 'Reading…' }));
-    return node;
+  } else {
+    node.append(facts(info), ranksAndLanes(info), regionsTable(info));
   }
+  return node;
+}
+
+// Label, schema, ranks, lanes and calls.
+function facts(info) {
   const lanes = info.ranks.reduce((n, r) => n + r.lanes.length, 0);
-  node.append(el('dl', { className: 'facts' },
-    el('dt', { text: 'Label' }), el('dd', { 'data-testid': 'label', text: info.displayLabel ?? '' },
-      info.label ? null : el('span', { className: 'hint', text: ' (file name)' })),
+  return el(
+    'dl',
+    { className: 'facts' },
+    el('dt', { text: 'Label' }),
+    el(
+      'dd',
+      { 'data-testid': 'label', text: info.displayLabel ?? '' },
+      info.label ? null : el('span', { className: 'hint', text: ' (file name)' }),
+    ),
     el('dt', { text: 'Schema' }),
     el('dd', { text: `version ${info.schemaVersion}${info.storageLayout ? `, ${info.storageLayout}` : ''}` }),
-    el('dt', { text: 'Ranks' }), el('dd', { text: `${count(info.numRanks)} (${count(info.ranks.length)} with calls)` }),
-    el('dt', { text: 'Lanes' }), el('dd', { text: count(lanes) }),
-    el('dt', { text: 'Calls' }), el('dd', { 'data-testid': 'calls', text: count(info.calls) })));
+    el('dt', { text: 'Ranks' }),
+    el('dd', { text: `${count(info.numRanks)} (${count(info.ranks.length)} with calls)` }),
+    el('dt', { text: 'Lanes' }),
+    el('dd', { text: count(lanes) }),
+    el('dt', { text: 'Calls' }),
+    el('dd', { 'data-testid': 'calls', text: count(info.calls) }),
+  );
+}
 
-  const rankRows = [];
+// A table in a <details> box: its header cells ([text, className]) and rows.
+function tableBox(summary, open, attributes, headers, rows, after = null) {
+  const head = el(
+    'tr',
+    {},
+    headers.map(([text, className]) => el('th', { scope: 'col', className, text })),
+  );
+  return el(
+    'details',
+    { open },
+    el('summary', { text: summary }),
+    el('div', { className: 'table-box' }, el('table', attributes, el('thead', {}, head), el('tbody', {}, rows))),
+    after,
+  );
+}
+
+function row(cells) {
+  return el(
+    'tr',
+    {},
+    cells.map(([text, className]) => el('td', { className, text })),
+  );
+}
+
+function ranksAndLanes(info) {
+  const rows = [];
   for (const r of info.ranks) {
     for (const lane of r.lanes) {
-      rankRows.push(el('tr', {},
-        el('td', { className: 'num', text: String(r.rank) }),
-        el('td', { text: lane.label || '(one stack)' }),
-        el('td', { className: 'num', text: count(lane.calls) })));
+      rows.push(row([[String(r.rank), 'num'], [lane.label || '(one stack)'], [count(lane.calls), 'num']]));
     }
-    if (!r.lanes.length) {
-      rankRows.push(el('tr', {}, el('td', { className: 'num', text: String(r.rank) }),
-        el('td', { text: '—' }), el('td', { className: 'num', text: count(r.calls) })));
-    }
+    if (!r.lanes.length) rows.push(row([[String(r.rank), 'num'], ['—'], [count(r.calls), 'num']]));
   }
-  node.append(el('details', {},
-    el('summary', { text: `Ranks and lanes (${count(rankRows.length)})` }),
-    el('div', { className: 'table-box' }, el('table', {},
-      el('thead', {}, el('tr', {}, el('th', { scope: 'col', className: 'num', text: 'Rank' }),
-        el('th', { scope: 'col', text: 'Lane' }), el('th', { scope: 'col', className: 'num', text: 'Calls' }))),
-      el('tbody', {}, rankRows)))));
+  return tableBox(
+    `Ranks and lanes (${count(rows.length)})`,
+    false,
+    {},
+    [['Rank', 'num'], ['Lane'], ['Calls', 'num']],
+    rows,
+  );
+}
 
+function regionsTable(info) {
   const regions = info.regions.slice(0, REGION_ROWS_SHOWN);
-  node.append(el('details', { open: info.regions.length <= 12 },
-    el('summary', { text: `Regions (${count(info.regions.length)})` }),
-    el('div', { className: 'table-box' }, el('table', { 'data-testid': 'regions' },
-      el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'Region' }),
-        el('th', { scope: 'col', className: 'num', text: 'Calls' }))),
-      el('tbody', {}, regions.map((r) => el('tr', {},
-        el('td', { className: 'region', text: r.name }),
-        el('td', { className: 'num', text: count(r.calls) })))))),
+  const more =
     info.regions.length > regions.length
       ? el('p', { className: 'hint', text: `First ${count(regions.length)} of ${count(info.regions.length)} shown.` })
-      : null));
-  return node;
+      : null;
+  return tableBox(
+    `Regions (${count(info.regions.length)})`,
+    info.regions.length <= 12,
+    { 'data-testid': 'regions' },
+    [['Region'], ['Calls', 'num']],
+    regions.map((r) =>
+      row([
+        [r.name, 'region'],
+        [count(r.calls), 'num'],
+      ]),
+    ),
+    more,
+  );
 }

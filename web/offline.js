@@ -8,8 +8,7 @@ export function registerServiceWorker() {
   const params = new URLSearchParams(window.location.search);
   if (!('serviceWorker' in navigator) || !window.isSecureContext || params.has('result')) return;
   if (!/^https?:$/.test(window.location.protocol)) return;
-  navigator.serviceWorker.register(new URL('sw.js', document.baseURI), { updateViaCache: 'none' })
-    .catch(() => {
-      // Offline use is a bonus: the page works without it.
-    });
+  navigator.serviceWorker.register(new URL('sw.js', document.baseURI), { updateViaCache: 'none' }).catch(() => {
+    // Offline use is a bonus: the page works without it.
+  });
 }

@@ -30,7 +30,7 @@ const FIELD_ERRORS = {
 
 let changeTimer = null;
 let onChange = () => {};
-let knownRanks = [];  // [[rank, calls]]
+let knownRanks = []; // [[rank, calls]]
 
 export function setUp({ changed }) {
   onChange = changed;
@@ -40,7 +40,7 @@ export function setUp({ changed }) {
     changeTimer = setTimeout(() => onChange(), delay);
   };
   form.addEventListener('input', (e) => {
-    if (e.target.name === 'rank') return;  // checkboxes: 'change' below
+    if (e.target.name === 'rank') return; // checkboxes: 'change' below
     clearFieldError(fieldOf(e.target));
     soon(TEXT_DEBOUNCE_MS);
   });
@@ -84,16 +84,29 @@ const rankBoxes = () => [...document.querySelectorAll('#ranks input[name=rank]')
 
 // A new selection: ranks from the inspections, every other option back to the default.
 export function reset(infos) {
-  const ranks = new Map();  // rank -> calls over all files
+  const ranks = new Map(); // rank -> calls over all files
   for (const info of infos) {
     for (const r of info.ranks ?? []) ranks.set(r.rank, (ranks.get(r.rank) ?? 0) + r.calls);
   }
   knownRanks = [...ranks.entries()].sort((a, b) => a[0] - b[0]);
   const initial = ranks.has(0) ? 0 : knownRanks[0]?.[0];
-  $('ranks').replaceChildren(...knownRanks.map(([rank, calls]) => el('label', { className: 'rank' },
-    el('input', { type: 'checkbox', name: 'rank', value: String(rank), checked: rank === initial,
-                  'data-testid': `rank-${rank}` }),
-    ` rank ${rank} `, el('span', { className: 'hint', text: `(${count(calls)} calls)` }))));
+  $('ranks').replaceChildren(
+    ...knownRanks.map(([rank, calls]) =>
+      el(
+        'label',
+        { className: 'rank' },
+        el('input', {
+          type: 'checkbox',
+          name: 'rank',
+          value: String(rank),
+          checked: rank === initial,
+          'data-testid': `rank-${rank}`,
+        }),
+        ` rank ${rank} `,
+        el('span', { className: 'hint', text: `(${count(calls)} calls)` }),
+      ),
+    ),
+  );
   $('ranks-tools').hidden = knownRanks.length < 2;
   $('include').value = '';
   $('exclude').value = '';
@@ -109,7 +122,9 @@ export function setFeatures(features) {
 }
 
 export function selectedRanks() {
-  return rankBoxes().filter((b) => b.checked).map((b) => Number(b.value));
+  return rankBoxes()
+    .filter((b) => b.checked)
+    .map((b) => Number(b.value));
 }
 
 export function rankCalls() {
@@ -128,7 +143,10 @@ export function hasRank() {
 }
 
 function patterns(id) {
-  const lines = $(id).value.split('\n').map((l) => l.replace(/\r$/, '')).filter((l) => l.trim() !== '');
+  const lines = $(id)
+    .value.split('\n')
+    .map((l) => l.replace(/\r$/, ''))
+    .filter((l) => l.trim() !== '');
   return lines.length ? lines : null;
 }
 

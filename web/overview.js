@@ -39,14 +39,19 @@ export function mark(window) {
 
 function render(container, histogram, { window: current = null, picked }) {
   const canvas = el('canvas', {
-    role: 'img', 'data-testid': 'overview-canvas',
-    'aria-label': `Calls over time, from ${duration(histogram.start)} to ${duration(histogram.end)}; ` +
+    role: 'img',
+    'data-testid': 'overview-canvas',
+    'aria-label':
+      `Calls over time, from ${duration(histogram.start)} to ${duration(histogram.end)}; ` +
       'drag to pick a time window, or type it in the fields below.',
   });
   container.replaceChildren(canvas);
   let selection = current;
   const draw = () => paint(canvas, histogram, selection);
-  redraw = (w) => { selection = w; draw(); };
+  redraw = (w) => {
+    selection = w;
+    draw();
+  };
   new ResizeObserver(draw).observe(canvas);
   const timeAt = (clientX) => {
     const box = canvas.getBoundingClientRect();

@@ -8,7 +8,7 @@ import { $ } from './dom.js';
 export function setUp({ chosen, example, failed }) {
   $('file-input').addEventListener('change', (e) => {
     const files = [...e.target.files];
-    e.target.value = '';  // choosing the same file again is a new selection
+    e.target.value = ''; // choosing the same file again is a new selection
     if (files.length) chosen(files);
   });
 

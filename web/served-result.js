@@ -31,8 +31,10 @@ export async function loadServedResults(show) {
       throw new Error(`${fileName} could not be fetched: is scope-speedscope view still running?`);
     }
     if (!response.ok) {
-      throw new Error(`${fileName} could not be fetched (HTTP ${response.status}): ` +
-        'the server that held it has stopped; run scope-speedscope view again.');
+      throw new Error(
+        `${fileName} could not be fetched (HTTP ${response.status}): ` +
+          'the server that held it has stopped; run scope-speedscope view again.',
+      );
     }
     const blob = new Blob([await response.blob()], { type: 'application/json' });
     // The server counted the calls (the viewer's budget weighs them).

@@ -34,10 +34,15 @@ let framePage = null;
  */
 export function loadViewer(frame) {
   framePage ??= fetch(FRAME_PAGE).then((r) => (r.ok ? r.text() : Promise.reject(new Error(`HTTP ${r.status}`))));
-  framePage.then((html) => { frame.srcdoc = html; }, () => {
-    framePage = null;  // try again next time; meanwhile the page by URL
-    frame.src = viewerPage;
-  });
+  framePage.then(
+    (html) => {
+      frame.srcdoc = html;
+    },
+    () => {
+      framePage = null; // try again next time; meanwhile the page by URL
+      frame.src = viewerPage;
+    },
+  );
 }
 
 const EXAMPLE_URL = 'example/real_run_s1.h5';

@@ -18,14 +18,14 @@
 
 export const state = {
   version: null,
-  features: {},       // what the converter offers: { overview, checkPattern, narrowing }
-  selection: 0,       // bumps with every new selection
-  attempts: 0,        // bumps with every conversion asked for (a selection, changed options, a click)
-  files: [],          // [{ file, info, error }]
+  features: {}, // what the converter offers: { overview, checkPattern, narrowing }
+  selection: 0, // bumps with every new selection
+  attempts: 0, // bumps with every conversion asked for (a selection, changed options, a click)
+  files: [], // [{ file, info, error }]
   phase: 'start',
-  estimate: null,     // see budget.js
-  outputs: [],        // [{ fileName, size, blob, url }]
-  current: 0,         // index of the output in the viewer
+  estimate: null, // see budget.js
+  outputs: [], // [{ fileName, size, blob, url }]
+  current: 0, // index of the output in the viewer
   viewer: 'none',
   viewerMessage: '',
   chart: 'none',

@@ -22,7 +22,7 @@ export function showProgress({ phase, done, total, unit, output }, { file } = {}
     bar.max = total;
     bar.value = Math.min(done, total);
   } else {
-    bar.removeAttribute('value');  // indeterminate
+    bar.removeAttribute('value'); // indeterminate
   }
   const pct = total ? Math.floor((100 * done) / total) : 0;
   let text;
@@ -61,9 +61,14 @@ export function showError({ message, wording = null, file = null }, { origin = '
   const text = wording ?? message;
   const named = file && !text.includes(file);
   const box = $('error');
-  box.append(el('p', { 'data-origin': origin },
-    named ? el('strong', { className: 'file-name', text: file }) : null,
-    named ? ': ' : null,
-    el('span', { className: 'message', text })));
+  box.append(
+    el(
+      'p',
+      { 'data-origin': origin },
+      named ? el('strong', { className: 'file-name', text: file }) : null,
+      named ? ': ' : null,
+      el('span', { className: 'message', text }),
+    ),
+  );
   box.hidden = false;
 }

@@ -19,22 +19,26 @@ const base = new URL('./', self.registration.scope);
 const known = new Set(FILES.map((f) => new URL(f, base).href));
 
 self.addEventListener('install', (event) => {
-  event.waitUntil((async () => {
-    const cache = await caches.open(CACHE);
-    // Bypass the HTTP cache: the files must be this build's.
-    await cache.addAll(FILES.map((f) => new Request(new URL(f, base), { cache: 'reload' })));
-  })());
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      // Bypass the HTTP cache: the files must be this build's.
+      await cache.addAll(FILES.map((f) => new Request(new URL(f, base), { cache: 'reload' })));
+    })(),
+  );
 });
 
 self.addEventListener('activate', (event) => {
-  event.waitUntil((async () => {
-    for (const name of await caches.keys()) {
-      if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
-    }
-    // The first visit's page is controlled at once, so it works offline
-    // without a reload.
-    await self.clients.claim();
-  })());
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
+      }
+      // The first visit's page is controlled at once, so it works offline
+      // without a reload.
+      await self.clients.claim();
+    })(),
+  );
 });
 
 // The cached file a request asks for: directories mean their index.html;
@@ -58,11 +62,13 @@ self.addEventListener('fetch', (event) => {
   // own: a worker or a page then keeps the URL it was asked for, query
   // included (worker.js?test-stall=..., index.html?result=...), not the
   // cached file's.
-  event.respondWith((async () => {
-    const hit = await caches.match(path, { cacheName: CACHE });
-    if (!hit) return fetch(event.request);
-    return new Response(hit.body, { status: hit.status, statusText: hit.statusText, headers: hit.headers });
-  })());
+  event.respondWith(
+    (async () => {
+      const hit = await caches.match(path, { cacheName: CACHE });
+      if (!hit) return fetch(event.request);
+      return new Response(hit.body, { status: hit.status, statusText: hit.statusText, headers: hit.headers });
+    })(),
+  );
 });
 
 // The page (or a test) may ask which build this worker serves.

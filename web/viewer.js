@@ -28,7 +28,7 @@ export class Viewer {
   #load;
   #onStatus;
   #frame = null;
-  #job = null;  // { output, port, lastBeat, watch, readyTimer, done }
+  #job = null; // { output, port, lastBeat, watch, readyTimer, done }
 
   constructor({ box, load, onStatus }) {
     this.#box = box;
@@ -75,7 +75,16 @@ export class Viewer {
   }
 
   #newJob() {
-    return { output: null, port: null, lastBeat: 0, watch: null, readyTimer: null, done: false, ready: false, readyPort: null };
+    return {
+      output: null,
+      port: null,
+      lastBeat: 0,
+      watch: null,
+      readyTimer: null,
+      done: false,
+      ready: false,
+      readyPort: null,
+    };
   }
 
   clear(placeholder) {
@@ -124,7 +133,9 @@ export class Viewer {
     if (port) {
       job.port = port;
       job.lastBeat = performance.now();
-      port.onmessage = () => { job.lastBeat = performance.now(); };
+      port.onmessage = () => {
+        job.lastBeat = performance.now();
+      };
       // Chromium tells a port when its other end went away (the frame's process died).
       port.addEventListener('close', () => this.#fail(job, 'dead'));
       port.start();

@@ -12,10 +12,10 @@ export class ConverterClient {
   #create;
   #worker = null;
   #nextId = 1;
-  #job = null;        // { id, resolve, onProgress, limitMs, timer }
-  #ready = null;      // resolves with the 'init' reply of the current worker
+  #job = null; // { id, resolve, onProgress, limitMs, timer }
+  #ready = null; // resolves with the 'init' reply of the current worker
   #initSettle = null;
-  onRestart = null;   // called with the reason after a worker was replaced
+  onRestart = null; // called with the reason after a worker was replaced
 
   // create: makes a new Worker running worker.js (site.js's createWorker).
   constructor(create) {
@@ -27,7 +27,9 @@ export class ConverterClient {
     const worker = this.#create();
     this.#worker = worker;
     let settle;
-    this.#ready = new Promise((resolve) => { settle = resolve; });
+    this.#ready = new Promise((resolve) => {
+      settle = resolve;
+    });
     this.#initSettle = settle;
     worker.onmessage = ({ data }) => {
       if (data.id === 0) {
@@ -39,8 +41,11 @@ export class ConverterClient {
     };
     worker.onerror = (event) => {
       event.preventDefault?.();
-      const reply = { type: 'error', crashed: true,
-                      message: `The converter stopped${event.message ? `: ${event.message}` : ''}.` };
+      const reply = {
+        type: 'error',
+        crashed: true,
+        message: `The converter stopped${event.message ? `: ${event.message}` : ''}.`,
+      };
       this.#initSettle?.(reply);
       this.#initSettle = null;
       this.#finish(reply);
@@ -57,7 +62,7 @@ export class ConverterClient {
   // Sends one request. limitMs: how long the worker may stay silent (no
   // progress message, no reply) before it is stopped and restarted.
   request(type, payload = {}, { onProgress = null, limitMs = 30_000 } = {}) {
-    if (this.#job) this.cancel();  // the worker is busy with it: start over
+    if (this.#job) this.cancel(); // the worker is busy with it: start over
     const id = this.#nextId++;
     return new Promise((resolve) => {
       this.#job = { id, resolve, onProgress, limitMs, timer: null };
@@ -89,10 +94,14 @@ export class ConverterClient {
 
   #receive(data) {
     const job = this.#job;
-    if (!job || data.id !== job.id) return;  // a reply to a cancelled request
+    if (!job || data.id !== job.id) return; // a reply to a cancelled request
     if (data.type === 'progress') {
       this.#arm();
-      try { job.onProgress?.(data); } catch (err) { console.error(err); }
+      try {
+        job.onProgress?.(data);
+      } catch (err) {
+        console.error(err);
+      }
       return;
     }
     this.#finish(data);

@@ -30,7 +30,7 @@ const BLOCK = 16 * 1024 * 1024;
 let module = null;
 function lib() {
   module ??= createScopeSpeedscope(READ_WHOLE ? { readWholeBytes: Number(READ_WHOLE) } : {}).catch((err) => {
-    module = null;  // let a later message try again
+    module = null; // let a later message try again
     throw err;
   });
   return module;
@@ -46,7 +46,9 @@ function featuresOf(sp) {
   };
 }
 
-const isTrap = (err) => err instanceof WebAssembly.RuntimeError || err?.name === 'RuntimeError' ||
+const isTrap = (err) =>
+  err instanceof WebAssembly.RuntimeError ||
+  err?.name === 'RuntimeError' ||
   /^Aborted\(/.test(String(err?.message ?? ''));
 
 // The core's error as the page shows it: `wording` is the core's message for
@@ -80,16 +82,25 @@ function progressReporter(id) {
     last = now;
     lastPhase = phase;
     if (phase === 'write') {
-      self.postMessage({ id, type: 'progress', phase, output, done: Math.floor(done / 2), total: Math.floor(total / 2),
-                         unit: 'calls' });
+      self.postMessage({
+        id,
+        type: 'progress',
+        phase,
+        output,
+        done: Math.floor(done / 2),
+        total: Math.floor(total / 2),
+        unit: 'calls',
+      });
     } else if (phase === 'reconstruct') {
       self.postMessage({ id, type: 'progress', phase, done, total, unit: 'ranks' });
     } else {
       self.postMessage({ id, type: 'progress', phase, done, total, unit: 'fraction' });
     }
   };
-  report.output = (name) => { output = name; };
-  report.calls = new Map();  // output file name -> calls written (the writer's exact count)
+  report.output = (name) => {
+    output = name;
+  };
+  report.calls = new Map(); // output file name -> calls written (the writer's exact count)
   return report;
 }
 
@@ -124,15 +135,19 @@ async function convert(id, files, options) {
       onProgress.output(fileName);
     },
     write(chunk) {
-      current.pending.push(chunk.slice());  // valid during the call only
+      current.pending.push(chunk.slice()); // valid during the call only
       current.pendingBytes += chunk.byteLength;
       current.size += chunk.byteLength;
       if (current.pendingBytes >= BLOCK) flushBlock();
     },
     close() {
       flushBlock();
-      outputs.push({ fileName: current.fileName, blob: new Blob(current.parts, { type: 'application/json' }),
-                     size: current.size, calls: onProgress.calls.get(current.fileName) ?? 0 });
+      outputs.push({
+        fileName: current.fileName,
+        blob: new Blob(current.parts, { type: 'application/json' }),
+        size: current.size,
+        calls: onProgress.calls.get(current.fileName) ?? 0,
+      });
       current = null;
     },
     commit() {},
@@ -144,7 +159,10 @@ async function convert(id, files, options) {
   try {
     await sp.exportSpeedscope(inputs, { ...coreOptions(options), onProgress, sink });
   } catch (err) {
-    const reply = errorOf(err, files.map((f) => f.name));
+    const reply = errorOf(
+      err,
+      files.map((f) => f.name),
+    );
     if (!reply.file && !reply.trap) reply.file = await culprit(sp, inputs, options, err);
     self.postMessage({ id, ...reply });
     return;
@@ -222,7 +240,12 @@ self.onmessage = async ({ data }) => {
       await convert(id, data.files, data.options);
     } else if (type?.startsWith('timeline-')) {
       if (STALL_ON && data.file?.name === STALL_ON) for (;;);
-      await timelineRequest(await lib(), data, (message, transfer = []) => self.postMessage(message, transfer), errorOf);
+      await timelineRequest(
+        await lib(),
+        data,
+        (message, transfer = []) => self.postMessage(message, transfer),
+        errorOf,
+      );
     }
   } catch (err) {
     // The module failed to load, or trapped outside a conversion.

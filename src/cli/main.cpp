@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "cli/options.hpp"
-#include "text/messages.hpp"
 #include "export/export.hpp"
 #include "read/h5_reader.hpp"
+#include "text/messages.hpp"
 #include "write/speedscope_format.hpp"
 
 namespace ss = scope_speedscope;
@@ -48,7 +48,8 @@ std::vector<std::string> expand_globs(const std::vector<std::string>& args) {
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (const ss::CliCommand command = ss::cli_command(args); command != ss::CliCommand::export_files) {
+  if (const ss::CliCommand command = ss::cli_command(args);
+      command != ss::CliCommand::export_files) {
     // view and serve serve the page: the Node CLI of the npm package has them.
     const std::string name = ss::cli_command_name(command);
     std::cerr << ss::cli_usage(command) << "error: " << name

@@ -4,14 +4,16 @@
 #include <cctype>
 #include <set>
 
-#include "text/messages.hpp"
 #include "export/export.hpp"
+#include "text/messages.hpp"
 #include "write/speedscope_format.hpp"
 
 namespace scope_speedscope {
 namespace {
 
-[[noreturn]] void usage_error(const std::string& message) { throw Error(Msg::usage, {{"detail", message}}); }
+[[noreturn]] void usage_error(const std::string& message) {
+  throw Error(Msg::usage, {{"detail", message}});
+}
 
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t");
@@ -45,8 +47,9 @@ bool parse_int(const std::string& text, int64_t& out) {
 bool is_value(const std::string& arg) {
   if (arg.empty() || arg[0] != '-') return true;
   if (arg.size() < 2) return false;
-  return std::all_of(arg.begin() + 1, arg.end(),
-                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
+  return std::all_of(arg.begin() + 1, arg.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) || c == '.';
+  });
 }
 
 }  // namespace
@@ -116,8 +119,9 @@ class OptionArgs {
       out.push_back(args_[++i_]);
     }
     if (out.size() < min_count) {
-      usage_error("argument " + name + ": expected " +
-                  (max_count == 1 ? std::string("one argument") : std::string("at least one argument")));
+      usage_error(
+          "argument " + name + ": expected " +
+          (max_count == 1 ? std::string("one argument") : std::string("at least one argument")));
     }
     return out;
   }
@@ -182,7 +186,8 @@ void take_export_option(CliOptions& o, OptionArgs& opt,
 }
 
 // What the arguments must hold together, and the values derived from them.
-void finish_export_options(CliOptions& o, const std::optional<std::vector<std::string>>& rank_specs) {
+void finish_export_options(CliOptions& o,
+                           const std::optional<std::vector<std::string>>& rank_specs) {
   // Each file once, first occurrence kept (as scope-profiler's CLI does).
   std::vector<std::string> unique;
   for (const std::string& f : o.files) {
@@ -191,7 +196,8 @@ void finish_export_options(CliOptions& o, const std::optional<std::vector<std::s
   o.files = std::move(unique);
   if (o.files.empty()) usage_error("the following arguments are required: FILE");
   if (o.output_dir.empty() && o.filepath.empty()) {
-    if (o.command != CliCommand::view) usage_error("the following arguments are required: -o/--output");
+    if (o.command != CliCommand::view)
+      usage_error("the following arguments are required: -o/--output");
     // view without -o: the outputs are named as the export names them, and
     // only served.
     o.write_outputs = false;
@@ -206,7 +212,8 @@ void finish_export_options(CliOptions& o, const std::optional<std::vector<std::s
   }
   if (o.filepath.empty()) o.filepath = normalize_path(o.output_dir + "/profile.speedscope.json");
   o.ranks = rank_specs ? parse_rank_specs(*rank_specs) : std::vector<int64_t>{0};
-  if (o.min_duration) set_min_duration(o.narrowing, *o.min_duration, "argument --min-duration", true);
+  if (o.min_duration)
+    set_min_duration(o.narrowing, *o.min_duration, "argument --min-duration", true);
   if (o.time_window) set_time_window(o.narrowing, *o.time_window, "argument --time-window", true);
 }
 
@@ -252,8 +259,7 @@ std::string cli_usage(CliCommand command) {
       return "usage: scope-speedscope view FILE... [--ranks SPEC ...] [--include RE ...] "
              "[--exclude RE ...] [--label L ...] [-o DIR | --filepath PATH] [--port N] [--no-open] "
              "[--quiet]\n";
-    case CliCommand::serve:
-      return "usage: scope-speedscope serve [--port N]\n";
+    case CliCommand::serve: return "usage: scope-speedscope serve [--port N]\n";
     case CliCommand::export_files: break;
   }
   return "usage: scope-speedscope FILE... -o DIR [--ranks SPEC ...] [--include RE ...] "
@@ -331,8 +337,8 @@ std::string cli_summary(const std::vector<std::string>& written) {
   if (written.empty()) return "";
   std::string out = "Outputs saved to:\n";
   for (const std::string& path : written) out += "  " + path + "\n";
-  out += "\nView " + written.front() +
-         " at https://www.speedscope.app (or: npx speedscope <file>)\n";
+  out +=
+      "\nView " + written.front() + " at https://www.speedscope.app (or: npx speedscope <file>)\n";
   return out;
 }
 

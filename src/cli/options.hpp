@@ -21,15 +21,15 @@ enum class CliCommand { export_files, view, serve };
 struct CliOptions {
   CliCommand command = CliCommand::export_files;
   std::vector<std::string> files;
-  std::string output_dir;                          // -o DIR
-  std::string filepath;                            // DIR/profile.speedscope.json, or --filepath
-  std::vector<int64_t> ranks = {0};                // sorted, de-duplicated
+  std::string output_dir;            // -o DIR
+  std::string filepath;              // DIR/profile.speedscope.json, or --filepath
+  std::vector<int64_t> ranks = {0};  // sorted, de-duplicated
   std::optional<std::vector<std::string>> include;
   std::optional<std::vector<std::string>> exclude;
-  std::vector<std::string> labels;                 // --label, per input in order
-  std::optional<std::string> min_duration;         // --min-duration D, as given
-  std::optional<std::string> time_window;          // --time-window START:END, as given
-  Narrowing narrowing;                             // both, checked
+  std::vector<std::string> labels;          // --label, per input in order
+  std::optional<std::string> min_duration;  // --min-duration D, as given
+  std::optional<std::string> time_window;   // --time-window START:END, as given
+  Narrowing narrowing;                      // both, checked
   bool quiet = false;
   bool help = false;
   bool version = false;

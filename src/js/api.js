@@ -7,9 +7,22 @@
 // happens); what callers pass is checked in options.js, its only import (so
 // no `node:` module reaches a browser bundle).
 import {
-  blobOnMainThreadError, canReadBlobsSynchronously, exportOptionsOf, inputOf, inputsOf,
-  overviewOptionsOf, suggestOptionsOf, timelineClosedError, timelineLaneOf, timelineLanesOf,
-  timelineCountOf, timelineOptionsOf, timelineRangeError, timelineTimeOf, timelineWidthOf, timelineWindowOf,
+  blobOnMainThreadError,
+  canReadBlobsSynchronously,
+  exportOptionsOf,
+  inputOf,
+  inputsOf,
+  overviewOptionsOf,
+  suggestOptionsOf,
+  timelineClosedError,
+  timelineLaneOf,
+  timelineLanesOf,
+  timelineCountOf,
+  timelineOptionsOf,
+  timelineRangeError,
+  timelineTimeOf,
+  timelineWidthOf,
+  timelineWindowOf,
 } from './options.js';
 
 export { createOptionsOf } from './options.js';
@@ -109,8 +122,11 @@ class ScopeSpeedscope {
       detail: 'scope-speedscope: the converter is being restarted after a failure; try again',
     });
     this.version = module.version();
-    if (module.schemaUrl() !== SCHEMA_URL || module.timeUnit() !== TIME_UNIT ||
-        module.nsPerSecond() !== NS_PER_SECOND) {
+    if (
+      module.schemaUrl() !== SCHEMA_URL ||
+      module.timeUnit() !== TIME_UNIT ||
+      module.nsPerSecond() !== NS_PER_SECOND
+    ) {
       throw new Error('scope-speedscope: the JavaScript wrapper and the wasm module disagree');
     }
   }
@@ -144,8 +160,7 @@ class ScopeSpeedscope {
     const checked = inputsOf(inputs);
     const outputs = [];
     const guardedSink = guardSink(js.sink ?? collectingSink(outputs), js.onProgress);
-    const written = this.#withInputs(checked, (m, prepared) =>
-      unwrap(m.exportSpeedscope(prepared, core, guardedSink)));
+    const written = this.#withInputs(checked, (m, prepared) => unwrap(m.exportSpeedscope(prepared, core, guardedSink)));
     return js.sink ? written : outputs;
   }
 
@@ -162,7 +177,7 @@ class ScopeSpeedscope {
 
   /** exportSpeedscope for any input, also a File or Blob on the main thread. */
   async exportSpeedscopeAsync(inputs, options) {
-    exportOptionsOf(options);  // fail before reading anything
+    exportOptionsOf(options); // fail before reading anything
     const checked = inputsOf(inputs);
     const ready = [];
     for (const input of checked) ready.push(await this.readInput(input));
@@ -187,7 +202,7 @@ class ScopeSpeedscope {
 
   /** overview for any input, also a File or Blob on the main thread. */
   async overviewAsync(input, options) {
-    overviewOptionsOf(options);  // fail before reading anything
+    overviewOptionsOf(options); // fail before reading anything
     return this.overview(await this.readInput(input), options);
   }
 
@@ -204,7 +219,7 @@ class ScopeSpeedscope {
    * also a File or Blob on the main thread. Call close() when done.
    */
   async openTimeline(input, options) {
-    const { core, js } = timelineOptionsOf(options);  // fail before reading anything
+    const { core, js } = timelineOptionsOf(options); // fail before reading anything
     const ready = await this.readInput(inputOf(input, 'input'));
     const progress = { progress: progressOf(js.onProgress) };
     const module = this.#live();
@@ -261,8 +276,14 @@ class ScopeSpeedscope {
       } catch {
         // A page's main thread may refuse to instantiate synchronously.
         this.#pending ??= this.#recreate.later().then(
-          (m) => { this.#module ??= m; this.#pending = null; },
-          () => { this.#pending = null; });
+          (m) => {
+            this.#module ??= m;
+            this.#pending = null;
+          },
+          () => {
+            this.#pending = null;
+          },
+        );
         throw new ScopeSpeedscopeError(this.#restarting.kind, this.#restarting.message, this.#restarting);
       }
     }
@@ -291,7 +312,9 @@ class ScopeSpeedscope {
       const fill = (text) => text.replace('\u0001', () => name).replace('\u0002', () => what);
       const t = this.#stopped;
       throw new ScopeSpeedscopeError(t.kind, fill(t.message), {
-        ...t, peopleMessage: fill(t.peopleMessage), file: names.length === 1 ? names[0] : null,
+        ...t,
+        peopleMessage: fill(t.peopleMessage),
+        file: names.length === 1 ? names[0] : null,
       });
     }
   }
@@ -304,7 +327,10 @@ class ScopeSpeedscope {
     for (const input of inputs) {
       if (input.file && !canReadBlobsSynchronously) throw blobOnMainThreadError(input.name);
     }
-    return this.#guarded(inputs.map((input) => input.name), (m) => this.#withInputsOn(m, inputs, fn));
+    return this.#guarded(
+      inputs.map((input) => input.name),
+      (m) => this.#withInputsOn(m, inputs, fn),
+    );
   }
 
   #withInputsOn(m, inputs, fn) {
@@ -328,7 +354,8 @@ class ScopeSpeedscope {
         }
         if (this.#openPath) {
           const opened = this.#openPath(input.path);
-          if (opened.error) unwrap(m.errorFor(opened.error.code, { ...opened.error.args, path: input.name, file: input.name }));
+          if (opened.error)
+            unwrap(m.errorFor(opened.error.code, { ...opened.error.args, path: input.name, file: input.name }));
           closers.push(opened.close);
           return { name: input.name, size: opened.size, read: opened.read };
         }
@@ -348,11 +375,16 @@ class ScopeSpeedscope {
 }
 
 // A timeline dropped without close() frees its columns when collected.
-const timelineRegistry = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry(({ module, id }) => {
-    try { module.timelineClose(id); } catch { /* that instance is gone */ }
-  })
-  : null;
+const timelineRegistry =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry(({ module, id }) => {
+        try {
+          module.timelineClose(id);
+        } catch {
+          /* that instance is gone */
+        }
+      })
+    : null;
 
 /**
  * A run's timeline, open in the module: lanes, frames and three queries.
@@ -404,8 +436,11 @@ class Timeline {
     return this.#run('bars', (m) => {
       const v = unwrap(m.timelineBars(this.#id, lane, start, end, width));
       return {
-        start: v.start.slice(), end: v.end.slice(), depth: v.depth.slice(),
-        frame: v.frame.slice(), count: v.count.slice(),
+        start: v.start.slice(),
+        end: v.end.slice(),
+        depth: v.depth.slice(),
+        frame: v.frame.slice(),
+        count: v.count.slice(),
       };
     });
   }
@@ -417,7 +452,12 @@ class Timeline {
     timelineTimeOf('stackAt', time, 'time');
     const stack = this.#run('stackAt', (m) => unwrap(m.timelineStackAt(this.#id, lane, time)));
     return stack.map((e) => ({
-      frame: e.frame, name: this.frames[e.frame], start: e.start, end: e.end, depth: e.depth, self: e.self,
+      frame: e.frame,
+      name: this.frames[e.frame],
+      start: e.start,
+      end: e.end,
+      depth: e.depth,
+      self: e.self,
     }));
   }
 
@@ -428,7 +468,11 @@ class Timeline {
     const chosen = timelineLanesOf('regions', lanes);
     const regions = this.#run('regions', (m) => unwrap(m.timelineRegions(this.#id, start, end, chosen)));
     return regions.map((r) => ({
-      frame: r.frame, name: this.frames[r.frame], calls: r.calls, total: r.total, self: r.self,
+      frame: r.frame,
+      name: this.frames[r.frame],
+      calls: r.calls,
+      total: r.total,
+      self: r.self,
     }));
   }
 
@@ -451,7 +495,7 @@ class Timeline {
     try {
       this.#call('close', (m) => m.timelineClose(this.#id));
     } catch (error) {
-      if (!(error instanceof TypeError)) throw error;  // its instance is gone already
+      if (!(error instanceof TypeError)) throw error; // its instance is gone already
     }
   }
 }
@@ -459,11 +503,21 @@ class Timeline {
 function collectingSink(outputs) {
   let current = null;
   return {
-    open(fileName) { current = { fileName, chunks: [] }; },
-    write(view) { current.chunks.push(view.slice()); },
-    close() { outputs.push(current); current = null; },
+    open(fileName) {
+      current = { fileName, chunks: [] };
+    },
+    write(view) {
+      current.chunks.push(view.slice());
+    },
+    close() {
+      outputs.push(current);
+      current = null;
+    },
     commit() {},
-    abort() { outputs.length = 0; current = null; },
+    abort() {
+      outputs.length = 0;
+      current = null;
+    },
   };
 }
 
@@ -471,7 +525,11 @@ function collectingSink(outputs) {
 function progressOf(onProgress) {
   return (phase, done, total) => {
     if (onProgress) {
-      try { onProgress({ phase, done, total }); } catch { /* a progress callback cannot stop us */ }
+      try {
+        onProgress({ phase, done, total });
+      } catch {
+        /* a progress callback cannot stop us */
+      }
     }
   };
 }
@@ -492,7 +550,9 @@ function guardSink(sink, onProgress) {
     write: (view) => call('write', view),
     close: () => call('close'),
     commit: () => call('commit'),
-    abort: () => { call('abort'); },
+    abort: () => {
+      call('abort');
+    },
     progress: progressOf(onProgress),
   };
 }
@@ -501,7 +561,10 @@ export function concatChunks(chunks) {
   const size = chunks.reduce((n, c) => n + c.byteLength, 0);
   const out = new Uint8Array(size);
   let offset = 0;
-  for (const c of chunks) { out.set(c, offset); offset += c.byteLength; }
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
   return out;
 }
 
@@ -536,7 +599,7 @@ async function compileWasm(moduleArgs) {
   if (typeof WebAssembly.compileStreaming === 'function' && type.startsWith('application/wasm')) {
     return WebAssembly.compileStreaming(response);
   }
-  return WebAssembly.compile(await response.arrayBuffer());  // served with another type
+  return WebAssembly.compile(await response.arrayBuffer()); // served with another type
 }
 
 // The Module object Emscripten 3.1.6 fills in is the argument of its
@@ -547,10 +610,11 @@ function moduleArgsWith(moduleArgs, instantiateWasm) {
 
 async function instantiateAsync(createModule, moduleArgs, compiled) {
   let failed;
-  const failure = new Promise((_, reject) => { failed = reject; });
+  const failure = new Promise((_, reject) => {
+    failed = reject;
+  });
   const module = moduleArgsWith(moduleArgs, (imports, receiveInstance) => {
-    WebAssembly.instantiate(compiled, imports)
-      .then((instance) => receiveInstance(instance, compiled), failed);
+    WebAssembly.instantiate(compiled, imports).then((instance) => receiveInstance(instance, compiled), failed);
     return {};
   });
   await Promise.race([createModule(module), failure]);
@@ -572,7 +636,10 @@ function instantiateNow(createModule, moduleArgs, compiled) {
 /** The error when the .wasm cannot be read, fetched or instantiated. */
 export function wasmLoadError(error, wasmFrom) {
   const detail = String(error?.message ?? error);
-  return new Error(`scope-speedscope: could not load scope-speedscope.wasm${wasmFrom ? ` from ${wasmFrom}` : ''} (${detail}). ` +
-    'It must be served next to the package\'s JavaScript (bundlers: see docs/package-api.md of scope-speedscope), ' +
-    'or pass createScopeSpeedscope({ locateFile }) or createScopeSpeedscope({ wasmBinary })', { cause: error });
+  return new Error(
+    `scope-speedscope: could not load scope-speedscope.wasm${wasmFrom ? ` from ${wasmFrom}` : ''} (${detail}). ` +
+      "It must be served next to the package's JavaScript (bundlers: see docs/package-api.md of scope-speedscope), " +
+      'or pass createScopeSpeedscope({ locateFile }) or createScopeSpeedscope({ wasmBinary })',
+    { cause: error },
+  );
 }

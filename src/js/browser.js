@@ -14,7 +14,7 @@ function wasmUrl() {
   try {
     return new URL('./scope-speedscope.wasm', import.meta.url).href;
   } catch {
-    return undefined;  // a bundle without import.meta.url (an IIFE or CommonJS bundle)
+    return undefined; // a bundle without import.meta.url (an IIFE or CommonJS bundle)
   }
 }
 
@@ -30,10 +30,12 @@ export async function createScopeSpeedscope(options) {
   } else {
     from = wasmUrl();
     if (from === undefined) {
-      throw new Error('scope-speedscope: this bundle has no import.meta.url (an IIFE or CommonJS bundle), ' +
-        'so the .wasm cannot be found next to the package\'s JavaScript: pass ' +
-        'createScopeSpeedscope({ locateFile: (file) => `/where/it/is/${file}` }) or ({ wasmBinary }), ' +
-        'or bundle as an ES module');
+      throw new Error(
+        'scope-speedscope: this bundle has no import.meta.url (an IIFE or CommonJS bundle), ' +
+          "so the .wasm cannot be found next to the package's JavaScript: pass " +
+          'createScopeSpeedscope({ locateFile: (file) => `/where/it/is/${file}` }) or ({ wasmBinary }), ' +
+          'or bundle as an ES module',
+      );
     }
     const url = from;
     moduleArgs.locateFile = (file, prefix) => (file.endsWith('.wasm') ? url : prefix + file);

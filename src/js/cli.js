@@ -21,11 +21,24 @@ function servedSink(outputs) {
     onProgress({ phase, total }) {
       if (phase === 'write' && current) current.calls = Math.floor(total / 2);
     },
-    open(target) { current = { fileName: target, chunks: [], calls: 0 }; },
-    write(view) { current.chunks.push(view.slice()); },
-    close() { pending.push(current); current = null; },
-    commit() { outputs.push(...pending); pending.length = 0; },
-    abort() { pending.length = 0; current = null; },
+    open(target) {
+      current = { fileName: target, chunks: [], calls: 0 };
+    },
+    write(view) {
+      current.chunks.push(view.slice());
+    },
+    close() {
+      pending.push(current);
+      current = null;
+    },
+    commit() {
+      outputs.push(...pending);
+      pending.length = 0;
+    },
+    abort() {
+      pending.length = 0;
+      current = null;
+    },
   };
 }
 
@@ -52,9 +65,12 @@ function exportOptions(options, sink) {
 // The default browser, without waiting for it. Failing to start one is not an
 // error: the URL is printed anyway.
 function openBrowser(url) {
-  const [command, args] = process.platform === 'darwin' ? ['open', [url]]
-    : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url.replaceAll('&', '^&')]]
-      : ['xdg-open', [url]];
+  const [command, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url.replaceAll('&', '^&')]]
+        : ['xdg-open', [url]];
   try {
     const child = spawn(command, args, { stdio: 'ignore', detached: true });
     child.on('error', () => process.stderr.write(`Could not open a browser (${command}); open the URL above.\n`));
@@ -82,7 +98,8 @@ async function serveUntilStopped(server) {
 async function serve(options) {
   // serve: 8080, else a free port (as npm start); an explicit --port is kept.
   const server = await startServer({ port: options.port ?? 8080, fallback: options.port === null });
-  if (options.port === null && !server.url.endsWith(':8080/')) process.stdout.write('Port 8080 is taken; using another.\n');
+  if (options.port === null && !server.url.endsWith(':8080/'))
+    process.stdout.write('Port 8080 is taken; using another.\n');
   process.stdout.write(`Serving the scope-speedscope page at ${server.url}\nPress Ctrl+C to stop.\n`);
   await serveUntilStopped(server);
   return 0;
@@ -135,8 +152,10 @@ async function main(argv) {
     if (options.command === 'view') return await view(sp, options);
   } catch (error) {
     // The server could not start (port taken, site missing).
-    const message = error.code === 'EADDRINUSE'
-      ? `port ${options.port} is taken: choose another with --port N (0: any free port)` : error.message;
+    const message =
+      error.code === 'EADDRINUSE'
+        ? `port ${options.port} is taken: choose another with --port N (0: any free port)`
+        : error.message;
     process.stderr.write(`error: ${message}\n`);
     return 1;
   }

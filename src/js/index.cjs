@@ -26,8 +26,10 @@ class ScopeSpeedscopeError extends Error {
   }
 
   static [Symbol.hasInstance](value) {
-    return Function.prototype[Symbol.hasInstance].call(this, value) ||
-      (this === ScopeSpeedscopeError && esmError !== null && value instanceof esmError);
+    return (
+      Function.prototype[Symbol.hasInstance].call(this, value) ||
+      (this === ScopeSpeedscopeError && esmError !== null && value instanceof esmError)
+    );
   }
 }
 exports.ScopeSpeedscopeError = ScopeSpeedscopeError;
@@ -36,7 +38,10 @@ exports.concatChunks = function concatChunks(chunks) {
   const size = chunks.reduce((n, c) => n + c.byteLength, 0);
   const out = new Uint8Array(size);
   let offset = 0;
-  for (const c of chunks) { out.set(c, offset); offset += c.byteLength; }
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
   return out;
 };
 

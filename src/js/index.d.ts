@@ -20,14 +20,7 @@ export type ErrorKind =
   | 'Error';
 
 /** The option an error blames. */
-export type ErrorField =
-  | 'include'
-  | 'exclude'
-  | 'ranks'
-  | 'minDuration'
-  | 'timeWindow'
-  | 'filepath'
-  | 'overview';
+export type ErrorField = 'include' | 'exclude' | 'ranks' | 'minDuration' | 'timeWindow' | 'filepath' | 'overview';
 
 /**
  * A failed conversion. `message` is exactly what the CLIs print after "error: ";
@@ -73,9 +66,17 @@ export declare class ScopeSpeedscopeError extends Error {
   readonly field: ErrorField | null;
   /** The position in that option's list (`include` / `exclude` pattern, `ranks` entry); null otherwise. */
   readonly index: number | null;
-  constructor(kind: ErrorKind, message: string,
-    details?: { code?: string | null; peopleMessage?: string; file?: string | null;
-      field?: ErrorField | null; index?: number | null });
+  constructor(
+    kind: ErrorKind,
+    message: string,
+    details?: {
+      code?: string | null;
+      peopleMessage?: string;
+      file?: string | null;
+      field?: ErrorField | null;
+      index?: number | null;
+    },
+  );
 }
 
 /**
@@ -87,9 +88,7 @@ export declare class ScopeSpeedscopeError extends Error {
  * main thread and in Node use the async methods, or readInput first.
  */
 export type Input =
-  | { name: string; bytes: Uint8Array | ArrayBuffer }
-  | { name: string; file: Blob }
-  | { name: string; path: string };
+  { name: string; bytes: Uint8Array | ArrayBuffer } | { name: string; file: Blob } | { name: string; path: string };
 
 export interface Progress {
   /** 'index': openTimeline making its columns (one step a lane). */
@@ -226,7 +225,14 @@ export interface NarrowingSuggestion {
    * The longest bin-aligned window that fits (and keeps a call), the earliest
    * of equals; pass `value` as `timeWindow` (exact text), `text` is "START:END".
    */
-  timeWindow: { value: [string, string]; text: string; start: number; end: number; calls: number; events: number } | null;
+  timeWindow: {
+    value: [string, string];
+    text: string;
+    start: number;
+    end: number;
+    calls: number;
+    events: number;
+  } | null;
   /**
    * The one to offer first: the one that keeps more calls (a minimum duration
    * that keeps a few long calls is no look at the run), 'minDuration' when

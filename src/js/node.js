@@ -13,9 +13,14 @@ export { NS_PER_SECOND, SCHEMA_URL, TIME_UNIT, ScopeSpeedscopeError, concatChunk
 // The words the native CLI has for these (C's strerror), so that both say
 // the same of a file they cannot open.
 const SYSTEM_ERRORS = {
-  EACCES: 'Permission denied', EPERM: 'Operation not permitted', EISDIR: 'Is a directory',
-  ENOTDIR: 'Not a directory', ELOOP: 'Too many levels of symbolic links',
-  ENAMETOOLONG: 'File name too long', EMFILE: 'Too many open files', EIO: 'Input/output error',
+  EACCES: 'Permission denied',
+  EPERM: 'Operation not permitted',
+  EISDIR: 'Is a directory',
+  ENOTDIR: 'Not a directory',
+  ELOOP: 'Too many levels of symbolic links',
+  ENAMETOOLONG: 'File name too long',
+  EMFILE: 'Too many open files',
+  EIO: 'Input/output error',
 };
 const systemError = (error) => SYSTEM_ERRORS[error?.code] ?? String(error?.message ?? error);
 
@@ -62,7 +67,9 @@ function openPath(path) {
     };
   } catch (error) {
     if (fd !== undefined) closeSync(fd);
-    return { error: { code: 'file_unreadable', args: { reason: error.code === 'ours' ? error.message : systemError(error) } } };
+    return {
+      error: { code: 'file_unreadable', args: { reason: error.code === 'ours' ? error.message : systemError(error) } },
+    };
   }
 }
 

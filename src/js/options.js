@@ -9,13 +9,20 @@ function describe(value) {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   switch (typeof value) {
-    case 'string': return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
-    case 'number': return `a number (${value})`;
-    case 'bigint': return `a bigint (${value}n)`;
-    case 'boolean': return `a boolean (${value})`;
-    case 'function': return 'a function';
-    case 'undefined': return 'undefined';
-    default: return value?.constructor?.name ? `an object (${value.constructor.name})` : 'an object';
+    case 'string':
+      return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
+    case 'number':
+      return `a number (${value})`;
+    case 'bigint':
+      return `a bigint (${value}n)`;
+    case 'boolean':
+      return `a boolean (${value})`;
+    case 'function':
+      return 'a function';
+    case 'undefined':
+      return 'undefined';
+    default:
+      return value?.constructor?.name ? `an object (${value.constructor.name})` : 'an object';
   }
 }
 
@@ -41,8 +48,8 @@ const checks = {
   },
   strings: (value, name) => each(value, name, 'an array of strings', isString),
   // A pattern or a list of them (regular expressions, matched by the core).
-  patterns: (value, name) => (isString(value) ? [value]
-    : each(value, name, 'a string or an array of strings', isString)),
+  patterns: (value, name) =>
+    isString(value) ? [value] : each(value, name, 'a string or an array of strings', isString),
   // Rank numbers are checked against the file by the core ("Invalid rank requested").
   integers: (value, name) => each(value, name, 'an array of integers', Number.isSafeInteger),
   positiveInteger: (value, name) => {
@@ -69,7 +76,9 @@ const checks = {
     if (isString(value)) return value;
     const ok = (v) => v === null || typeof v === 'number' || isString(v);
     if (!Array.isArray(value) || value.length !== 2 || !value.every(ok)) {
-      throw optionError(`${name} must be [start, end] (each a number of seconds, a string such as "2ms", or null) or a string "START:END", not ${describe(value)}`);
+      throw optionError(
+        `${name} must be [start, end] (each a number of seconds, a string such as "2ms", or null) or a string "START:END", not ${describe(value)}`,
+      );
     }
     return [...value];
   },
@@ -83,7 +92,9 @@ const checks = {
     }
     for (const method of ['open', 'write', 'close']) {
       if (!isFunction(value[method])) {
-        throw optionError(`${name}.${method} must be a function (a sink has open, write and close methods, and optionally commit and abort), not ${describe(value[method])}`);
+        throw optionError(
+          `${name}.${method} must be a function (a sink has open, write and close methods, and optionally commit and abort), not ${describe(value[method])}`,
+        );
       }
     }
     for (const method of ['commit', 'abort']) {
@@ -148,13 +159,17 @@ const OVERVIEW_OPTIONS = {
 
 /** Checks overview's options; returns what the core gets. */
 export function overviewOptionsOf(options) {
-  return optionsOf(options, OVERVIEW_OPTIONS, 'overview\'s options').core;
+  return optionsOf(options, OVERVIEW_OPTIONS, "overview's options").core;
 }
 
 /** Checks suggestNarrowing's arguments; returns { maxEvents }. */
 export function suggestOptionsOf(overview, options) {
-  if (overview === null || typeof overview !== 'object' || typeof overview.time !== 'object' ||
-      typeof overview.durations !== 'object') {
+  if (
+    overview === null ||
+    typeof overview !== 'object' ||
+    typeof overview.time !== 'object' ||
+    typeof overview.durations !== 'object'
+  ) {
     throw optionError(`suggestNarrowing's first argument must be what overview() returned, not ${describe(overview)}`);
   }
   if (options === null || typeof options !== 'object') {
@@ -173,7 +188,7 @@ const TIMELINE_OPTIONS = {
 
 /** Checks openTimeline's options; returns { core, js }. */
 export function timelineOptionsOf(options) {
-  return optionsOf(options, TIMELINE_OPTIONS, 'openTimeline\'s options');
+  return optionsOf(options, TIMELINE_OPTIONS, "openTimeline's options");
 }
 
 // The arguments of a timeline's queries. Here, what the core's parameters
@@ -189,7 +204,11 @@ function timelineError(Kind, method, message) {
 
 export function timelineLaneOf(method, lane, name = 'lane') {
   if (!Number.isInteger(lane)) {
-    throw timelineError(TypeError, method, `${name} must be an integer (an index into timeline.lanes), not ${describe(lane)}`);
+    throw timelineError(
+      TypeError,
+      method,
+      `${name} must be an integer (an index into timeline.lanes), not ${describe(lane)}`,
+    );
   }
   if (lane < 0) throw timelineError(RangeError, method, `${name} ${lane} is out of range (lanes are numbered from 0)`);
   return lane;
@@ -197,7 +216,11 @@ export function timelineLaneOf(method, lane, name = 'lane') {
 
 export function timelineTimeOf(method, value, name) {
   if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw timelineError(TypeError, method, `${name} must be a finite number of nanoseconds from the origin, not ${describe(value)}`);
+    throw timelineError(
+      TypeError,
+      method,
+      `${name} must be a finite number of nanoseconds from the origin, not ${describe(value)}`,
+    );
   }
   return value;
 }
@@ -264,7 +287,9 @@ export function createOptionsOf(options) {
   const out = {};
   for (const [key, value] of Object.entries(options)) {
     if (!Object.hasOwn(CREATE_OPTIONS, key)) {
-      throw optionError(`unknown option ${JSON.stringify(key)} of createScopeSpeedscope (the options are ${Object.keys(CREATE_OPTIONS).join(', ')})`);
+      throw optionError(
+        `unknown option ${JSON.stringify(key)} of createScopeSpeedscope (the options are ${Object.keys(CREATE_OPTIONS).join(', ')})`,
+      );
     }
     if (value !== undefined && value !== null) out[key] = CREATE_OPTIONS[key](value, key);
   }
@@ -275,8 +300,12 @@ export function createOptionsOf(options) {
 // reads need) only inside (dedicated) Web Workers.
 export const canReadBlobsSynchronously = typeof FileReaderSync === 'function';
 
-const isBlob = (v) => v !== null && typeof v === 'object' && typeof v.size === 'number' &&
-  typeof v.slice === 'function' && typeof v.arrayBuffer === 'function';
+const isBlob = (v) =>
+  v !== null &&
+  typeof v === 'object' &&
+  typeof v.size === 'number' &&
+  typeof v.slice === 'function' &&
+  typeof v.arrayBuffer === 'function';
 
 const INPUT_SHAPES = '{ name, bytes } (a Uint8Array), { name, file } (a File or Blob) or { name, path }';
 
@@ -286,7 +315,9 @@ export function inputOf(input, where) {
     throw optionError(`${where} must be an object: ${INPUT_SHAPES}, not ${describe(input)}`);
   }
   if (!isString(input.name)) {
-    throw optionError(`${where}.name must be a string (the file's name, used in messages and labels), not ${describe(input.name)}`);
+    throw optionError(
+      `${where}.name must be a string (the file's name, used in messages and labels), not ${describe(input.name)}`,
+    );
   }
   const { name } = input;
   if (input.bytes !== undefined) {
@@ -313,6 +344,7 @@ export function inputsOf(inputs) {
 export function blobOnMainThreadError(name) {
   return optionError(
     `input ${name}: a File or Blob can be read synchronously only inside a Web Worker. ` +
-    'Here, use the async methods (await sp.exportSpeedscopeAsync(inputs, options), await sp.inspectAsync(input)), ' +
-    'or read it first: await sp.readInput({ name, file }) gives { name, bytes }.');
+      'Here, use the async methods (await sp.exportSpeedscopeAsync(inputs, options), await sp.inspectAsync(input)), ' +
+      'or read it first: await sp.readInput({ name, file }) gives { name, bytes }.',
+  );
 }

@@ -37,7 +37,7 @@ const TYPES = {
 
 function fileFor(root, path) {
   const full = resolve(join(root, path));
-  if (full !== root && !full.startsWith(root + sep)) return null;  // no ../ escapes
+  if (full !== root && !full.startsWith(root + sep)) return null; // no ../ escapes
   try {
     const st = statSync(full);
     if (st.isDirectory()) {
@@ -103,8 +103,7 @@ function handler(root, results, allowedHosts) {
       res.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found\n');
       return;
     }
-    if (urlPath.endsWith('/') === false && file.full.endsWith(`${sep}index.html`) &&
-        !urlPath.endsWith('index.html')) {
+    if (urlPath.endsWith('/') === false && file.full.endsWith(`${sep}index.html`) && !urlPath.endsWith('index.html')) {
       // "/speedscope" -> "/speedscope/", so relative URLs in the page resolve.
       res.writeHead(301, { ...headers, Location: `${urlPath}/` }).end();
       return;
@@ -124,8 +123,14 @@ function handler(root, results, allowedHosts) {
 
 function listen(server, port, host) {
   return new Promise((ok, fail) => {
-    const onError = (err) => { server.off('listening', onListening); fail(err); };
-    const onListening = () => { server.off('error', onError); ok(); };
+    const onError = (err) => {
+      server.off('listening', onListening);
+      fail(err);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      ok();
+    };
     server.once('error', onError);
     server.once('listening', onListening);
     server.listen(port, host);
@@ -140,8 +145,13 @@ function listen(server, port, host) {
  * Resolves to { server, url, resultPaths, close() }; resultPaths are the
  * outputs' paths relative to url, in order.
  */
-export async function startServer({ root = defaultRoot, port = 8080, host = '127.0.0.1', fallback = true,
-                                    outputs = [] } = {}) {
+export async function startServer({
+  root = defaultRoot,
+  port = 8080,
+  host = '127.0.0.1',
+  fallback = true,
+  outputs = [],
+} = {}) {
   root = resolve(root);
   if (!existsSync(join(root, 'index.html'))) {
     throw new Error(`${root}/index.html is missing: run npm run build first`);
@@ -169,7 +179,11 @@ export async function startServer({ root = defaultRoot, port = 8080, host = '127
     server,
     url,
     resultPaths,
-    close: () => new Promise((ok) => { server.closeAllConnections?.(); server.close(() => ok()); }),
+    close: () =>
+      new Promise((ok) => {
+        server.closeAllConnections?.();
+        server.close(() => ok());
+      }),
   };
 }
 

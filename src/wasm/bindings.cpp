@@ -24,16 +24,16 @@
 #include <vector>
 
 #include "cli/options.hpp"
-#include "text/messages.hpp"
 #include "export/export.hpp"
-#include "read/h5_reader.hpp"
-#include "select/inspect.hpp"
 #include "export/narrow.hpp"
 #include "export/overview.hpp"
+#include "read/h5_reader.hpp"
+#include "select/inspect.hpp"
+#include "text/messages.hpp"
 #include "text/pattern.hpp"
-#include "write/speedscope_writer.hpp"
-#include "write/speedscope_format.hpp"
 #include "timeline/timeline.hpp"
+#include "write/speedscope_format.hpp"
+#include "write/speedscope_writer.hpp"
 
 using emscripten::val;
 namespace ss = scope_speedscope;
@@ -149,7 +149,8 @@ ss::Run read_input(const val& input, const ss::Progress& progress) {
 template <class... Args>
 void call_sink(const val& sink, const char* method, Args&&... args) {
   const val result = sink.call<val>(method, std::forward<Args>(args)...);
-  if (result.isString()) throw ss::Error(ss::Msg::output_failed, {{"detail", result.as<std::string>()}});
+  if (result.isString())
+    throw ss::Error(ss::Msg::output_failed, {{"detail", result.as<std::string>()}});
 }
 
 class JsSink final : public ss::Sink {
@@ -203,7 +204,8 @@ val inspect(val input) {
       region.set("name", r.name);
       region.set("calls", static_cast<double>(r.calls));
       val ranks = val::array();
-      for (std::size_t k = 0; k < r.ranks.size(); ++k) ranks.set(k, static_cast<double>(r.ranks[k]));
+      for (std::size_t k = 0; k < r.ranks.size(); ++k)
+        ranks.set(k, static_cast<double>(r.ranks[k]));
       region.set("ranks", ranks);
       regions.set(i, region);
     }
@@ -263,7 +265,8 @@ ss::Narrowing narrowing_of(const val& options) {
   if (absent(window)) return n;
   if (window.isString()) {
     ss::set_time_window(n, window.as<std::string>(), "timeWindow", false);
-  } else if (val::global("Array").call<bool>("isArray", window) && window["length"].as<unsigned>() == 2) {
+  } else if (val::global("Array").call<bool>("isArray", window) &&
+             window["length"].as<unsigned>() == 2) {
     const val a = window[0], b = window[1];
     ss::set_time_window(n, absent(a) ? std::string() : time_text(a),
                         absent(b) ? std::string() : time_text(b), "timeWindow", false);
@@ -320,8 +323,8 @@ val suggestion_value(const ss::Suggestion& s) {
   }
   using Pick = ss::Suggestion::Pick;
   out.set("preferred", s.preferred == Pick::min_duration ? val("minDuration")
-                       : s.preferred == Pick::window   ? val("timeWindow")
-                                                       : val::null());
+                       : s.preferred == Pick::window     ? val("timeWindow")
+                                                         : val::null());
   return out;
 }
 
@@ -346,7 +349,8 @@ val overview(val input, val options) {
     time.set("binWidth", static_cast<double>(o.bin_width_ns) / 1e9);
     val edges = val::array();
     for (std::size_t i = 0; i <= o.starts.size() && !o.starts.empty(); ++i) {
-      edges.set(i, static_cast<double>(o.first_edge_ns + static_cast<int64_t>(i) * o.bin_width_ns) / 1e9);
+      edges.set(
+          i, static_cast<double>(o.first_edge_ns + static_cast<int64_t>(i) * o.bin_width_ns) / 1e9);
     }
     time.set("edges", edges);
     time.set("starts", numbers(o.starts));
@@ -387,7 +391,8 @@ val suggest_narrowing(val overview, double max_events) {
       throw ss::Error(ss::Msg::bad_argument, {{"detail", "suggestNarrowing: not an overview"}})
           .on_field("overview");
     }
-    return suggestion_value(ss::suggest_narrowing(o, static_cast<uint64_t>(std::max(0.0, max_events))));
+    return suggestion_value(
+        ss::suggest_narrowing(o, static_cast<uint64_t>(std::max(0.0, max_events))));
   });
 }
 
@@ -704,7 +709,9 @@ ss::CliCommand command_named(const std::string& name) {
   if (name == "serve") return ss::CliCommand::serve;
   return ss::CliCommand::export_files;
 }
-std::string cli_command(val args) { return ss::cli_command_name(ss::cli_command(strings_of(args))); }
+std::string cli_command(val args) {
+  return ss::cli_command_name(ss::cli_command(strings_of(args)));
+}
 std::string cli_help(std::string command) { return ss::cli_help(command_named(command)); }
 std::string cli_usage(std::string command) { return ss::cli_usage(command_named(command)); }
 
@@ -729,12 +736,14 @@ val error_for(std::string code, val args) {
     const val entries = val::global("Object").call<val>("entries", args);
     const unsigned n = entries["length"].as<unsigned>();
     for (unsigned i = 0; i < n; ++i) {
-      list.emplace_back(entries[i][0].as<std::string>(), entries[i][1].call<std::string>("toString"));
+      list.emplace_back(entries[i][0].as<std::string>(),
+                        entries[i][1].call<std::string>("toString"));
     }
   }
   if (id == ss::Msg::internal && list.empty()) list.emplace_back("detail", code);
   ss::Error e(id, list);
-  if (!absent(args) && !args["file"].isUndefined()) e.in_file(args["file"].call<std::string>("toString"));
+  if (!absent(args) && !args["file"].isUndefined())
+    e.in_file(args["file"].call<std::string>("toString"));
   return failure(e);
 }
 

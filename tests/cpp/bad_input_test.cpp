@@ -20,12 +20,12 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/options.hpp"
-#include "text/messages.hpp"
 #include "export/export.hpp"
-#include "read/h5_reader.hpp"
 #include "process.hpp"
+#include "read/h5_reader.hpp"
 #include "sha256.hpp"
 #include "test_support.hpp"
+#include "text/messages.hpp"
 
 namespace scope_speedscope::test {
 namespace {
@@ -37,9 +37,10 @@ std::string bad_dir() { return shared_dir() + "/bad"; }
 std::string mutations_dir() { return SCOPE_TEST_MUTATIONS_DIR; }
 
 struct BadCase {
-  std::string file;                // path of the input
-  std::vector<std::string> args;   // extra CLI arguments
-  nlohmann::json expected;         // {"error": {kind, message}} or {"outputs": [...]}; null in the campaign
+  std::string file;               // path of the input
+  std::vector<std::string> args;  // extra CLI arguments
+  nlohmann::json
+      expected;  // {"error": {kind, message}} or {"outputs": [...]}; null in the campaign
   std::vector<std::string> names;  // campaign: region names a conversion may show
   std::string label;               // test name
 };
@@ -222,7 +223,8 @@ TEST_P(bad_fixture, native_cli) {
   expect_within_limits(w, b.file);
   if (b.expected.contains("error")) {
     EXPECT_EQ(w.exit_code, 1);
-    EXPECT_EQ(w.err, "error: " + replace_all(b.expected["error"]["message"], "{path}", b.file) + "\n");
+    EXPECT_EQ(w.err,
+              "error: " + replace_all(b.expected["error"]["message"], "{path}", b.file) + "\n");
     EXPECT_EQ(entries_under(dir.path()), std::vector<std::string>{}) << "nothing may be written";
   } else {
     ASSERT_EQ(w.exit_code, 0) << w.err;
@@ -247,7 +249,8 @@ TEST_P(damaged_file, native_cli_refuses_cleanly_or_converts_truly) {
   expect_within_limits(w, b.file);
   ASSERT_TRUE(w.exit_code == 0 || w.exit_code == 1) << "exit " << w.exit_code << "\n" << w.err;
   if (b.expected.contains("error")) {  // a targeted case: its exact message
-    EXPECT_EQ(w.err, "error: " + replace_all(b.expected["error"]["message"], "{path}", b.file) + "\n");
+    EXPECT_EQ(w.err,
+              "error: " + replace_all(b.expected["error"]["message"], "{path}", b.file) + "\n");
   }
   if (w.exit_code == 1) {
     ASSERT_EQ(w.err.rfind("error: ", 0), 0u) << w.err;

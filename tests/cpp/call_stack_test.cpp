@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <set>
 #include <random>
+#include <set>
 
 #include "reconstruct/calls.hpp"
 #include "test_support.hpp"
@@ -13,18 +13,22 @@ namespace {
 
 using Calls = std::vector<std::pair<int64_t, int64_t>>;
 
-std::string build(const scope_speedscope::Run& run, const std::vector<uint32_t>& order, int64_t rank = 0) {
-  return outcome(run, [&] { return materialize(build_call_arrays(run, order, rank, CallStorage::indexed)); });
+std::string build(const scope_speedscope::Run& run, const std::vector<uint32_t>& order,
+                  int64_t rank = 0) {
+  return outcome(
+      run, [&] { return materialize(build_call_arrays(run, order, rank, CallStorage::indexed)); });
 }
-std::string build_literal(const scope_speedscope::Run& run, const std::vector<uint32_t>& order, int64_t rank = 0) {
+std::string build_literal(const scope_speedscope::Run& run, const std::vector<uint32_t>& order,
+                          int64_t rank = 0) {
   return outcome(run, [&] { return detail::build_call_arrays_literal(run, order, rank); });
 }
-std::string build_merged(const scope_speedscope::Run& run, const std::vector<uint32_t>& order, int64_t rank = 0,
-                         std::set<std::string>* kinds = nullptr) {
+std::string build_merged(const scope_speedscope::Run& run, const std::vector<uint32_t>& order,
+                         int64_t rank = 0, std::set<std::string>* kinds = nullptr) {
   return outcome(run, [&] { return materialize(build_call_arrays(run, order, rank), kinds); });
 }
 // All implementations, which must agree; returns the fast one's outcome.
-std::string build_both(const scope_speedscope::Run& run, const std::vector<uint32_t>& order, int64_t rank = 0) {
+std::string build_both(const scope_speedscope::Run& run, const std::vector<uint32_t>& order,
+                       int64_t rank = 0) {
   const std::string fast = build(run, order, rank);
   EXPECT_EQ(fast, build_literal(run, order, rank)) << "fast and literal differ";
   EXPECT_EQ(fast, build_merged(run, order, rank)) << "indexed and streamed differ";
@@ -60,11 +64,9 @@ std::string nested(const std::string& child, const std::string& parent) {
 // ---- the pinned examples of tests/unit/test_call_stack.py (spec 3.8) -----------
 
 TEST(call_stack, depth_and_parent_follow_containment) {
-  const scope_speedscope::Run run = make_run({{"outer", 0, {{0, 100}}},
-                            {"inner", 0, {{10, 40}, {50, 90}}},
-                            {"leaf", 0, {{15, 20}}}});
-  EXPECT_EQ(build_all(run),
-            "lane -1: outer[0,100]d0 inner[10,40]d1 leaf[15,20]d2 inner[50,90]d1");
+  const scope_speedscope::Run run = make_run(
+      {{"outer", 0, {{0, 100}}}, {"inner", 0, {{10, 40}, {50, 90}}}, {"leaf", 0, {{15, 20}}}});
+  EXPECT_EQ(build_all(run), "lane -1: outer[0,100]d0 inner[10,40]d1 leaf[15,20]d2 inner[50,90]d1");
   const RankCalls calls = materialize(build_call_arrays(run, all_regions(run), 0));
   ASSERT_EQ(calls.lanes.size(), 1u);
   EXPECT_EQ(parents(calls, calls.lanes[0]), (std::vector<long>{-1, 0, 1, 0}));
@@ -83,12 +85,14 @@ TEST(call_stack, recursion_nests_one_region_in_itself) {
 }
 
 TEST(call_stack, zero_length_call_nests_in_open_parent) {
-  const scope_speedscope::Run run = make_run({{"outer", 0, {{0, 100}}}, {"tick", 0, {{0, 0}, {50, 50}}}});
+  const scope_speedscope::Run run =
+      make_run({{"outer", 0, {{0, 100}}}, {"tick", 0, {{0, 0}, {50, 50}}}});
   EXPECT_EQ(build_all(run), "lane -1: outer[0,100]d0 tick[0,0]d1 tick[50,50]d1");
 }
 
 TEST(call_stack, zero_length_call_at_parent_end_is_a_sibling) {
-  const scope_speedscope::Run run = make_run({{"outer", 0, {{0, 100}}}, {"tick", 0, {{100, 100}, {0, 0}}}});
+  const scope_speedscope::Run run =
+      make_run({{"outer", 0, {{0, 100}}}, {"tick", 0, {{100, 100}, {0, 0}}}});
   EXPECT_EQ(build_all(run), "lane -1: outer[0,100]d0 tick[0,0]d1 tick[100,100]d0");
 }
 
@@ -120,10 +124,8 @@ TEST(call_stack, unsorted_calls_are_sorted_by_start_then_longest) {
 }
 
 TEST(call_stack, only_the_requested_rank_and_regions_count) {
-  const scope_speedscope::Run run = make_run({{"a", 0, {{0, 10}}},
-                            {"a", 1, {{0, 100}}},
-                            {"b", 1, {{5, 50}}},
-                            {"c", 1, {{20, 30}}}});
+  const scope_speedscope::Run run = make_run(
+      {{"a", 0, {{0, 10}}}, {"a", 1, {{0, 100}}}, {"b", 1, {{5, 50}}}, {"c", 1, {{20, 30}}}});
   EXPECT_EQ(build_all(run, 0), "lane -1: a[0,10]d0");
   EXPECT_EQ(build_all(run, 1), "lane -1: a[0,100]d0 b[5,50]d1 c[20,30]d2");
   EXPECT_EQ(build_both(run, {2, 0}, 1), "lane -1: a[0,100]d0 c[20,30]d1");
@@ -140,7 +142,8 @@ TEST(call_stack, a_region_with_zero_calls_contributes_nothing) {
 
 TEST(call_stack, large_timestamps_are_exact) {
   const int64_t t = int64_t{1} << 61;
-  const scope_speedscope::Run run = make_run({{"a", 0, {{t, t + 3}}}, {"b", 0, {{t + 1, t + 2}, {t + 3, t + 3}}}});
+  const scope_speedscope::Run run =
+      make_run({{"a", 0, {{t, t + 3}}}, {"b", 0, {{t + 1, t + 2}, {t + 3, t + 3}}}});
   EXPECT_EQ(build_all(run), "lane -1: a[" + std::to_string(t) + "," + std::to_string(t + 3) +
                                 "]d0 b[" + std::to_string(t + 1) + "," + std::to_string(t + 2) +
                                 "]d1 b[" + std::to_string(t + 3) + "," + std::to_string(t + 3) +
@@ -172,8 +175,7 @@ TEST(call_stack, end_before_start_is_a_nesting_error) {
 
 TEST(call_stack, partial_overlap_names_both_calls) {
   const scope_speedscope::Run run = make_run({{"short", 0, {{0, 50}}}, {"long", 0, {{10, 200}}}});
-  EXPECT_EQ(build_all(run),
-            nested("'long' call 0 [10, 200] ns", "'short' call 0 [0, 50] ns"));
+  EXPECT_EQ(build_all(run), nested("'long' call 0 [10, 200] ns", "'short' call 0 [0, 50] ns"));
   try {
     build_call_arrays(run, all_regions(run), 0);
     ADD_FAILURE() << "no error";
@@ -184,26 +186,26 @@ TEST(call_stack, partial_overlap_names_both_calls) {
 }
 
 TEST(call_stack, partial_overlap_message_uses_the_call_index_within_the_region) {
-  const scope_speedscope::Run run = make_run({{"p", 0, {{500, 600}, {0, 50}, {1000, 1100}}},
-                            {"q", 0, {{5000, 5001}, {10, 200}}}});
+  const scope_speedscope::Run run = make_run(
+      {{"p", 0, {{500, 600}, {0, 50}, {1000, 1100}}}, {"q", 0, {{5000, 5001}, {10, 200}}}});
   EXPECT_EQ(build_all(run), nested("'q' call 1 [10, 200] ns", "'p' call 1 [0, 50] ns"));
 }
 
 TEST(call_stack, partial_overlap_reports_the_first_offending_call_in_call_order) {
   // (20, 70) ends after its parent (10, 60), and so does (65, 90): the first
   // such call in call_id (start) order is named.
-  const scope_speedscope::Run run = make_run({{"a", 0, {{0, 100}, {10, 60}}}, {"b", 0, {{20, 70}, {65, 90}}}});
+  const scope_speedscope::Run run =
+      make_run({{"a", 0, {{0, 100}, {10, 60}}}, {"b", 0, {{20, 70}, {65, 90}}}});
   EXPECT_EQ(build_all(run), nested("'b' call 0 [20, 70] ns", "'a' call 1 [10, 60] ns"));
 }
 
 TEST(call_stack, end_before_start_takes_precedence_over_overlap) {
-  const scope_speedscope::Run run = make_run({{"p", 0, {{0, 50}}}, {"q", 0, {{10, 200}}}, {"r", 0, {{1000, 999}}}});
+  const scope_speedscope::Run run =
+      make_run({{"p", 0, {{0, 50}}}, {"q", 0, {{10, 200}}}, {"r", 0, {{1000, 999}}}});
   EXPECT_EQ(build_all(run), "error NestingError: a recorded call ends before it starts");
   // ... on every lane: the bad call is on another lane than the overlap.
-  const scope_speedscope::Run lanes = make_run({{"p", 0, {{0, 50}}, {-2}},
-                              {"q", 0, {{10, 200}}, {-2}},
-                              {"r", 0, {{1000, 999}}, {5}}},
-                             true);
+  const scope_speedscope::Run lanes = make_run(
+      {{"p", 0, {{0, 50}}, {-2}}, {"q", 0, {{10, 200}}, {-2}}, {"r", 0, {{1000, 999}}, {5}}}, true);
   EXPECT_EQ(build_all(lanes), "error NestingError: a recorded call ends before it starts");
 }
 
@@ -221,11 +223,11 @@ TEST(call_stack, nesting_message_quotes_names_like_python_repr) {
       {"tab\there\nnl\rcr", "'tab\\there\\nnl\\rcr'"},
       {std::string("nul\0x", 5), "'nul\\x00x'"},
       {"\x7f\x1b", "'\\x7f\\x1b'"},
-      {"\xc2\xa0", "'\\xa0'"},                  // U+00A0 is not printable
-      {"\xc3\xa9", "'\xc3\xa9'"},               // é is kept
-      {"\xe2\x80\x8b", "'\\u200b'"},            // zero-width space
+      {"\xc2\xa0", "'\\xa0'"},                     // U+00A0 is not printable
+      {"\xc3\xa9", "'\xc3\xa9'"},                  // é is kept
+      {"\xe2\x80\x8b", "'\\u200b'"},               // zero-width space
       {"\xf0\x9f\x9a\x80", "'\xf0\x9f\x9a\x80'"},  // U+1F680 is printable
-      {"\xf3\xa0\x80\x81", "'\\U000e0001'"},    // a tag character is not
+      {"\xf3\xa0\x80\x81", "'\\U000e0001'"},       // a tag character is not
   };
   for (const Example& e : examples) {
     const scope_speedscope::Run run = make_run({{e.name, 0, {{0, 50}}}, {"y", 0, {{10, 200}}}});
@@ -237,21 +239,25 @@ TEST(call_stack, nesting_message_quotes_names_like_python_repr) {
 // repr() of every code point below U+3000 and a sample of the rest, from
 // Python 3.11 (Unicode 14, the version of the core's tables).
 TEST(call_stack, nesting_message_quotes_names_like_python_repr_table) {
-  expect_python_table("str_repr.txt", 16000, [](const std::string& hex_name, const std::string& hex_repr) {
-    const scope_speedscope::Run run = make_run({{unhex(hex_name), 0, {{0, 50}}}, {"y", 0, {{10, 200}}}});
-    const std::string got = build(run, {0, 1});
-    const std::string want = nested("'y' call 0 [10, 200] ns", unhex(hex_repr) + " call 0 [0, 50] ns");
-    return got == want ? std::string() : "name (hex) " + hex_name + "\n  got:  " + got + "\n  want: " + want;
-  });
+  expect_python_table(
+      "str_repr.txt", 16000, [](const std::string& hex_name, const std::string& hex_repr) {
+        const scope_speedscope::Run run =
+            make_run({{unhex(hex_name), 0, {{0, 50}}}, {"y", 0, {{10, 200}}}});
+        const std::string got = build(run, {0, 1});
+        const std::string want =
+            nested("'y' call 0 [10, 200] ns", unhex(hex_repr) + " call 0 [0, 50] ns");
+        return got == want ? std::string()
+                           : "name (hex) " + hex_name + "\n  got:  " + got + "\n  want: " + want;
+      });
 }
 
 // ---- lanes (spec 4) ---------------------------------------------------------------
 
 TEST(call_stack, lanes_ascend_threads_then_unknown_then_tasks) {
-  const scope_speedscope::Run run = make_run({{"main", 0, {{0, 100}, {0, 100}, {0, 100}, {0, 100}, {0, 100}},
-                             {-2, 3, -4, -1, 0}},
-                            {"sub", 0, {{10, 20}, {10, 20}, {10, 20}}, {3, -1, -4}}},
-                           true);
+  const scope_speedscope::Run run =
+      make_run({{"main", 0, {{0, 100}, {0, 100}, {0, 100}, {0, 100}, {0, 100}}, {-2, 3, -4, -1, 0}},
+                {"sub", 0, {{10, 20}, {10, 20}, {10, 20}}, {3, -1, -4}}},
+               true);
   EXPECT_EQ(build_all(run),
             "lane -4: main[0,100]d0 sub[10,20]d1 | lane -2: main[0,100]d0 | "
             "lane -1: main[0,100]d0 sub[10,20]d1 | lane 0: main[0,100]d0 | "
@@ -260,7 +266,8 @@ TEST(call_stack, lanes_ascend_threads_then_unknown_then_tasks) {
 
 TEST(call_stack, the_same_intervals_nest_once_they_are_on_separate_lanes) {
   // tests/test_threading.py: (0, 30) and (20, 50) on threads 0 and 1 are both roots.
-  const scope_speedscope::Run run = make_run({{"a", 0, {{0, 30}}, {-2}}, {"b", 0, {{20, 50}}, {-3}}}, true);
+  const scope_speedscope::Run run =
+      make_run({{"a", 0, {{0, 30}}, {-2}}, {"b", 0, {{20, 50}}, {-3}}}, true);
   EXPECT_EQ(build_all(run), "lane -3: b[20,50]d0 | lane -2: a[0,30]d0");
   const scope_speedscope::Run one = make_run({{"a", 0, {{0, 30}}}, {"b", 0, {{20, 50}}}});
   EXPECT_EQ(build_all(one), nested("'b' call 0 [20, 50] ns", "'a' call 0 [0, 30] ns"));
@@ -285,9 +292,9 @@ TEST(call_stack, no_lane_column_is_one_stack) {
 TEST(call_stack, lane_overlap_message_follows_global_call_order_not_lane_order) {
   // Thread 0 (lane -2) overlaps at t=10, thread 1 (lane -3, first in lane
   // order) at t=500: the message names thread 0's calls.
-  const scope_speedscope::Run run = make_run({{"p", 0, {{0, 100}, {400, 600}}, {-2, -3}},
-                            {"q", 0, {{10, 200}, {500, 700}}, {-2, -3}}},
-                           true);
+  const scope_speedscope::Run run = make_run(
+      {{"p", 0, {{0, 100}, {400, 600}}, {-2, -3}}, {"q", 0, {{10, 200}, {500, 700}}, {-2, -3}}},
+      true);
   EXPECT_EQ(build_all(run), nested("'q' call 0 [10, 200] ns", "'p' call 0 [0, 100] ns"));
 }
 

@@ -67,7 +67,8 @@ std::string expected_message(const Case& c, bool& prefix_only) {
     message = replace_all(message, "{path}", c.inputs.front());
   }
   const auto at = message.find(kUnderlying);
-  prefix_only = c.set != "shared" && c.error_kind == "CorruptProfileError" && at != std::string::npos;
+  prefix_only =
+      c.set != "shared" && c.error_kind == "CorruptProfileError" && at != std::string::npos;
   if (prefix_only) message = message.substr(0, at + std::string(kUnderlying).size());
   return message;
 }
@@ -177,7 +178,8 @@ TEST(case_files, case_lists_load) {
   EXPECT_EQ(shared.size(), 37u) << shared_dir() << "/cases.json";
   const std::vector<Case> generated = load_cases("generated", generated_dir());
   EXPECT_GE(generated.size(), 50u) << generated_dir() << "/cases.json";
-  const std::vector<Case> compressed = load_cases("compressed", shared_dir(), "compressed-cases.json");
+  const std::vector<Case> compressed =
+      load_cases("compressed", shared_dir(), "compressed-cases.json");
   EXPECT_EQ(compressed.size(), 80u) << shared_dir() << "/compressed-cases.json";
   std::set<std::string> names;
   for (const Case& c : all_cases()) {

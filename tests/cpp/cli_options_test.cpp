@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "cli/options.hpp"
-#include "text/messages.hpp"
 #include "test_support.hpp"
+#include "text/messages.hpp"
 
 namespace scope_speedscope::test {
 namespace {
@@ -93,18 +93,21 @@ TEST(cli_options, narrowing_options) {
   EXPECT_FALSE(none.min_duration.has_value());
   EXPECT_FALSE(none.time_window.has_value());
   EXPECT_FALSE(none.narrowing.active()) << "without the options nothing changes";
-  const CliOptions o = parse_cli({"a.h5", "-o", "d", "--min-duration", "100us", "--time-window", "2:5"});
+  const CliOptions o =
+      parse_cli({"a.h5", "-o", "d", "--min-duration", "100us", "--time-window", "2:5"});
   EXPECT_EQ(o.min_duration, "100us");
   EXPECT_EQ(o.narrowing.min_duration_ns, 100000);
   EXPECT_EQ(o.narrowing.min_duration_text, "100us");
   EXPECT_EQ(o.time_window, "2:5");
   EXPECT_EQ(o.narrowing.window_start_ns, 2000000000);
   EXPECT_EQ(o.narrowing.window_end_ns, 5000000000);
-  const CliOptions inline_values = parse_cli({"a.h5", "-o", "d", "--min-duration=1e-4", "--time-window=:10ms"});
+  const CliOptions inline_values =
+      parse_cli({"a.h5", "-o", "d", "--min-duration=1e-4", "--time-window=:10ms"});
   EXPECT_EQ(inline_values.narrowing.min_duration_ns, 100000);
   EXPECT_FALSE(inline_values.narrowing.window_start_ns.has_value());
   EXPECT_EQ(inline_values.narrowing.window_end_ns, 10000000);
-  EXPECT_EQ(parse_cli({"a.h5", "-o", "d", "--time-window", "0.5:"}).narrowing.window_start_ns, 500000000);
+  EXPECT_EQ(parse_cli({"a.h5", "-o", "d", "--time-window", "0.5:"}).narrowing.window_start_ns,
+            500000000);
   // The last one counts, as with argparse.
   EXPECT_EQ(parse_cli({"a.h5", "-o", "d", "--min-duration", "1s", "--min-duration", "2ns"})
                 .narrowing.min_duration_ns,
@@ -120,9 +123,10 @@ TEST(cli_options, narrowing_usage_errors_say_what_is_expected) {
     }
     return std::string("no error");
   };
-  EXPECT_EQ(message({"a.h5", "-o", "d", "--min-duration", "fast"}),
-            "UsageError: argument --min-duration: invalid duration 'fast' (expected seconds such as "
-            "1e-4 or 0.5, or a number with a unit: 500ns, 100us, 2ms, 1s)");
+  EXPECT_EQ(
+      message({"a.h5", "-o", "d", "--min-duration", "fast"}),
+      "UsageError: argument --min-duration: invalid duration 'fast' (expected seconds such as "
+      "1e-4 or 0.5, or a number with a unit: 500ns, 100us, 2ms, 1s)");
   EXPECT_EQ(message({"a.h5", "-o", "d", "--min-duration"}),
             "UsageError: argument --min-duration: expected one argument");
   EXPECT_EQ(message({"a.h5", "-o", "d", "--min-duration", "-1"}),
@@ -131,11 +135,13 @@ TEST(cli_options, narrowing_usage_errors_say_what_is_expected) {
   EXPECT_EQ(message({"a.h5", "-o", "d", "--time-window", "5"}),
             "UsageError: argument --time-window: invalid time window '5' (expected START:END in "
             "seconds from the run's first call, e.g. 2:5, 0.5:, :10, or with units: 100ms:250ms)");
-  EXPECT_EQ(message({"a.h5", "-o", "d", "--time-window", "5:2"}),
-            "UsageError: argument --time-window: invalid time window '5:2' (END must be after START)");
-  EXPECT_EQ(message({"a.h5", "-o", "d", "--time-window", "1s:2x"}),
-            "UsageError: argument --time-window: invalid time window '1s:2x' (expected START:END in "
-            "seconds from the run's first call, e.g. 2:5, 0.5:, :10, or with units: 100ms:250ms)");
+  EXPECT_EQ(
+      message({"a.h5", "-o", "d", "--time-window", "5:2"}),
+      "UsageError: argument --time-window: invalid time window '5:2' (END must be after START)");
+  EXPECT_EQ(
+      message({"a.h5", "-o", "d", "--time-window", "1s:2x"}),
+      "UsageError: argument --time-window: invalid time window '1s:2x' (expected START:END in "
+      "seconds from the run's first call, e.g. 2:5, 0.5:, :10, or with units: 100ms:250ms)");
 }
 
 TEST(cli_options, help_and_version_need_nothing_else) {
@@ -151,16 +157,19 @@ TEST(cli_options, usage_errors) {
   EXPECT_EQ(usage_error([] { parse_cli({"a.h5", "-o", "d", "--frobnicate"}); }), "usage");
   EXPECT_EQ(usage_error([] { parse_cli({"a.h5", "-o"}); }), "usage") << "-o without a value";
   EXPECT_EQ(usage_error([] { parse_cli({"a.h5", "-o", "d", "--ranks", "x"}); }), "usage");
-  EXPECT_EQ(usage_error([] { parse_cli({"a.h5", "-o", "d", "--filepath", "f.json"}); }), "usage")
+  EXPECT_EQ(usage_error([] {
+              parse_cli({"a.h5", "-o", "d", "--filepath", "f.json"});
+            }),
+            "usage")
       << "-o and --filepath together";
 }
 
 TEST(cli_options, help_mentions_every_flag_and_starts_with_the_usage) {
   const std::string help = cli_help();
   EXPECT_EQ(help.rfind(cli_usage(), 0), 0u);
-  for (const char* flag : {"-o", "--output", "--filepath", "--ranks", "--include", "--exclude",
-                           "--label", "--quiet", "--help", "--version", "--min-duration",
-                           "--time-window"}) {
+  for (const char* flag :
+       {"-o", "--output", "--filepath", "--ranks", "--include", "--exclude", "--label", "--quiet",
+        "--help", "--version", "--min-duration", "--time-window"}) {
     EXPECT_NE(help.find(flag), std::string::npos) << flag;
   }
   const std::string usage = cli_usage();
@@ -194,8 +203,9 @@ TEST(cli_options, the_first_argument_selects_view_or_serve) {
 }
 
 TEST(cli_options, view_takes_the_export_options_and_needs_no_output) {
-  const CliOptions o = parse_cli({"view", "a.h5", "b.h5", "--ranks", "0-1", "--include", "x",
-                                  "--exclude", "y", "--label", "L1", "--port", "8123", "--no-open"});
+  const CliOptions o =
+      parse_cli({"view", "a.h5", "b.h5", "--ranks", "0-1", "--include", "x", "--exclude", "y",
+                 "--label", "L1", "--port", "8123", "--no-open"});
   EXPECT_EQ(o.command, CliCommand::view);
   EXPECT_EQ(o.files, (Strings{"a.h5", "b.h5"}));
   EXPECT_EQ(o.ranks, (Ranks{0, 1}));
@@ -242,8 +252,10 @@ TEST(cli_options, view_and_serve_usage_errors) {
     return std::string("no error");
   };
   EXPECT_EQ(message({"view"}), "the following arguments are required: FILE");
-  EXPECT_EQ(message({"view", "a.h5", "--port", "x"}), "argument --port: invalid port 'x' (0-65535)");
-  EXPECT_EQ(message({"view", "a.h5", "--port", "65536"}), "argument --port: invalid port '65536' (0-65535)");
+  EXPECT_EQ(message({"view", "a.h5", "--port", "x"}),
+            "argument --port: invalid port 'x' (0-65535)");
+  EXPECT_EQ(message({"view", "a.h5", "--port", "65536"}),
+            "argument --port: invalid port '65536' (0-65535)");
   EXPECT_EQ(message({"view", "a.h5", "--port"}), "argument --port: expected one argument");
   EXPECT_EQ(message({"serve", "a.h5"}), "unrecognized argument: a.h5");
   EXPECT_EQ(message({"serve", "--ranks", "1"}), "unrecognized argument: --ranks");
@@ -263,7 +275,8 @@ TEST(cli_options, each_command_has_a_short_help_starting_with_its_usage) {
     EXPECT_LT(std::count(help.begin(), help.end(), '\n'), 20) << "short";
   }
   EXPECT_NE(cli_help(CliCommand::view).find("--no-open"), std::string::npos);
-  EXPECT_NE(cli_help().find("view FILE..."), std::string::npos) << "the export's help names the commands";
+  EXPECT_NE(cli_help().find("view FILE..."), std::string::npos)
+      << "the export's help names the commands";
   EXPECT_NE(cli_help().find("serve [--port N]"), std::string::npos);
 }
 

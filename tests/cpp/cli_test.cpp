@@ -1,7 +1,7 @@
 // The native command-line tool, spawned as a process: every case of the
 // shared and generated case lists, and the flags themselves.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,8 +10,8 @@
 
 #include "cli/options.hpp"
 #include "export/export.hpp"
-#include "read/h5_reader.hpp"
 #include "process.hpp"
+#include "read/h5_reader.hpp"
 #include "sha256.hpp"
 #include "test_support.hpp"
 
@@ -46,8 +46,8 @@ std::string join(const std::vector<int64_t>& ranks) {
 // them (scope-profiler's exporter value), or an error message.
 struct Expectation {
   bool ok = false;
-  std::map<std::string, std::string> bytes;                       // file -> our bytes
-  std::map<std::string, std::pair<std::string, uint64_t>> sha;     // file -> (sha256, size)
+  std::map<std::string, std::string> bytes;                     // file -> our bytes
+  std::map<std::string, std::pair<std::string, uint64_t>> sha;  // file -> (sha256, size)
   std::string message;
   bool prefix_only = false;
 };
@@ -229,7 +229,7 @@ TEST(cli, label_flags_rename_the_runs_in_order) {
   EXPECT_EQ(p.status, 0) << p.err;
   // The library with the same labels set on the runs.
   std::vector<scope_speedscope::Run> runs = {read_run(shared_h5("hdf5-schema-1.h5")),
-                           read_run(shared_h5("nested_s3.h5"))};
+                                             read_run(shared_h5("nested_s3.h5"))};
   runs[0].label = "first run";
   runs[1].label = "second";
   TempDir lib;
@@ -330,8 +330,8 @@ TEST(cli, view_and_serve_point_to_the_npm_package) {
     EXPECT_EQ(p.out, "");
     const CliCommand c = command == "view" ? CliCommand::view : CliCommand::serve;
     EXPECT_EQ(p.err, cli_usage(c) + "error: " + command +
-                         " is a command of the npm package's CLI: run npx scope-speedscope " + command +
-                         " (a file named " + command + " is ./" + command + ")\n");
+                         " is a command of the npm package's CLI: run npx scope-speedscope " +
+                         command + " (a file named " + command + " is ./" + command + ")\n");
   }
 }
 

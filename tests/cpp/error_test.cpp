@@ -7,10 +7,10 @@
 #include <regex>
 #include <set>
 
-#include "text/messages.hpp"
 #include "export/export.hpp"
 #include "read/h5_reader.hpp"
 #include "test_support.hpp"
+#include "text/messages.hpp"
 
 namespace scope_speedscope::test {
 namespace {
@@ -20,7 +20,8 @@ constexpr int kMessageCount = static_cast<int>(Msg::internal) + 1;
 std::set<std::string> placeholders(const std::string& text) {
   std::set<std::string> out;
   static const std::regex name("\\{([a-z_]+)\\}");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), name); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), name); it != std::sregex_iterator();
+       ++it) {
     out.insert((*it)[1]);
   }
   return out;
@@ -29,11 +30,12 @@ std::set<std::string> placeholders(const std::string& text) {
 // Every argument any message takes, with a recognisable value.
 MessageArgs every_argument() {
   MessageArgs args;
-  for (const char* name : {"path", "underlying", "detail", "claimed", "held", "repr", "version",
-                           "rank", "valid", "child", "parent", "pattern", "reason", "option",
-                           "text", "min", "window", "dataset", "row", "value", "values",
-                           "declared", "stored", "where", "size", "first", "name", "group",
-                           "what", "length", "limit", "filter", "offset"}) {
+  for (const char* name :
+       {"path",     "underlying", "detail", "claimed", "held",    "repr",   "version",
+        "rank",     "valid",      "child",  "parent",  "pattern", "reason", "option",
+        "text",     "min",        "window", "dataset", "row",     "value",  "values",
+        "declared", "stored",     "where",  "size",    "first",   "name",   "group",
+        "what",     "length",     "limit",  "filter",  "offset"}) {
     args.emplace_back(name, std::string("<") + name + ">");
   }
   return args;
@@ -78,7 +80,8 @@ TEST(error, words_for_people_name_no_input_file_and_no_python_class) {
 TEST(error, arguments_are_filled_once_and_unknown_braces_stay) {
   const Error e(Msg::invalid_regex, {{"pattern", "a{2}{pattern}"}, {"detail", "bad {detail}"}});
   EXPECT_STREQ(e.what(), "Invalid regular expression 'a{2}{pattern}': bad {detail}");
-  EXPECT_EQ(e.people_message(), "The filter 'a{2}{pattern}' is not a valid regular expression: bad {detail}.");
+  EXPECT_EQ(e.people_message(),
+            "The filter 'a{2}{pattern}' is not a valid regular expression: bad {detail}.");
   EXPECT_EQ(e.kind(), ErrorKind::pattern);
   EXPECT_STREQ(e.kind_name(), "PatternError");
   EXPECT_EQ(Error(Msg::invalid_duration, ErrorKind::usage, {}).kind(), ErrorKind::usage);
@@ -130,8 +133,9 @@ TEST(error, not_hdf5_at_all_empty_or_damaged_are_told_apart) {
       "writing its profile, or a copy cut short, leaves such a file. (HDF5 says: ";
   EXPECT_EQ(cut.people_message().substr(0, head.size()), head);
   // The CLIs' text is scope-profiler's for all three.
-  const std::string cli = " is not a readable HDF5 profiling file. A run that was interrupted "
-                          "while writing leaves a truncated file behind; the underlying error was: ";
+  const std::string cli =
+      " is not a readable HDF5 profiling file. A run that was interrupted "
+      "while writing leaves a truncated file behind; the underlying error was: ";
   for (const Error* e : {&text, &empty, &cut}) {
     EXPECT_NE(std::string(e->what()).find(cli), std::string::npos) << e->what();
     EXPECT_EQ(e->kind(), ErrorKind::corrupt_profile);
@@ -162,13 +166,16 @@ TEST(error, export_errors_in_words_for_people) {
             "invalid_rank [ranks 1] There is no rank 5 in this run: its ranks are 0 to 1.");
   ExportOptions filter;
   filter.include = std::vector<std::string>{"main", "("};
-  const std::string bad_filter = "invalid_regex [include 1] The filter '(' is not a valid regular expression: ";
+  const std::string bad_filter =
+      "invalid_regex [include 1] The filter '(' is not a valid regular expression: ";
   EXPECT_EQ(export_error("nested_s3.h5", filter).substr(0, bad_filter.size()), bad_filter);
   ExportOptions nomatch;
   nomatch.include = std::vector<std::string>{"zzz"};
-  EXPECT_EQ(export_error("nested_s3.h5", nomatch),
-            "no_regions_matched [include -1] No region is left after the include and exclude filters.");
-  const std::string overlap = "calls_overlap [ -1] Two recorded calls overlap without nesting: 'long'";
+  EXPECT_EQ(
+      export_error("nested_s3.h5", nomatch),
+      "no_regions_matched [include -1] No region is left after the include and exclude filters.");
+  const std::string overlap =
+      "calls_overlap [ -1] Two recorded calls overlap without nesting: 'long'";
   EXPECT_EQ(export_error("overlap_s3.h5", {}).substr(0, overlap.size()), overlap);
   ExportOptions narrow;
   set_min_duration(narrow.narrowing, "2s", "minDuration", false);

@@ -31,11 +31,13 @@ TEST(export, filename_slug_examples_of_the_spec) {
 // re.sub(r"[^\w.+-]+", "_", label).strip("_") or label, from Python 3.11
 // (Unicode 14), for every code point below U+3000 and a sample above.
 TEST(export, filename_slug_matches_python_table) {
-  expect_python_table("filename_slug.txt", 15000, [](const std::string& label, const std::string& slug) {
-    const std::string got = filename_slug(unhex(label));
-    return got == unhex(slug) ? std::string()
-                              : "label (hex) " + label + ": got " + got + ", Python " + unhex(slug);
-  });
+  expect_python_table(
+      "filename_slug.txt", 15000, [](const std::string& label, const std::string& slug) {
+        const std::string got = filename_slug(unhex(label));
+        return got == unhex(slug)
+                   ? std::string()
+                   : "label (hex) " + label + ": got " + got + ", Python " + unhex(slug);
+      });
 }
 
 TEST(export, unique_labels_number_repeats) {
@@ -68,7 +70,8 @@ TEST(export, output_paths_for_several_runs_add_the_slug_after_the_first_dot_stem
             (Strings{"profile_a.speedscope.json", "profile_b.speedscope.json"}));
   EXPECT_EQ(output_paths("my.run.v2.json", {"a", "b"}),
             (Strings{"my_a.run.v2.json", "my_b.run.v2.json"}));
-  EXPECT_EQ(output_paths(".hidden.json", {"a", "b"}), (Strings{"_a.hidden.json", "_b.hidden.json"}));
+  EXPECT_EQ(output_paths(".hidden.json", {"a", "b"}),
+            (Strings{"_a.hidden.json", "_b.hidden.json"}));
   EXPECT_EQ(output_paths("p.json", {"run", "run (2)"}), (Strings{"p_run.json", "p_run_2.json"}));
 }
 
@@ -80,10 +83,9 @@ TEST(export, output_paths_are_written_as_pathlib_prints_them) {
 
 TEST(export, normalize_path_is_str_of_pathlib_path) {
   const std::vector<std::pair<std::string, std::string>> examples = {
-      {"a//b/./c/", "a/b/c"}, {"./x", "x"},     {".", "."},       {"", "."},
-      {"/", "/"},             {"//a", "//a"},   {"///a", "/a"},   {"a/../b", "a/../b"},
-      {"./", "."},            {"//", "//"},     {"a/b/", "a/b"},  {"x/./", "x"},
-      {"/./a/.", "/a"},       {"plain", "plain"}};
+      {"a//b/./c/", "a/b/c"}, {"./x", "x"},   {".", "."},           {"", "."},         {"/", "/"},
+      {"//a", "//a"},         {"///a", "/a"}, {"a/../b", "a/../b"}, {"./", "."},       {"//", "//"},
+      {"a/b/", "a/b"},        {"x/./", "x"},  {"/./a/.", "/a"},     {"plain", "plain"}};
   for (const auto& [in, want] : examples) EXPECT_EQ(normalize_path(in), want) << "'" << in << "'";
 }
 
@@ -109,7 +111,7 @@ TEST(export, get_regions_sorts_stably_by_earliest_first_start) {
   const scope_speedscope::Run run = make_run({
       {"c", 0, {{30, 40}}},
       {"a", 0, {{10, 20}, {50, 60}}},
-      {"e", 0, {}},  // no calls: first start 0.0, sorts first
+      {"e", 0, {}},                    // no calls: first start 0.0, sorts first
       {"b", 0, {{15, 16}, {10, 15}}},  // ties with a at 10 ns: file order
       {"d", 0, {{5, 6}}},
       {"d", 1, {}},  // an empty rank makes d's key 0.0 too
@@ -129,9 +131,11 @@ TEST(export, get_regions_sorts_stably_by_earliest_first_start) {
 TEST(export, get_regions_compares_first_starts_as_seconds) {
   // 1e17 and 1e17 + 1 ns are the same double in seconds: file order decides.
   const int64_t t = 100000000000000000;
-  const scope_speedscope::Run run = make_run({{"later", 0, {{t + 1, t + 2}}}, {"earlier", 0, {{t, t + 5}}}});
+  const scope_speedscope::Run run =
+      make_run({{"later", 0, {{t + 1, t + 2}}}, {"earlier", 0, {{t, t + 5}}}});
   EXPECT_EQ(get_regions(run, std::nullopt, std::nullopt), (std::vector<uint32_t>{0, 1}));
-  const scope_speedscope::Run apart = make_run({{"later", 0, {{t + 64, t + 65}}}, {"earlier", 0, {{t, t + 5}}}});
+  const scope_speedscope::Run apart =
+      make_run({{"later", 0, {{t + 64, t + 65}}}, {"earlier", 0, {{t, t + 5}}}});
   EXPECT_EQ(get_regions(apart, std::nullopt, std::nullopt), (std::vector<uint32_t>{1, 0}));
 }
 
@@ -139,10 +143,15 @@ TEST(export, get_regions_compares_first_starts_as_seconds) {
 
 TEST(export, display_label_is_the_label_or_the_file_stem) {
   scope_speedscope::Run run;
-  const std::vector<std::pair<std::string, std::string>> stems = {
-      {"dir/run.v2.h5", "run.v2"}, {"run", "run"},       {".hidden", ".hidden"},
-      {"a/b.h5/", "b"},            {"x/.h5", ".h5"},     {"a.", "a."},
-      {"a..b", "a."},              {"/abs/r.h5", "r"},   {"noext.", "noext."}};
+  const std::vector<std::pair<std::string, std::string>> stems = {{"dir/run.v2.h5", "run.v2"},
+                                                                  {"run", "run"},
+                                                                  {".hidden", ".hidden"},
+                                                                  {"a/b.h5/", "b"},
+                                                                  {"x/.h5", ".h5"},
+                                                                  {"a.", "a."},
+                                                                  {"a..b", "a."},
+                                                                  {"/abs/r.h5", "r"},
+                                                                  {"noext.", "noext."}};
   for (const auto& [path, stem] : stems) {
     run.path = path;
     EXPECT_EQ(run.display_label(), stem) << path;
@@ -234,7 +243,8 @@ TEST(export, no_runs_is_an_error) {
 
 TEST(export, nothing_is_written_when_a_later_run_fails) {
   TempDir dir;
-  const std::vector<scope_speedscope::Run> runs = {read_run(h5("nested_s3.h5")), read_run(h5("overlap_s3.h5"))};
+  const std::vector<scope_speedscope::Run> runs = {read_run(h5("nested_s3.h5")),
+                                                   read_run(h5("overlap_s3.h5"))};
   const std::string message = error_of(runs, dir / "sub/dir/profile.speedscope.json", quiet());
   EXPECT_EQ(message.rfind("NestingError: recorded calls are not properly nested: 'long' call 0", 0),
             0u)
@@ -244,7 +254,8 @@ TEST(export, nothing_is_written_when_a_later_run_fails) {
 
 TEST(export, nothing_is_written_when_a_later_run_has_a_bad_rank) {
   TempDir dir;
-  const std::vector<scope_speedscope::Run> runs = {read_run(h5("nested_s3.h5")), read_run(h5("hdf5-schema-3.h5"))};
+  const std::vector<scope_speedscope::Run> runs = {read_run(h5("nested_s3.h5")),
+                                                   read_run(h5("hdf5-schema-3.h5"))};
   ExportOptions options = quiet();
   options.ranks = std::vector<int64_t>{1};
   EXPECT_EQ(error_of(runs, dir / "p.json", options), "ValueError: Invalid rank requested: 1");
@@ -267,13 +278,15 @@ class RecordingTarget final : public OutputTarget {
 };
 
 TEST(export, output_target_gets_each_file_in_input_order_then_one_commit) {
-  const std::vector<scope_speedscope::Run> runs = {read_run(h5("nested_s3.h5")), read_run(h5("edge_s3.h5"))};
+  const std::vector<scope_speedscope::Run> runs = {read_run(h5("nested_s3.h5")),
+                                                   read_run(h5("edge_s3.h5"))};
   RecordingTarget target;
   const Strings written = export_speedscope(runs, "out/profile", quiet(), target);
   const Strings want = {"out/profile_my_run_128_ranks.speedscope.json",
                         "out/profile_edge_s3.speedscope.json"};
   EXPECT_EQ(written, want);
-  EXPECT_EQ(target.log, (Strings{"open " + want[0], "close", "open " + want[1], "close", "commit"}));
+  EXPECT_EQ(target.log,
+            (Strings{"open " + want[0], "close", "open " + want[1], "close", "commit"}));
   ASSERT_EQ(target.sinks.size(), 2u);
   EXPECT_EQ(target.sinks[1].text,
             as_ours(read_bytes(shared_dir() +
@@ -281,7 +294,8 @@ TEST(export, output_target_gets_each_file_in_input_order_then_one_commit) {
 }
 
 TEST(export, output_target_is_aborted_and_never_committed_on_error) {
-  const std::vector<scope_speedscope::Run> runs = {read_run(h5("nested_s3.h5")), read_run(h5("overlap_s3.h5"))};
+  const std::vector<scope_speedscope::Run> runs = {read_run(h5("nested_s3.h5")),
+                                                   read_run(h5("overlap_s3.h5"))};
   RecordingTarget target;
   EXPECT_THROW(export_speedscope(runs, "p.json", quiet(), target), Error);
   ASSERT_FALSE(target.log.empty());
@@ -291,7 +305,8 @@ TEST(export, output_target_is_aborted_and_never_committed_on_error) {
 
 TEST(export, verbose_export_logs_each_written_file) {
   TempDir dir;
-  const std::vector<scope_speedscope::Run> runs = {read_run(h5("hdf5-schema-1.h5")), read_run(h5("hdf5-schema-2.h5"))};
+  const std::vector<scope_speedscope::Run> runs = {read_run(h5("hdf5-schema-1.h5")),
+                                                   read_run(h5("hdf5-schema-2.h5"))};
   ExportOptions options;
   Strings lines;
   options.log = [&](const std::string& line) { lines.push_back(line); };

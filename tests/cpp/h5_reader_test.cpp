@@ -32,7 +32,8 @@ std::string describe_run(const scope_speedscope::Run& run, bool summarise) {
     << run.num_ranks << "\nlabel " << run.label << "\ndisplay_label " << run.display_label()
     << "\nlane_column " << run.has_lanes() << "\n";
   const bool lanes_ok = !run.has_lanes() || run.lane.size() == run.start_ns.size();
-  if (!lanes_ok) s << "<lane column of " << run.lane.size() << " for " << run.start_ns.size() << " events>\n";
+  if (!lanes_ok)
+    s << "<lane column of " << run.lane.size() << " for " << run.start_ns.size() << " events>\n";
   if (run.start_ns.size() != run.end_ns.size()) s << "<start and end columns differ in length>\n";
   for (const Region& region : run.regions) {
     s << "region " << region.name << "\n";
@@ -66,7 +67,8 @@ std::string describe_run(const scope_speedscope::Run& run, bool summarise) {
     }
   }
   for (const auto& [rank, threads] : run.threads) {
-    for (const ThreadInfo& t : threads) s << "thread rank " << rank << " " << t.index << " " << t.name << "\n";
+    for (const ThreadInfo& t : threads)
+      s << "thread rank " << rank << " " << t.index << " " << t.name << "\n";
   }
   for (const auto& [rank, tasks] : run.tasks) {
     for (const TaskInfo& t : tasks) {
@@ -83,9 +85,9 @@ std::string describe_layout(const nlohmann::json& j) {
   const bool lanes = j["lane_column"].get<bool>();
   std::ostringstream s;
   s << "schema " << j["schema"].get<int64_t>() << "\nlayout " << j["layout"].get<std::string>()
-    << "\nnum_ranks " << j["num_ranks"].get<int64_t>() << "\nlabel " << j["label"].get<std::string>()
-    << "\ndisplay_label " << j["display_label"].get<std::string>() << "\nlane_column " << lanes
-    << "\n";
+    << "\nnum_ranks " << j["num_ranks"].get<int64_t>() << "\nlabel "
+    << j["label"].get<std::string>() << "\ndisplay_label " << j["display_label"].get<std::string>()
+    << "\nlane_column " << lanes << "\n";
   for (const auto& region : j["regions"]) {
     s << "region " << region["name"].get<std::string>() << "\n";
     std::map<int64_t, nlohmann::json> by_rank;
@@ -109,17 +111,20 @@ std::string describe_layout(const nlohmann::json& j) {
     }
   }
   std::map<int64_t, nlohmann::json> threads, tasks;
-  for (auto it = j["threads"].begin(); it != j["threads"].end(); ++it) threads[std::stoll(it.key())] = it.value();
-  for (auto it = j["tasks"].begin(); it != j["tasks"].end(); ++it) tasks[std::stoll(it.key())] = it.value();
+  for (auto it = j["threads"].begin(); it != j["threads"].end(); ++it)
+    threads[std::stoll(it.key())] = it.value();
+  for (auto it = j["tasks"].begin(); it != j["tasks"].end(); ++it)
+    tasks[std::stoll(it.key())] = it.value();
   for (const auto& [rank, rows] : threads) {
     for (const auto& t : rows) {
-      s << "thread rank " << rank << " " << t[0].get<int64_t>() << " " << t[1].get<std::string>() << "\n";
+      s << "thread rank " << rank << " " << t[0].get<int64_t>() << " " << t[1].get<std::string>()
+        << "\n";
     }
   }
   for (const auto& [rank, rows] : tasks) {
     for (const auto& t : rows) {
-      s << "task rank " << rank << " " << t[0].get<int64_t>() << " on " << t[1].get<int64_t>() << " '"
-        << t[2].get<std::string>() << "' '" << t[3].get<std::string>() << "'\n";
+      s << "task rank " << rank << " " << t[0].get<int64_t>() << " on " << t[1].get<int64_t>()
+        << " '" << t[2].get<std::string>() << "' '" << t[3].get<std::string>() << "'\n";
     }
   }
   return s.str();
@@ -138,9 +143,9 @@ std::string fixture_path(const nlohmann::json& entry) {
 
 // The expected "Kind: message" of a layouts.json error entry; `prefix_only`
 // when the message ends in the HDF5 library's own words (CONTRACT.md).
-std::string expected_error(const nlohmann::json& entry, const std::string& path, bool& prefix_only) {
-  std::string message =
-      replace_all(entry["error"]["message"].get<std::string>(), "{path}", path);
+std::string expected_error(const nlohmann::json& entry, const std::string& path,
+                           bool& prefix_only) {
+  std::string message = replace_all(entry["error"]["message"].get<std::string>(), "{path}", path);
   const std::string underlying = "the underlying error was: ";
   const auto at = message.find(underlying);
   prefix_only = at != std::string::npos;
@@ -164,7 +169,8 @@ TEST(h5_reader, every_fixture_reads_to_the_python_models_columns) {
   int readable = 0;
   for (const auto& entry : layouts) {
     const std::string path = fixture_path(entry);
-    const std::string what = entry["set"].get<std::string>() + "/" + entry["file"].get<std::string>();
+    const std::string what =
+        entry["set"].get<std::string>() + "/" + entry["file"].get<std::string>();
     if (entry.contains("error")) {
       bool prefix_only = false;
       const std::string want = expected_error(entry, path, prefix_only);
@@ -190,7 +196,8 @@ TEST(h5_reader, read_run_from_memory_equals_read_run) {
   for (const auto& entry : layouts) {
     const std::string path = fixture_path(entry);
     const std::string name = "not/on/disk/" + entry["file"].get<std::string>();
-    const std::string what = entry["set"].get<std::string>() + "/" + entry["file"].get<std::string>();
+    const std::string what =
+        entry["set"].get<std::string>() + "/" + entry["file"].get<std::string>();
     const std::string bytes = read_bytes(path);
     if (entry.contains("error")) {
       bool prefix_only = false;
@@ -202,7 +209,8 @@ TEST(h5_reader, read_run_from_memory_equals_read_run) {
     try {
       const bool summarise = entry["summarised"].get<bool>();
       const scope_speedscope::Run from_file = read_run(path);
-      const scope_speedscope::Run from_memory = read_run_from_memory(bytes.data(), bytes.size(), name);
+      const scope_speedscope::Run from_memory =
+          read_run_from_memory(bytes.data(), bytes.size(), name);
       EXPECT_EQ(from_memory.path, name) << what;
       EXPECT_EQ(describe_run(from_memory, summarise), describe_run(from_file, summarise)) << what;
       EXPECT_EQ(from_memory.start_ns, from_file.start_ns) << what;
@@ -225,14 +233,15 @@ Strings names(const scope_speedscope::Run& run) {
   return out;
 }
 
-std::vector<std::pair<int64_t, int64_t>> calls_of(const scope_speedscope::Run& run, const std::string& region,
-                                                  int64_t rank) {
+std::vector<std::pair<int64_t, int64_t>> calls_of(const scope_speedscope::Run& run,
+                                                  const std::string& region, int64_t rank) {
   std::vector<std::pair<int64_t, int64_t>> out;
   for (const Region& r : run.regions) {
     if (r.name != region) continue;
     for (const RankSlice& s : r.ranks) {
       if (s.rank != rank) continue;
-      for (uint64_t i = s.offset; i < s.offset + s.count; ++i) out.emplace_back(run.start_ns[i], run.end_ns[i]);
+      for (uint64_t i = s.offset; i < s.offset + s.count; ++i)
+        out.emplace_back(run.start_ns[i], run.end_ns[i]);
     }
   }
   return out;
@@ -291,9 +300,17 @@ TEST(h5_reader, fixed_length_utf8_strings_lose_their_nul_padding) {
 
 TEST(h5_reader, invalid_utf8_becomes_replacement_characters_like_python) {
   const std::string r = "\xef\xbf\xbd";  // U+FFFD
-  const Strings want = {"ok",          "t1 bad" + r,  "t2 " + r,     "t3 " + r + "x",
-                        "t4 " + r + r, "t5 " + r + r + r, "t6 " + r + r + r + r, "t7 " + r,
-                        "t8 " + r + r, "t9 \xf0\x9f\x98\x80ok", "t10 " + r + r + "\xc3\xa9"};
+  const Strings want = {"ok",
+                        "t1 bad" + r,
+                        "t2 " + r,
+                        "t3 " + r + "x",
+                        "t4 " + r + r,
+                        "t5 " + r + r + r,
+                        "t6 " + r + r + r + r,
+                        "t7 " + r,
+                        "t8 " + r + r,
+                        "t9 \xf0\x9f\x98\x80ok",
+                        "t10 " + r + r + "\xc3\xa9"};
   EXPECT_EQ(names(read_run(gen("invalid_utf8_fixed_s3.h5"))), want);
   EXPECT_EQ(names(read_run(gen("invalid_utf8_vlen_s2.h5"))), want);
   // A later row for the same (rank, region) replaces the earlier one.
@@ -420,7 +437,8 @@ TEST(h5_reader, read_run_from_memory_ignores_a_file_of_the_same_name) {
 
 TEST(h5_reader, memory_name_stands_for_the_path) {
   const std::string bytes = read_bytes(shared("nested_s1.h5"));
-  const scope_speedscope::Run run = read_run_from_memory(bytes.data(), bytes.size(), "some/dir/my.run.h5");
+  const scope_speedscope::Run run =
+      read_run_from_memory(bytes.data(), bytes.size(), "some/dir/my.run.h5");
   EXPECT_EQ(run.path, "some/dir/my.run.h5");
   EXPECT_EQ(run.display_label(), "my.run");
 }
@@ -429,9 +447,12 @@ TEST(h5_reader, memory_name_stands_for_the_path) {
 // its dataset (tests/fixtures/h5/compressed/refused, make_compressed.py).
 TEST(h5_reader, a_filter_we_do_not_decode_is_named_with_its_dataset) {
   const std::vector<std::pair<std::string, std::string>> refused = {
-      {"blosc", "32001 (blosc)"},         {"lz4", "32004 (lz4)"},
-      {"bitshuffle", "32008 (bitshuffle)"}, {"filter_32999", "32999 (unknown)"},
-      {"nbit", "5 (nbit)"},               {"fletcher32", "3 (fletcher32)"}};
+      {"blosc", "32001 (blosc)"},
+      {"lz4", "32004 (lz4)"},
+      {"bitshuffle", "32008 (bitshuffle)"},
+      {"filter_32999", "32999 (unknown)"},
+      {"nbit", "5 (nbit)"},
+      {"fletcher32", "3 (fletcher32)"}};
   for (const auto& [stem, filter] : refused) {
     const std::string file = shared("compressed/refused/" + stem + ".h5");
     EXPECT_EQ(error_of([&] { read_run(file); }),

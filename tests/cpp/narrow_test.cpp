@@ -61,8 +61,9 @@ TEST(narrow, huge_times_saturate) {
 }
 
 TEST(narrow, malformed_times_are_refused) {
-  for (const char* text : {"", "-1", "+1", "1 s", " 1", "1s ", "abc", "1e", "1e+", ".", "e3",
-                           "1.2.3", "1min", "1S", "1MS", "1h", "nan", "inf", "0x10", "1,5", "1_000"}) {
+  for (const char* text :
+       {"",      "-1",   "+1", "1 s", " 1", "1s ", "abc", "1e",   "1e+", ".",    "e3",
+        "1.2.3", "1min", "1S", "1MS", "1h", "nan", "inf", "0x10", "1,5", "1_000"}) {
     EXPECT_FALSE(parse_time_ns(text, true).has_value()) << "'" << text << "'";
   }
 }
@@ -105,8 +106,9 @@ TEST(narrow, option_errors_name_the_option_and_the_grammar) {
   EXPECT_EQ(error_of([&] { set_time_window(n, "5:2", "argument --time-window", true); }),
             "UsageError [timeWindow] argument --time-window: invalid time window '5:2' (END must "
             "be after START)");
-  EXPECT_EQ(error_of([&] { set_time_window(n, "2:2", "timeWindow", false); }),
-            "ValueError [timeWindow] timeWindow: invalid time window '2:2' (END must be after START)");
+  EXPECT_EQ(
+      error_of([&] { set_time_window(n, "2:2", "timeWindow", false); }),
+      "ValueError [timeWindow] timeWindow: invalid time window '2:2' (END must be after START)");
   const std::string grammar =
       "(expected START:END in seconds from the run's first call, e.g. 2:5, 0.5:, :10, or with "
       "units: 100ms:250ms)";
@@ -181,9 +183,9 @@ TEST(narrow, keep_window_is_half_open_and_zero_length_calls_cover_one_ns) {
 
 TEST(narrow, narrow_run_copies_kept_calls_and_drops_emptied_slices) {
   scope_speedscope::Run run = make_run({{"a", 0, {{0, 100}, {10, 20}}, {}},
-                      {"b", 0, {{30, 31}}, {}},
-                      {"b", 1, {{5, 500}}, {}},
-                      {"c", 1, {{1, 2}}, {}}});
+                                        {"b", 0, {{30, 31}}, {}},
+                                        {"b", 1, {{5, 500}}, {}},
+                                        {"c", 1, {{1, 2}}, {}}});
   Narrowing n;
   set_min_duration(n, "50ns", "m", false);
   const scope_speedscope::Run out = narrow_run(run, {0, 1}, n);  // c is not selected
@@ -203,7 +205,8 @@ TEST(narrow, narrow_run_copies_kept_calls_and_drops_emptied_slices) {
 
 TEST(narrow, the_window_origin_is_the_whole_files_first_call) {
   // Rank 1 (exported) starts at 1000; rank 0's `early` at 10 sets the origin.
-  scope_speedscope::Run run = make_run({{"early", 0, {{10, 20}}, {}}, {"work", 1, {{1000, 2000}}, {}}});
+  scope_speedscope::Run run =
+      make_run({{"early", 0, {{10, 20}}, {}}, {"work", 1, {{1000, 2000}}, {}}});
   Narrowing n;
   set_time_window(n, "1500ns:", "t", false);
   const scope_speedscope::Run out = narrow_run(run, {1}, n);
@@ -242,14 +245,14 @@ TEST(narrow, overview_of_a_small_run) {
   // origin 1000 (rank 1's `x`, not selected); rank 0: a [1100, 1300),
   // b [1150, 1160), z [1300, 1300] (zero length).
   scope_speedscope::Run run = make_run({{"a", 0, {{1100, 1300}}, {}},
-                      {"b", 0, {{1150, 1160}}, {}},
-                      {"z", 0, {{1300, 1300}}, {}},
-                      {"x", 1, {{1000, 5000}}, {}}});
+                                        {"b", 0, {{1150, 1160}}, {}},
+                                        {"z", 0, {{1300, 1300}}, {}},
+                                        {"x", 1, {{1000, 5000}}, {}}});
   const Overview o = overview_run(run, {0}, std::nullopt, std::nullopt, 4);
   EXPECT_EQ(o.calls, 3u);
   EXPECT_EQ(o.origin_ns, 1000);
   EXPECT_EQ(o.first_start_ns, 100);
-  EXPECT_EQ(o.last_end_ns, 301);  // z covers [1300, 1301)
+  EXPECT_EQ(o.last_end_ns, 301);   // z covers [1300, 1301)
   EXPECT_EQ(o.bin_width_ns, 100);  // span 201 / 4 bins -> 51 -> 100 (1-2-5)
   EXPECT_EQ(o.first_edge_ns, 100);
   EXPECT_EQ(o.starts, (std::vector<uint64_t>{2, 0, 1}));
@@ -273,11 +276,14 @@ TEST(narrow, overview_of_an_empty_selection_and_bad_arguments) {
   EXPECT_EQ(o.calls, 0u);
   EXPECT_TRUE(o.starts.empty());
   EXPECT_TRUE(o.duration_counts.empty());
-  EXPECT_EQ(error_of([&] { overview_run(run, {0, 2}, std::nullopt, std::nullopt, 10); }),
+  EXPECT_EQ(error_of([&] {
+              overview_run(run, {0, 2}, std::nullopt, std::nullopt, 10);
+            }),
             "ValueError [ranks] Invalid rank requested: 2");
-  EXPECT_EQ(error_of([&] { overview_run(run, {0}, std::nullopt, std::vector<std::string>{"("}, 10); }),
-            "PatternError [exclude] Invalid regular expression '(': missing closing parenthesis at "
-            "position 1");
+  EXPECT_EQ(
+      error_of([&] { overview_run(run, {0}, std::nullopt, std::vector<std::string>{"("}, 10); }),
+      "PatternError [exclude] Invalid regular expression '(': missing closing parenthesis at "
+      "position 1");
 }
 
 // Random runs: every bin-aligned window and every duration edge the overview
@@ -305,8 +311,10 @@ TEST(narrow, overview_counts_match_narrowing_and_suggestions_fit) {
     const scope_speedscope::Run run = make_run(slices);
     const std::vector<int64_t> ranks = {0};
     const std::size_t bins = 1 + rng() % 40;
-    const Overview o = overview_run(run, ranks, std::nullopt, std::vector<std::string>{"origin"}, bins);
-    const std::vector<uint32_t> selected = filter_regions(run, std::nullopt, std::vector<std::string>{"origin"}, nullptr);
+    const Overview o =
+        overview_run(run, ranks, std::nullopt, std::vector<std::string>{"origin"}, bins);
+    const std::vector<uint32_t> selected =
+        filter_regions(run, std::nullopt, std::vector<std::string>{"origin"}, nullptr);
     ASSERT_EQ(o.calls, selection_calls(run, selected, ranks));
     if (o.calls == 0) continue;
     ASSERT_LE(o.starts.size(), bins);
@@ -316,10 +324,10 @@ TEST(narrow, overview_counts_match_narrowing_and_suggestions_fit) {
     for (std::size_t a = 0; a < o.starts.size(); ++a) {
       for (std::size_t b = a + 1; b <= o.starts.size(); ++b) {
         Narrowing n;
-        set_time_window(n,
-                        format_seconds_ns(o.first_edge_ns + static_cast<int64_t>(a) * o.bin_width_ns),
-                        format_seconds_ns(o.first_edge_ns + static_cast<int64_t>(b) * o.bin_width_ns),
-                        "t", false);
+        set_time_window(
+            n, format_seconds_ns(o.first_edge_ns + static_cast<int64_t>(a) * o.bin_width_ns),
+            format_seconds_ns(o.first_edge_ns + static_cast<int64_t>(b) * o.bin_width_ns), "t",
+            false);
         ASSERT_EQ(o.calls_in_window(a, b), kept_by(n)) << iteration << " window " << a << ".." << b;
       }
     }
@@ -374,7 +382,8 @@ TEST(narrow, overview_counts_match_narrowing_and_suggestions_fit) {
 }
 
 TEST(narrow, suggestion_when_everything_fits_or_nothing_does) {
-  scope_speedscope::Run run = make_run({{"main", 0, {{0, 1000}}, {}}, {"leaf", 0, {{10, 20}, {30, 40}, {50, 60}}, {}}});
+  scope_speedscope::Run run =
+      make_run({{"main", 0, {{0, 1000}}, {}}, {"leaf", 0, {{10, 20}, {30, 40}, {50, 60}}, {}}});
   const Overview o = overview_run(run, {0}, std::nullopt, std::nullopt, 10);
   EXPECT_TRUE(suggest_narrowing(o, 8).fits);
   const Suggestion s = suggest_narrowing(o, 2);  // one call

@@ -11,9 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "text/messages.hpp"
 #include "export/export.hpp"
 #include "test_support.hpp"
+#include "text/messages.hpp"
 
 namespace scope_speedscope {
 namespace {
@@ -94,7 +94,8 @@ TEST(pattern, a_bad_pattern_fails_the_export_as_a_pattern_error) {
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_STREQ(e.kind_name(), "PatternError");
-    EXPECT_STREQ(e.what(), "Invalid regular expression '(': missing closing parenthesis at position 1");
+    EXPECT_STREQ(e.what(),
+                 "Invalid regular expression '(': missing closing parenthesis at position 1");
   }
   // Like Python's any(re.match(p, name) for p in include): a pattern is only
   // compiled when a name reaches it, so one behind a match never fails.
@@ -102,7 +103,8 @@ TEST(pattern, a_bad_pattern_fails_the_export_as_a_pattern_error) {
             std::vector<uint32_t>{0});
   // No region, no compilation: "No regions matched" comes later, in the export.
   scope_speedscope::Run empty;
-  EXPECT_EQ(get_regions(empty, std::vector<std::string>{"("}, std::nullopt), std::vector<uint32_t>{});
+  EXPECT_EQ(get_regions(empty, std::vector<std::string>{"("}, std::nullopt),
+            std::vector<uint32_t>{});
 }
 
 TEST(pattern, long_names_do_not_recurse) {

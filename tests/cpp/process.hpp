@@ -19,8 +19,8 @@
 namespace scope_speedscope::test {
 
 struct Watched {
-  int exit_code = -1;    // when it exited
-  int signal = 0;        // when a signal ended it
+  int exit_code = -1;  // when it exited
+  int signal = 0;      // when a signal ended it
   bool timed_out = false;
   long max_rss_kib = 0;  // peak resident memory
   double seconds = 0;

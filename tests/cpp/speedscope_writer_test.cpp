@@ -6,9 +6,9 @@
 #include <limits>
 
 #include "reconstruct/calls.hpp"
+#include "test_support.hpp"
 #include "write/speedscope_format.hpp"
 #include "write/speedscope_writer.hpp"
-#include "test_support.hpp"
 
 namespace scope_speedscope::test {
 namespace {
@@ -78,11 +78,13 @@ TEST(speedscope_writer, append_json_string_examples_of_the_spec) {
 
 // json.dumps of ASCII, controls, DEL, non-ASCII, non-BMP and random strings.
 TEST(speedscope_writer, append_json_string_matches_python_table) {
-  expect_python_table("json_string.txt", 1500, [](const std::string& hex, const std::string& dumped) {
-    std::string got;
-    append_json_string(got, unhex(hex));
-    return got == dumped ? std::string() : "input (hex) " + hex + ": got " + got + ", Python " + dumped;
-  });
+  expect_python_table(
+      "json_string.txt", 1500, [](const std::string& hex, const std::string& dumped) {
+        std::string got;
+        append_json_string(got, unhex(hex));
+        return got == dumped ? std::string()
+                             : "input (hex) " + hex + ": got " + got + ", Python " + dumped;
+      });
 }
 
 // ---- the buffer ---------------------------------------------------------------------
@@ -140,15 +142,16 @@ scope_speedscope::Run three_regions() {
 
 std::string doc_head(const std::string& name_json, const std::string& frames) {
   return "{\"$schema\": \"https://www.speedscope.app/file-format-schema.json\", \"exporter\": "
-         "\"scope-speedscope@" + std::string(VERSION) + "\", \"name\": " + name_json +
+         "\"scope-speedscope@" +
+         std::string(VERSION) + "\", \"name\": " + name_json +
          ", \"activeProfileIndex\": 0, \"shared\": {\"frames\": [" + frames + "]}, \"profiles\": [";
 }
 
 TEST(speedscope_writer, small_document_byte_exact) {
   const scope_speedscope::Run run = three_regions();
   const int64_t s = 1000000000;
-  const std::vector<Call> rank0 = {{s, 3 * s, 0, 0}, {s + s / 2, 2 * s, 1, 1},
-                                   {2 * s, 2 * s + s / 2, 1, 1}};
+  const std::vector<Call> rank0 = {
+      {s, 3 * s, 0, 0}, {s + s / 2, 2 * s, 1, 1}, {2 * s, 2 * s + s / 2, 1, 1}};
   const std::vector<Call> rank1 = {{s + s / 4, s + 3 * s / 4, 2, 0}};
   const std::vector<NamedCalls> profiles = {
       {"rank 0", rank0.data(), rank0.data() + rank0.size()},
@@ -246,9 +249,9 @@ Big big_document() {
     leaves.emplace_back(9000000000 + i * 977, 9000000000 + i * 977 + (i % 5) * 191);
     leaf_lanes.push_back(i % 3);
   }
-  b.run = make_run({{"deep \xf0\x9f\x9a\x80", 0, deep, deep_lanes},
-                    {"leaf\t\"x\"", 0, leaves, leaf_lanes}},
-                   true);
+  b.run = make_run(
+      {{"deep \xf0\x9f\x9a\x80", 0, deep, deep_lanes}, {"leaf\t\"x\"", 0, leaves, leaf_lanes}},
+      true);
   b.calls = materialize(build_call_arrays(b.run, {0, 1}, 0));
   for (const Lane& lane : b.calls.lanes) {
     b.profiles.push_back(NamedCalls{"rank 0 - lane " + std::to_string(lane.lane),
@@ -264,8 +267,9 @@ TEST(speedscope_writer, chunked_output_equals_one_shot_output) {
   StringSink one_shot;
   write_speedscope_document(one_shot, b.run, "big", b.profiles, std::size_t{1} << 30);
   EXPECT_GT(one_shot.text.size(), 400000u);
-  EXPECT_EQ(one_shot.text.rfind(doc_head("\"big\"", "{\"name\": \"deep \\ud83d\\ude80\"}, "
-                                                    "{\"name\": \"leaf\\t\\\"x\\\"\"}"),
+  EXPECT_EQ(one_shot.text.rfind(doc_head("\"big\"",
+                                         "{\"name\": \"deep \\ud83d\\ude80\"}, "
+                                         "{\"name\": \"leaf\\t\\\"x\\\"\"}"),
                                 0),
             0u);
   for (const std::size_t flush : {std::size_t{1}, std::size_t{7}, std::size_t{64}}) {
@@ -291,8 +295,8 @@ TEST(speedscope_writer, deep_documents_are_written_without_recursion) {
   StringSink sink;
   write_speedscope_document(sink, run, "deep",
                             {{"rank 0", built.calls.data(), built.calls.data() + built.size()}});
-  const std::string last_close = "{\"type\": \"C\", \"frame\": 0, \"at\": " +
-                                 python_float_repr(4 * n / 1e9 - 0.0) + "}]}]}";
+  const std::string last_close =
+      "{\"type\": \"C\", \"frame\": 0, \"at\": " + python_float_repr(4 * n / 1e9 - 0.0) + "}]}]}";
   ASSERT_GE(sink.text.size(), last_close.size());
   EXPECT_EQ(sink.text.substr(sink.text.size() - last_close.size()), last_close);
   std::size_t opens = 0, pos = 0;

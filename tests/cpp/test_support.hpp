@@ -22,10 +22,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "reconstruct/streams.hpp"
-#include "text/messages.hpp"
 #include "export/narrow.hpp"
 #include "model/run.hpp"
+#include "reconstruct/streams.hpp"
+#include "text/messages.hpp"
 #include "write/speedscope_format.hpp"
 
 #include "test_paths.hpp"
@@ -138,14 +138,14 @@ inline std::string as_python(const std::string& our_bytes) {
 // ---- cases.json ------------------------------------------------------------------
 
 struct CaseOutput {
-  std::string file;      // relative to the output folder
-  std::string sha256;    // of the bytes with scope-profiler's exporter value
+  std::string file;    // relative to the output folder
+  std::string sha256;  // of the bytes with scope-profiler's exporter value
   uint64_t bytes = 0;
   std::string expected;  // absolute path of the expected file, or "" (large case)
 };
 
 struct Case {
-  std::string set;   // "shared" or "generated"
+  std::string set;  // "shared" or "generated"
   std::string name;
   std::vector<std::string> inputs;  // absolute paths
   std::string filepath;
@@ -189,7 +189,8 @@ inline std::vector<Case> load_cases(const std::string& set, const std::string& r
     Case c;
     c.set = set;
     c.name = j.at("name").get<std::string>();
-    for (const auto& input : j.at("inputs")) c.inputs.push_back(root + "/h5/" + input.get<std::string>());
+    for (const auto& input : j.at("inputs"))
+      c.inputs.push_back(root + "/h5/" + input.get<std::string>());
     c.filepath = j.at("filepath").get<std::string>();
     if (!j.at("ranks").is_null()) c.ranks = j.at("ranks").get<std::vector<int64_t>>();
     c.include = string_list(j.at("include"));
@@ -250,7 +251,8 @@ inline std::vector<Case> all_cases() {
   for (auto& c : load_cases("generated", generated_dir())) cases.push_back(c);
   // The compressed twins (tests/fixtures/gen/make_compressed.py): the
   // shared cases again, the same bytes or messages, and the hostile chunks.
-  for (auto& c : load_cases("compressed", shared_dir(), "compressed-cases.json")) cases.push_back(c);
+  for (auto& c : load_cases("compressed", shared_dir(), "compressed-cases.json"))
+    cases.push_back(c);
   return cases;
 }
 
@@ -362,7 +364,8 @@ inline RankCalls materialize(RankCalls rc, std::set<std::string>* kinds = nullpt
     const std::size_t begin = rc.calls.size();
     std::vector<scope_speedscope::Call> block(3);  // small blocks: boundaries matter
     for (std::size_t n; (n = stream.next(block.data(), block.size())) > 0;) {
-      rc.calls.insert(rc.calls.end(), block.begin(), block.begin() + static_cast<std::ptrdiff_t>(n));
+      rc.calls.insert(rc.calls.end(), block.begin(),
+                      block.begin() + static_cast<std::ptrdiff_t>(n));
     }
     EXPECT_EQ(rc.calls.size() - begin, stream.size());
     rc.lanes[l].begin = begin;

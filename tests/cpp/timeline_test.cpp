@@ -9,13 +9,13 @@
 #include <map>
 #include <random>
 #include <set>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <vector>
 
-#include "reconstruct/calls.hpp"
 #include "export/export.hpp"
 #include "read/h5_reader.hpp"
+#include "reconstruct/calls.hpp"
 #include "test_support.hpp"
 #include "timeline/timeline.hpp"
 
@@ -65,7 +65,8 @@ Model model_of(const Run& run, const std::vector<int64_t>& ranks) {
           f = frame_of.emplace(c.region, static_cast<int32_t>(m.frames.size())).first;
           m.frames.push_back(run.regions[c.region].name);
         }
-        ml.calls.push_back(ModelCall{c.start_ns, c.end_ns, c.depth, f->second, c.end_ns - c.start_ns});
+        ml.calls.push_back(
+            ModelCall{c.start_ns, c.end_ns, c.depth, f->second, c.end_ns - c.start_ns});
         if (c.depth > 0) ml.calls[open.at(c.depth - 1)].self -= c.end_ns - c.start_ns;
         if (open.size() <= c.depth) open.resize(c.depth + 1);
         open[c.depth] = ml.calls.size() - 1;
@@ -127,7 +128,8 @@ std::vector<Timeline::StackEntry> model_stack(const ModelLane& lane, int64_t t) 
   for (const ModelCall& c : lane.calls) {
     if (c.s <= t && t < covered_end(c)) out.push_back({c.frame, c.s, c.e, c.depth, c.self});
   }
-  std::stable_sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.depth < y.depth; });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& x, const auto& y) { return x.depth < y.depth; });
   return out;
 }
 
@@ -232,7 +234,8 @@ Run random_run(std::mt19937_64& rng, int ranks, int lanes, int calls_per_lane, i
   return make_run(slices, lanes > 1);
 }
 
-void expect_bars_equal(const Timeline::Bars& got, const Timeline::Bars& want, const std::string& what) {
+void expect_bars_equal(const Timeline::Bars& got, const Timeline::Bars& want,
+                       const std::string& what) {
   ASSERT_EQ(got.size(), want.size()) << what;
   for (std::size_t i = 0; i < want.size(); ++i) {
     ASSERT_EQ(got.depth[i], want.depth[i]) << what << " item " << i;
@@ -287,7 +290,8 @@ class TimelineRandom : public ::testing::TestWithParam<RandomCase> {};
 TEST_P(TimelineRandom, every_query_matches_the_model) {
   const RandomCase rc = GetParam();
   std::mt19937_64 rng(rc.seed);
-  const scope_speedscope::Run run = random_run(rng, rc.ranks, rc.lanes, rc.calls, rc.regions, rc.depth, rc.step);
+  const scope_speedscope::Run run =
+      random_run(rng, rc.ranks, rc.lanes, rc.calls, rc.regions, rc.depth, rc.step);
   std::vector<int64_t> ranks;
   for (int r = 0; r < rc.ranks; ++r) ranks.push_back(r);
   if (rc.ranks > 1) ranks.push_back(0);  // a rank listed twice: two lanes each
@@ -334,13 +338,26 @@ TEST_P(TimelineRandom, every_query_matches_the_model) {
     const std::size_t lane = rng() % m.lanes.size();
     int64_t a, z;
     switch (round % 5) {
-      case 0: a = 0; z = run_end + 1; break;                          // the whole run
-      case 1: a = instant(rng); z = a + 1; break;                      // one nanosecond
-      case 2: a = instant(rng); z = a + 1 + static_cast<int64_t>(rng() % 50); break;
-      case 3: a = -100; z = instant(rng) + 200; break;                 // past the edges
-      default: a = instant(rng); z = std::max(a + 1, instant(rng));    // anything
+      case 0:
+        a = 0;
+        z = run_end + 1;
+        break;  // the whole run
+      case 1:
+        a = instant(rng);
+        z = a + 1;
+        break;  // one nanosecond
+      case 2:
+        a = instant(rng);
+        z = a + 1 + static_cast<int64_t>(rng() % 50);
+        break;
+      case 3:
+        a = -100;
+        z = instant(rng) + 200;
+        break;                                                       // past the edges
+      default: a = instant(rng); z = std::max(a + 1, instant(rng));  // anything
     }
-    const uint32_t width = round % 3 == 0 ? widths[rng() % 7] : 1 + static_cast<uint32_t>(rng() % 4096);
+    const uint32_t width =
+        round % 3 == 0 ? widths[rng() % 7] : 1 + static_cast<uint32_t>(rng() % 4096);
     const std::string what = window_text(lane, a, z, width);
     const Timeline::Bars got = tl.bars(lane, a, z, width);
     expect_bars_equal(got, model_bars(m.lanes[lane], a, z, width), what);
@@ -374,8 +391,10 @@ TEST_P(TimelineRandom, every_query_matches_the_model) {
     for (std::size_t i = 0; i < regions.size(); ++i) {
       EXPECT_EQ(regions[i].frame, want_regions[i].frame) << what;
       EXPECT_EQ(regions[i].calls, want_regions[i].calls) << what;
-      EXPECT_EQ(regions[i].total_ns, want_regions[i].total_ns) << what << " frame " << regions[i].frame;
-      EXPECT_EQ(regions[i].self_ns, want_regions[i].self_ns) << what << " frame " << regions[i].frame;
+      EXPECT_EQ(regions[i].total_ns, want_regions[i].total_ns)
+          << what << " frame " << regions[i].frame;
+      EXPECT_EQ(regions[i].self_ns, want_regions[i].self_ns)
+          << what << " frame " << regions[i].frame;
     }
   }
 }
@@ -442,9 +461,9 @@ TEST(Timeline, window_within_is_the_widest_centred_window_that_fits) {
 TEST(Timeline, pinned_example) {
   // outer=(0,100), inner=(10,40),(50,90), leaf=(15,20), tick=(50,50)
   const scope_speedscope::Run run = make_run({{"outer", 0, {{0, 100}}},
-                            {"inner", 0, {{10, 40}, {50, 90}}},
-                            {"leaf", 0, {{15, 20}}},
-                            {"tick", 0, {{50, 50}}}});
+                                              {"inner", 0, {{10, 40}, {50, 90}}},
+                                              {"leaf", 0, {{15, 20}}},
+                                              {"tick", 0, {{50, 50}}}});
   const Timeline tl = open_timeline(run);
   ASSERT_EQ(tl.frames(), (std::vector<std::string>{"outer", "inner", "leaf", "tick"}));
   ASSERT_EQ(tl.lanes().size(), 1u);
@@ -479,9 +498,8 @@ TEST(Timeline, pinned_example) {
 
 TEST(Timeline, origin_in_run_counts_from_the_files_first_call_whatever_is_selected) {
   // rank 0 starts at 1000, rank 1 at 1300 with "late" first at 1450.
-  const scope_speedscope::Run run = make_run({{"early", 0, {{1000, 1100}}},
-                                              {"mid", 1, {{1300, 1400}}},
-                                              {"late", 1, {{1450, 1500}}}});
+  const scope_speedscope::Run run = make_run(
+      {{"early", 0, {{1000, 1100}}}, {"mid", 1, {{1300, 1400}}}, {"late", 1, {{1450, 1500}}}});
   EXPECT_EQ(open_timeline(run).origin_in_run_ns(), 0);
   TimelineOptions rank1;
   rank1.ranks = std::vector<int64_t>{1};
@@ -529,7 +547,8 @@ TEST(Timeline, memory_held_is_within_40_bytes_a_call) {
   const Timeline tl = open_timeline(run);
   uint64_t calls = 0;
   for (const auto& l : tl.lanes()) calls += l.calls;
-  EXPECT_LE(tl.memory_bytes(), 40 * calls) << tl.memory_bytes() << " bytes for " << calls << " calls";
+  EXPECT_LE(tl.memory_bytes(), 40 * calls)
+      << tl.memory_bytes() << " bytes for " << calls << " calls";
 }
 
 // ---- against the exported document of the fixtures ----------------------------------

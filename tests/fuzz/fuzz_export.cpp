@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "text/messages.hpp"
 #include "export/export.hpp"
 #include "read/h5_reader.hpp"
 #include "select/inspect.hpp"
+#include "text/messages.hpp"
 #include "write/speedscope_writer.hpp"
 
 namespace ss = scope_speedscope;

@@ -4,11 +4,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, it, before } from 'node:test';
 
+import { asScopeProfiler, cases, compressedCases, expectedMessage, inputPath, sha256, version } from './helpers.mjs';
 import {
-  asScopeProfiler, cases, compressedCases, expectedMessage, inputPath, sha256, version,
-} from './helpers.mjs';
-import {
-  createScopeSpeedscope, concatChunks, NS_PER_SECOND, SCHEMA_URL, TIME_UNIT, ScopeSpeedscopeError,
+  createScopeSpeedscope,
+  concatChunks,
+  NS_PER_SECOND,
+  SCHEMA_URL,
+  TIME_UNIT,
+  ScopeSpeedscopeError,
 } from '../../dist/node.js';
 
 const read = (name) => ({ name: inputPath(name), bytes: new Uint8Array(fs.readFileSync(inputPath(name))) });
@@ -16,13 +19,19 @@ const onDisk = (name) => ({ name: inputPath(name), path: inputPath(name) });
 
 function run(sp, c, extra = {}, input = read) {
   return sp.exportSpeedscope(c.inputs.map(input), {
-    filepath: c.filepath, ranks: c.ranks, include: c.include, exclude: c.exclude, ...extra,
+    filepath: c.filepath,
+    ranks: c.ranks,
+    include: c.include,
+    exclude: c.exclude,
+    ...extra,
   });
 }
 
 describe('scope-speedscope JS API', () => {
   let sp;
-  before(async () => { sp = await createScopeSpeedscope(); });
+  before(async () => {
+    sp = await createScopeSpeedscope();
+  });
 
   it('exports the constants and its version', () => {
     assert.equal(NS_PER_SECOND, 1e9);
@@ -35,17 +44,23 @@ describe('scope-speedscope JS API', () => {
   // and as a file read from its path.
   const all = [
     ...cases.map((c) => [c, read]),
-    ...compressedCases.flatMap((c) => [[c, read], [{ ...c, name: `${c.name} (path)` }, onDisk]]),
+    ...compressedCases.flatMap((c) => [
+      [c, read],
+      [{ ...c, name: `${c.name} (path)` }, onDisk],
+    ]),
   ];
   for (const [c, input] of all) {
     it(`case ${c.name}`, () => {
       if (c.error) {
-        assert.throws(() => run(sp, c, {}, input), (e) => {
-          assert.ok(e instanceof ScopeSpeedscopeError);
-          assert.equal(e.kind, c.error.kind);
-          assert.equal(e.message, expectedMessage(c));
-          return true;
-        });
+        assert.throws(
+          () => run(sp, c, {}, input),
+          (e) => {
+            assert.ok(e instanceof ScopeSpeedscopeError);
+            assert.equal(e.kind, c.error.kind);
+            assert.equal(e.message, expectedMessage(c));
+            return true;
+          },
+        );
         return;
       }
       const outputs = run(sp, c, {}, input);
@@ -71,10 +86,16 @@ describe('scope-speedscope JS API', () => {
 
   it('reports progress of each phase', () => {
     const seen = new Set();
-    run(sp, cases.find((x) => x.name === 'gzip_s3'), { onProgress: ({ phase, done, total }) => {
-      assert.ok(done <= total, `${phase} ${done}/${total}`);
-      seen.add(phase);
-    } });
+    run(
+      sp,
+      cases.find((x) => x.name === 'gzip_s3'),
+      {
+        onProgress: ({ phase, done, total }) => {
+          assert.ok(done <= total, `${phase} ${done}/${total}`);
+          seen.add(phase);
+        },
+      },
+    );
     assert.deepEqual([...seen].sort(), ['read', 'reconstruct', 'write']);
   });
 
@@ -84,15 +105,26 @@ describe('scope-speedscope JS API', () => {
     assert.equal(info.schemaVersion, 3);
     assert.equal(info.storageLayout, 'columnar');
     assert.equal(info.numRanks, 1);
-    assert.deepEqual(info.regions.map((r) => [r.name, r.calls]), [['session', 1], ['job', 2]]);
-    assert.deepEqual(info.ranks[0].lanes.map((l) => l.profileName),
-      ['rank 0 - MainThread', 'rank 0 - Task-2 (job) on MainThread', 'rank 0 - Task-3 (job) on MainThread']);
+    assert.deepEqual(
+      info.regions.map((r) => [r.name, r.calls]),
+      [
+        ['session', 1],
+        ['job', 2],
+      ],
+    );
+    assert.deepEqual(
+      info.ranks[0].lanes.map((l) => l.profileName),
+      ['rank 0 - MainThread', 'rank 0 - Task-2 (job) on MainThread', 'rank 0 - Task-3 (job) on MainThread'],
+    );
   });
 
   it('inspects bytes given directly', () => {
     const info = sp.inspect(fs.readFileSync(inputPath('nested_s3.h5')), 'x.h5');
     assert.equal(info.label, 'my run 128 ranks');
-    assert.deepEqual(info.ranks.map((r) => r.rank), [0, 1]);
+    assert.deepEqual(
+      info.ranks.map((r) => r.rank),
+      [0, 1],
+    );
   });
 
   it('builds the document object of a small run', () => {
@@ -106,15 +138,35 @@ describe('scope-speedscope JS API', () => {
   it('streams into a sink and reports a failing sink as the error', () => {
     const got = [];
     const written = sp.exportSpeedscope([read('edge_s3.h5')], {
-      sink: { open: (p) => got.push(['open', p]), write: (c) => got.push(['write', c.length]),
-        close: () => got.push(['close']), commit: () => got.push(['commit']), abort: () => got.push(['abort']) },
+      sink: {
+        open: (p) => got.push(['open', p]),
+        write: (c) => got.push(['write', c.length]),
+        close: () => got.push(['close']),
+        commit: () => got.push(['commit']),
+        abort: () => got.push(['abort']),
+      },
     });
     assert.deepEqual(written, ['profile.speedscope.json']);
-    assert.deepEqual(got.map((g) => g[0]), ['open', 'write', 'close', 'commit']);
+    assert.deepEqual(
+      got.map((g) => g[0]),
+      ['open', 'write', 'close', 'commit'],
+    );
     const aborted = [];
-    assert.throws(() => sp.exportSpeedscope([read('edge_s3.h5')], {
-      sink: { open() {}, write() { throw new Error('disk full'); }, close() {}, commit() {}, abort: () => aborted.push(1) },
-    }), (e) => e instanceof ScopeSpeedscopeError && e.kind === 'OSError' && e.message === 'disk full');
+    assert.throws(
+      () =>
+        sp.exportSpeedscope([read('edge_s3.h5')], {
+          sink: {
+            open() {},
+            write() {
+              throw new Error('disk full');
+            },
+            close() {},
+            commit() {},
+            abort: () => aborted.push(1),
+          },
+        }),
+      (e) => e instanceof ScopeSpeedscopeError && e.kind === 'OSError' && e.message === 'disk full',
+    );
     assert.deepEqual(aborted, [1]);
   });
 
@@ -125,8 +177,10 @@ describe('scope-speedscope JS API', () => {
       assert.throws(() => run(sp, bad), ScopeSpeedscopeError);
       assert.equal(sha256(asScopeProfiler(concatChunks(run(sp, good)[0].chunks))), expected);
     }
-    assert.throws(() => sp.exportSpeedscope([{ name: 'empty.h5', bytes: new Uint8Array(0) }]),
-      /empty.h5 is not a readable HDF5 profiling file/);
+    assert.throws(
+      () => sp.exportSpeedscope([{ name: 'empty.h5', bytes: new Uint8Array(0) }]),
+      /empty.h5 is not a readable HDF5 profiling file/,
+    );
     assert.equal(sha256(asScopeProfiler(concatChunks(run(sp, good)[0].chunks))), expected);
   });
 

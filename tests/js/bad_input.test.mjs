@@ -12,7 +12,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it, before } from 'node:test';
 
-import { asScopeProfiler, fixtures, inputPath, listFiles, nativeCli, nodeCli, root, sha256, tempDir } from './helpers.mjs';
+import {
+  asScopeProfiler,
+  fixtures,
+  inputPath,
+  listFiles,
+  nativeCli,
+  nodeCli,
+  root,
+  sha256,
+  tempDir,
+} from './helpers.mjs';
 import { createScopeSpeedscope, concatChunks, ScopeSpeedscopeError } from '../../dist/node.js';
 
 const TIME_LIMIT_MS = 30_000;
@@ -29,33 +39,50 @@ const campaign = JSON.parse(fs.readFileSync(mutationsFile, 'utf8'));
 // Runs a CLI under GNU time (peak memory) with a time limit.
 function watched(command, args) {
   const r = spawnSync('/usr/bin/time', ['--quiet', '-f', '%M', command, ...args], {
-    encoding: 'buffer', timeout: TIME_LIMIT_MS, killSignal: 'SIGKILL',
+    encoding: 'buffer',
+    timeout: TIME_LIMIT_MS,
+    killSignal: 'SIGKILL',
   });
   const err = r.stderr.toString();
   const lines = err.split('\n');
-  lines.pop();  // the empty string after the last newline
+  lines.pop(); // the empty string after the last newline
   const rss = Number(lines.pop());
   return {
-    status: r.status, signal: r.signal, timedOut: r.error?.code === 'ETIMEDOUT',
-    stderr: lines.length ? `${lines.join('\n')}\n` : '', stdout: r.stdout.toString(), rssKiB: rss,
+    status: r.status,
+    signal: r.signal,
+    timedOut: r.error?.code === 'ETIMEDOUT',
+    stderr: lines.length ? `${lines.join('\n')}\n` : '',
+    stdout: r.stdout.toString(),
+    rssKiB: rss,
   };
 }
 
 // The same, without blocking (for the campaign's pool of runs).
 function watchedAsync(command, args) {
   return new Promise((resolve) => {
-    execFile('/usr/bin/time', ['--quiet', '-f', '%M', command, ...args], {
-      encoding: 'buffer', timeout: TIME_LIMIT_MS, killSignal: 'SIGKILL', maxBuffer: 1 << 26,
-    }, (error, stdout, stderr) => {
-      const lines = stderr.toString().split('\n');
-      lines.pop();
-      const rss = Number(lines.pop());
-      resolve({
-        status: error ? (typeof error.code === 'number' ? error.code : null) : 0,
-        signal: error?.signal ?? null, timedOut: Boolean(error?.killed),
-        stderr: lines.length ? `${lines.join('\n')}\n` : '', stdout: stdout.toString(), rssKiB: rss,
-      });
-    });
+    execFile(
+      '/usr/bin/time',
+      ['--quiet', '-f', '%M', command, ...args],
+      {
+        encoding: 'buffer',
+        timeout: TIME_LIMIT_MS,
+        killSignal: 'SIGKILL',
+        maxBuffer: 1 << 26,
+      },
+      (error, stdout, stderr) => {
+        const lines = stderr.toString().split('\n');
+        lines.pop();
+        const rss = Number(lines.pop());
+        resolve({
+          status: error ? (typeof error.code === 'number' ? error.code : null) : 0,
+          signal: error?.signal ?? null,
+          timedOut: Boolean(error?.killed),
+          stderr: lines.length ? `${lines.join('\n')}\n` : '',
+          stdout: stdout.toString(),
+          rssKiB: rss,
+        });
+      },
+    );
   });
 }
 
@@ -110,8 +137,8 @@ describe('bad input: the JS API keeps working after each file', () => {
       const file = path.join(badDir, c.file);
       const include = c.args[0] === '--include' ? c.args.slice(1) : null;
       const want = expected[c.file];
-      const convert = () => sp.exportSpeedscope(
-        [{ name: file, bytes: new Uint8Array(fs.readFileSync(file)) }], { include });
+      const convert = () =>
+        sp.exportSpeedscope([{ name: file, bytes: new Uint8Array(fs.readFileSync(file)) }], { include });
       if (want.error) {
         assert.throws(convert, (e) => {
           assert.ok(e instanceof ScopeSpeedscopeError, String(e));
@@ -156,7 +183,9 @@ describe('bad input: the seeded campaign, Node CLI against native CLI', () => {
       ]);
       results.set(m.file, { file, a, b, outNode, outNative });
     });
-    const pool = Array.from({ length: 2 }, async () => { while (jobs.length) await jobs.shift()(); });
+    const pool = Array.from({ length: 2 }, async () => {
+      while (jobs.length) await jobs.shift()();
+    });
     await Promise.all(pool);
   });
 
@@ -181,7 +210,8 @@ describe('bad input: the seeded campaign, Node CLI against native CLI', () => {
         const bytes = fs.readFileSync(path.join(outNode, 'profile.speedscope.json'));
         assert.ok(bytes.equals(fs.readFileSync(path.join(outNative, 'profile.speedscope.json'))));
         const names = JSON.parse(bytes.toString()).shared.frames.map((f) => f.name);
-        for (const n of names) assert.ok(m.names.includes(n), `region name ${JSON.stringify(n.slice(0, 80))} is not in the file`);
+        for (const n of names)
+          assert.ok(m.names.includes(n), `region name ${JSON.stringify(n.slice(0, 80))} is not in the file`);
       }
     });
   }
@@ -196,8 +226,10 @@ describe('a trap inside the module', () => {
   // (never a raw RuntimeError or TypeError), and the next calls, on the
   // instance the wrapper makes anew, must be correct.
   const scribbles = {
-    'the heap after the output buffer': [(v) => new Uint8Array(v.buffer, v.byteOffset + v.byteLength).fill(0xff),
-      'memory access out of bounds'],
+    'the heap after the output buffer': [
+      (v) => new Uint8Array(v.buffer, v.byteOffset + v.byteLength).fill(0xff),
+      'memory access out of bounds',
+    ],
     'everything below the output buffer': [(v) => new Uint8Array(v.buffer, 0, v.byteOffset).fill(0xff), null],
     'the first MiB': [(v) => new Uint8Array(v.buffer, 0, 1 << 20).fill(0xff), null],
     'all of it, with zeros': [(v) => new Uint8Array(v.buffer).fill(0), null],
@@ -208,16 +240,19 @@ describe('a trap inside the module', () => {
       const input = () => [{ name: good, bytes: goodBytes() }];
       const want = concatChunks(sp.exportSpeedscope(input())[0].chunks);
       const scribbler = { open() {}, close() {}, commit() {}, abort() {}, write: scribble };
-      assert.throws(() => sp.exportSpeedscope(input(), { sink: scribbler }), (e) => {
-        assert.ok(e instanceof ScopeSpeedscopeError, `not in words: ${e}`);
-        assert.equal(e.kind, 'CorruptProfileError');
-        if (trap) {
-          assert.equal(e.message, `hdf5-schema-3.h5: the file is damaged: the converter stopped (${trap})`);
-        } else {
-          assert.match(e.message, /^hdf5-schema-3\.h5: the file is damaged: the converter stopped \(.+\)$/);
-        }
-        return true;
-      });
+      assert.throws(
+        () => sp.exportSpeedscope(input(), { sink: scribbler }),
+        (e) => {
+          assert.ok(e instanceof ScopeSpeedscopeError, `not in words: ${e}`);
+          assert.equal(e.kind, 'CorruptProfileError');
+          if (trap) {
+            assert.equal(e.message, `hdf5-schema-3.h5: the file is damaged: the converter stopped (${trap})`);
+          } else {
+            assert.match(e.message, /^hdf5-schema-3\.h5: the file is damaged: the converter stopped \(.+\)$/);
+          }
+          return true;
+        },
+      );
       assert.deepEqual(concatChunks(sp.exportSpeedscope(input())[0].chunks), want);
       assert.equal(sp.checkPattern('solve'), null);
       assert.equal(sp.inspect(input()[0]).regions[0].name, 'solve');

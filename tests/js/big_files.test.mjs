@@ -35,8 +35,10 @@ describe('big files: data beyond 2 GiB and 4 GiB', { timeout: 600_000 }, () => {
     for (const file of files) {
       const doc = JSON.parse(native.get(file).bytes);
       assert.deepEqual(doc.shared.frames.map((f) => f.name).sort(), ['io/write', 'kernel \u00e9', 'main', 'solve']);
-      assert.ok(doc.profiles.some((p) => p.name === 'rank 0 - Task-3 (job_1) on MainThread'),
-        doc.profiles.map((p) => p.name).join(', '));
+      assert.ok(
+        doc.profiles.some((p) => p.name === 'rank 0 - Task-3 (job_1) on MainThread'),
+        doc.profiles.map((p) => p.name).join(', '),
+      );
     }
   });
 
@@ -68,12 +70,15 @@ describe('big files: data beyond 2 GiB and 4 GiB', { timeout: 600_000 }, () => {
     } finally {
       fs.closeSync(fd);
     }
-    assert.throws(() => sp.exportSpeedscope([{ name: file, bytes }]), (e) => {
-      assert.equal(e.code, 'out_of_memory');
-      assert.equal(e.kind, 'MemoryError');
-      assert.equal(e.peopleMessage, 'There is not enough memory to convert this file.');
-      return true;
-    });
+    assert.throws(
+      () => sp.exportSpeedscope([{ name: file, bytes }]),
+      (e) => {
+        assert.equal(e.code, 'out_of_memory');
+        assert.equal(e.kind, 'MemoryError');
+        assert.equal(e.peopleMessage, 'There is not enough memory to convert this file.');
+        return true;
+      },
+    );
     const [o] = sp.exportSpeedscope([{ name: file, path: file }]);
     assert.equal(sha256(concatChunks(o.chunks)), native.get(file).sha256);
   });

@@ -40,7 +40,8 @@ function listFiles(dir) {
   const walk = (d) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p); else found.push(path.relative(dir, p));
+      if (e.isDirectory()) walk(p);
+      else found.push(path.relative(dir, p));
     }
   };
   walk(dir);
@@ -55,22 +56,30 @@ function listFiles(dir) {
 export function nativeOutcome(file, args, out) {
   fs.mkdirSync(out, { recursive: true });
   return new Promise((resolve) => {
-    execFile(nativeCli, [file, ...args, '-o', out, '--quiet'], {
-      encoding: 'buffer', timeout: TIME_LIMIT_MS, killSignal: 'SIGKILL', maxBuffer: 1 << 26,
-    }, (error, stdout, stderr) => {
-      const text = stderr.toString();
-      const status = error ? error.code : 0;
-      if (error && (error.signal || error.killed || typeof status !== 'number')) {
-        resolve({ failure: `native: ${error.signal ?? 'killed'} ${text}` });
-      } else if (status === 0) {
-        resolve({ outputs: listFiles(out).map((f) => [f, sha256(fs.readFileSync(path.join(out, f)))]) });
-      } else if (status === 1 && /^error: [^\n]*\n$/.test(text)) {
-        resolve({ error: normalized(text.slice('error: '.length, -1), file, out) });
-      } else {
-        resolve({ failure: `native: exit ${status}: ${text}` });
-      }
-      fs.rmSync(out, { recursive: true, force: true });
-    });
+    execFile(
+      nativeCli,
+      [file, ...args, '-o', out, '--quiet'],
+      {
+        encoding: 'buffer',
+        timeout: TIME_LIMIT_MS,
+        killSignal: 'SIGKILL',
+        maxBuffer: 1 << 26,
+      },
+      (error, stdout, stderr) => {
+        const text = stderr.toString();
+        const status = error ? error.code : 0;
+        if (error && (error.signal || error.killed || typeof status !== 'number')) {
+          resolve({ failure: `native: ${error.signal ?? 'killed'} ${text}` });
+        } else if (status === 0) {
+          resolve({ outputs: listFiles(out).map((f) => [f, sha256(fs.readFileSync(path.join(out, f)))]) });
+        } else if (status === 1 && /^error: [^\n]*\n$/.test(text)) {
+          resolve({ error: normalized(text.slice('error: '.length, -1), file, out) });
+        } else {
+          resolve({ failure: `native: exit ${status}: ${text}` });
+        }
+        fs.rmSync(out, { recursive: true, force: true });
+      },
+    );
   });
 }
 
@@ -82,16 +91,20 @@ export function nativeOutcome(file, args, out) {
 export function wasmOutcome(sp, file, args, out, how) {
   try {
     const options = sp.cli.parse([file, ...args, '-o', out, '--quiet']);
-    const input = how === 'bytes'
-      ? { name: file, bytes: new Uint8Array(fs.readFileSync(file)) }
-      : { name: file, path: file };
+    const input =
+      how === 'bytes' ? { name: file, bytes: new Uint8Array(fs.readFileSync(file)) } : { name: file, path: file };
     const outputs = sp.exportSpeedscope([input], {
-      filepath: options.filepath, ranks: options.ranks, include: options.include,
-      exclude: options.exclude, labels: options.labels, minDuration: options.minDuration,
+      filepath: options.filepath,
+      ranks: options.ranks,
+      include: options.include,
+      exclude: options.exclude,
+      labels: options.labels,
+      minDuration: options.minDuration,
       timeWindow: options.timeWindow,
     });
     return {
-      outputs: outputs.map((o) => [path.relative(out, o.fileName), sha256(concatChunks(o.chunks))])
+      outputs: outputs
+        .map((o) => [path.relative(out, o.fileName), sha256(concatChunks(o.chunks))])
         .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
     };
   } catch (error) {
@@ -100,8 +113,12 @@ export function wasmOutcome(sp, file, args, out, how) {
   }
 }
 
-const describe = (o) => (o.error !== undefined ? `error: ${o.error}`
-  : o.outputs ? `converted: ${o.outputs.map(([f, h]) => `${f} ${h.slice(0, 12)}`).join(', ')}` : o.failure);
+const describe = (o) =>
+  o.error !== undefined
+    ? `error: ${o.error}`
+    : o.outputs
+      ? `converted: ${o.outputs.map(([f, h]) => `${f} ${h.slice(0, 12)}`).join(', ')}`
+      : o.failure;
 
 /**
  * Runs every input ({ file, args, label }) through all three; returns
@@ -143,19 +160,24 @@ export function explain(r) {
 export function campaignInputs(mutationsFile) {
   const dir = path.dirname(mutationsFile);
   return JSON.parse(fs.readFileSync(mutationsFile, 'utf8')).map((m) => ({
-    file: path.join(dir, m.file), args: [], label: `${m.file} (${m.kind}: ${m.detail})`,
+    file: path.join(dir, m.file),
+    args: [],
+    label: `${m.file} (${m.kind}: ${m.detail})`,
   }));
 }
 
 export function badInputs(badDir) {
   const cases = JSON.parse(fs.readFileSync(path.join(badDir, 'cases.json'), 'utf8'));
   const inputs = cases.map((c) => ({
-    file: path.join(badDir, c.file), args: c.args, label: `bad/${c.file} ${c.args.join(' ')}`.trim(),
+    file: path.join(badDir, c.file),
+    args: c.args,
+    label: `bad/${c.file} ${c.args.join(' ')}`.trim(),
   }));
   // The issue's pattern: a group repeated over a 1 MiB name (PCRE2's frames
   // are half as large in 32-bit WebAssembly; the depth limit is ours).
   inputs.push({
-    file: path.join(badDir, 'name_1mb.h5'), args: ['--exclude', '(x|y)*z'],
+    file: path.join(badDir, 'name_1mb.h5'),
+    args: ['--exclude', '(x|y)*z'],
     label: "bad/name_1mb.h5 --exclude '(x|y)*z'",
   });
   return inputs;
@@ -178,15 +200,18 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       if (!r.same) {
         counts.differ += 1;
         process.stdout.write(`DIFFERENT ${explain(r)}\n`);
-      } else if (r.native.outputs) counts.converted += 1; else counts.refused += 1;
+      } else if (r.native.outputs) counts.converted += 1;
+      else counts.refused += 1;
       if (done % 250 === 0) process.stderr.write(`${done}/${inputs.length} files\n`);
     },
   });
   const raw = results.filter((r) => [r.native, r.bytes, r.path].some((o) => o.error && RAW_WORDS.test(o.error)));
   for (const r of raw) process.stdout.write(`RAW WORDS ${explain(r)}\n`);
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
-  process.stdout.write(`${inputs.length} files in ${seconds} s: ${counts.converted} converted identically, ` +
-    `${counts.refused} refused with the same message, ${differences.length} different, ` +
-    `${raw.length} with raw words in a message\n`);
+  process.stdout.write(
+    `${inputs.length} files in ${seconds} s: ${counts.converted} converted identically, ` +
+      `${counts.refused} refused with the same message, ${differences.length} different, ` +
+      `${raw.length} with raw words in a message\n`,
+  );
   process.exitCode = differences.length || raw.length ? 1 : 0;
 }

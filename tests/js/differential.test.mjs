@@ -50,8 +50,10 @@ describe('differential: native CLI against the wasm module (bytes and path)', ()
 
   it("the issue's pattern over a 1 MiB name is refused by both, with the same words", () => {
     const r = run.results.find((x) => x.input.args[1] === '(x|y)*z');
-    assert.equal(r.native.error,
-      "Regular expression '(x|y)*z' needs too much backtracking to match a region name of 1048576 characters; simplify it");
+    assert.equal(
+      r.native.error,
+      "Regular expression '(x|y)*z' needs too much backtracking to match a region name of 1048576 characters; simplify it",
+    );
     assert.equal(r.bytes.error, r.native.error);
   });
 });

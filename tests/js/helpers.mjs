@@ -47,7 +47,8 @@ export function listFiles(dir) {
   const walk = (d) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p); else out.push(path.relative(dir, p));
+      if (e.isDirectory()) walk(p);
+      else out.push(path.relative(dir, p));
     }
   };
   walk(dir);

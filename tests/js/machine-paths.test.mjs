@@ -15,7 +15,10 @@ const single = path.join(dist, 'scope-speedscope.html');
 test('the single-file page: no machine path in the page or in any inlined block', () => {
   const html = fs.readFileSync(single, 'latin1');
   const blocks = [...html.matchAll(/<script type="application\/octet-stream" id="([^"]+)">([^<]*)<\/script>/g)];
-  assert.deepEqual(blocks.map((b) => b[1]).filter((id) => id === 'scope-speedscope-wasm'), ['scope-speedscope-wasm']);
+  assert.deepEqual(
+    blocks.map((b) => b[1]).filter((id) => id === 'scope-speedscope-wasm'),
+    ['scope-speedscope-wasm'],
+  );
   for (const [, id, base64] of blocks) {
     const bytes = Buffer.from(base64, 'base64');
     // Scripts name Emscripten's virtual folders (/home/web_user): the wasm
@@ -29,7 +32,10 @@ test('the single-file page: no machine path in the page or in any inlined block'
 });
 
 test('the package and the site: no machine path in their wasm', () => {
-  for (const file of [path.join(dist, 'scope-speedscope.wasm'), path.join(dist, 'web', 'lib', 'scope-speedscope.wasm')]) {
+  for (const file of [
+    path.join(dist, 'scope-speedscope.wasm'),
+    path.join(dist, 'web', 'lib', 'scope-speedscope.wasm'),
+  ]) {
     const bytes = fs.readFileSync(file);
     assert.deepEqual(machinePathsIn(bytes), [], file);
   }

@@ -9,8 +9,16 @@ import path from 'node:path';
 import { describe, it, before } from 'node:test';
 
 import {
-  asScopeProfiler, generated, generatedCases, generatedInput, inputPath, listFiles, nativeCli, nodeCli,
-  sha256, tempDir,
+  asScopeProfiler,
+  generated,
+  generatedCases,
+  generatedInput,
+  inputPath,
+  listFiles,
+  nativeCli,
+  nodeCli,
+  sha256,
+  tempDir,
 } from './helpers.mjs';
 import { createScopeSpeedscope, concatChunks, ScopeSpeedscopeError } from '../../dist/node.js';
 
@@ -19,9 +27,16 @@ const read = (file) => ({ name: file, bytes: new Uint8Array(fs.readFileSync(file
 const message = (c) => c.error.message.replaceAll('{path}', generatedInput(c.inputs[0]));
 
 function exportCase(sp, c, narrowing) {
-  return sp.exportSpeedscope(c.inputs.map((i) => read(generatedInput(i))), {
-    filepath: c.filepath, ranks: c.ranks, include: c.include, exclude: c.exclude, ...narrowing,
-  });
+  return sp.exportSpeedscope(
+    c.inputs.map((i) => read(generatedInput(i))),
+    {
+      filepath: c.filepath,
+      ranks: c.ranks,
+      include: c.include,
+      exclude: c.exclude,
+      ...narrowing,
+    },
+  );
 }
 
 function checkOutputs(c, outputs) {
@@ -33,12 +48,17 @@ function checkOutputs(c, outputs) {
   }
 }
 
-const eventsOf = (outputs) => outputs.reduce((n, o) => n + JSON.parse(Buffer.concat(o.chunks)).profiles
-  .reduce((m, p) => m + p.events.length, 0), 0);
+const eventsOf = (outputs) =>
+  outputs.reduce(
+    (n, o) => n + JSON.parse(Buffer.concat(o.chunks)).profiles.reduce((m, p) => m + p.events.length, 0),
+    0,
+  );
 
 describe('narrowing through the JS API', () => {
   let sp;
-  before(async () => { sp = await createScopeSpeedscope(); });
+  before(async () => {
+    sp = await createScopeSpeedscope();
+  });
 
   it('has the generated cases', () => assert.ok(cases.length >= 30, `${cases.length} cases in ${generated}`));
 
@@ -46,15 +66,18 @@ describe('narrowing through the JS API', () => {
     it(`case ${c.name}`, () => {
       const narrowing = { minDuration: c.min_duration, timeWindow: c.time_window };
       if (c.error) {
-        assert.throws(() => exportCase(sp, c, narrowing), (e) => {
-          assert.ok(e instanceof ScopeSpeedscopeError);
-          assert.equal(e.kind, c.error.kind);
-          assert.equal(e.message, message(c));
-          assert.equal(e.field, c.error.field);
-          assert.equal(e.index, c.error.index);
-          assert.equal(e.file && path.basename(e.file), c.error.file);
-          return true;
-        });
+        assert.throws(
+          () => exportCase(sp, c, narrowing),
+          (e) => {
+            assert.ok(e instanceof ScopeSpeedscopeError);
+            assert.equal(e.kind, c.error.kind);
+            assert.equal(e.message, message(c));
+            assert.equal(e.field, c.error.field);
+            assert.equal(e.index, c.error.index);
+            assert.equal(e.file && path.basename(e.file), c.error.file);
+            return true;
+          },
+        );
         return;
       }
       checkOutputs(c, exportCase(sp, c, narrowing));
@@ -80,13 +103,16 @@ describe('narrowing through the JS API', () => {
       [{ timeWindow: [5, 2] }, 'timeWindow', "timeWindow: invalid time window '5.0:2.0' (END must be after START)"],
       [{ timeWindow: '3' }, 'timeWindow', "timeWindow: invalid time window '3'"],
     ]) {
-      assert.throws(() => sp.exportSpeedscope([{ name: 'missing.h5', bytes: new Uint8Array(0) }], narrowing), (e) => {
-        assert.equal(e.kind, 'ValueError');
-        assert.equal(e.field, field);
-        assert.equal(e.file, null);
-        assert.ok(e.message.startsWith(text), e.message);
-        return true;
-      });
+      assert.throws(
+        () => sp.exportSpeedscope([{ name: 'missing.h5', bytes: new Uint8Array(0) }], narrowing),
+        (e) => {
+          assert.equal(e.kind, 'ValueError');
+          assert.equal(e.field, field);
+          assert.equal(e.file, null);
+          assert.ok(e.message.startsWith(text), e.message);
+          return true;
+        },
+      );
     }
     checkOutputs(c, exportCase(sp, c, { timeWindow: '100ns:200ns' }));
     // Wrong types are TypeErrors naming the option, before anything is read.
@@ -95,11 +121,15 @@ describe('narrowing through the JS API', () => {
       [{ timeWindow: [1, {}] }, 'timeWindow must be [start, end]'],
       [{ minDuration: [1] }, 'minDuration must be a number of seconds or a string'],
     ]) {
-      assert.throws(() => sp.exportSpeedscope([{ name: 'x.h5', bytes: new Uint8Array(0) }], narrowing),
-        (e) => e instanceof TypeError && e.message.includes(text));
+      assert.throws(
+        () => sp.exportSpeedscope([{ name: 'x.h5', bytes: new Uint8Array(0) }], narrowing),
+        (e) => e instanceof TypeError && e.message.includes(text),
+      );
     }
-    assert.throws(() => sp.overview({ name: 'x.h5', bytes: new Uint8Array(0) }, { bins: 0 }),
-      (e) => e instanceof TypeError && e.message.includes('bins must be a positive integer'));
+    assert.throws(
+      () => sp.overview({ name: 'x.h5', bytes: new Uint8Array(0) }, { bins: 0 }),
+      (e) => e instanceof TypeError && e.message.includes('bins must be a positive integer'),
+    );
     assert.throws(() => sp.suggestNarrowing({}, { maxEvents: 10 }), TypeError);
   });
 
@@ -112,9 +142,18 @@ describe('narrowing through the JS API', () => {
     assert.equal(o.lastEnd, 0.1);
     assert.equal(o.time.binWidth, 0.01);
     assert.equal(o.time.edges.length, 11);
-    assert.equal(o.time.starts.reduce((a, b) => a + b), 8);
-    assert.equal(o.time.ends.reduce((a, b) => a + b), 8);
-    assert.equal(o.durations.counts.reduce((a, b) => a + b), 8);
+    assert.equal(
+      o.time.starts.reduce((a, b) => a + b),
+      8,
+    );
+    assert.equal(
+      o.time.ends.reduce((a, b) => a + b),
+      8,
+    );
+    assert.equal(
+      o.durations.counts.reduce((a, b) => a + b),
+      8,
+    );
     assert.equal(o.durations.labels[0], '1ns');
     assert.equal(o.durations.edges.length, o.durations.counts.length - 1);
     assert.equal(o.durations.atLeast[0], 8);
@@ -125,9 +164,14 @@ describe('narrowing through the JS API', () => {
     assert.equal(empty.calls, 0);
     assert.equal(empty.firstStart, null);
     assert.deepEqual(empty.time.edges, []);
-    assert.throws(() => sp.overview(input, { ranks: [0, 9] }), (e) => e.field === 'ranks' && e.index === 1
-      && e.message === 'Invalid rank requested: 9' && e.file === input.name);
-    assert.throws(() => sp.overview(input, { exclude: ['ok', '('] }), (e) => e.field === 'exclude' && e.index === 1);
+    assert.throws(
+      () => sp.overview(input, { ranks: [0, 9] }),
+      (e) => e.field === 'ranks' && e.index === 1 && e.message === 'Invalid rank requested: 9' && e.file === input.name,
+    );
+    assert.throws(
+      () => sp.overview(input, { exclude: ['ok', '('] }),
+      (e) => e.field === 'exclude' && e.index === 1,
+    );
   });
 
   it('the suggestion keeps exactly the calls it promises, within the budget', () => {
@@ -168,7 +212,8 @@ describe('narrowing through the Node CLI', () => {
       if (c.min_duration !== null) args.push(`--min-duration=${c.min_duration}`);
       if (c.time_window !== null) args.push(`--time-window=${c.time_window}`);
       const r = node(args);
-      const sortedRanks = c.ranks === null || JSON.stringify(c.ranks) === JSON.stringify([...new Set(c.ranks)].sort((a, b) => a - b));
+      const sortedRanks =
+        c.ranks === null || JSON.stringify(c.ranks) === JSON.stringify([...new Set(c.ranks)].sort((a, b) => a - b));
       if (c.error) {
         assert.equal(r.status, 1);
         assert.equal(r.stderr.toString(), `error: ${message(c)}\n`);
@@ -195,8 +240,11 @@ describe('narrowing through the Node CLI', () => {
   }
 
   it('usage errors for bad values, as the native CLI', () => {
-    for (const args of [['x.h5', '-o', 'd', '--min-duration', 'fast'], ['x.h5', '-o', 'd', '--time-window', '5:2'],
-      ['x.h5', '-o', 'd', '--time-window']]) {
+    for (const args of [
+      ['x.h5', '-o', 'd', '--min-duration', 'fast'],
+      ['x.h5', '-o', 'd', '--time-window', '5:2'],
+      ['x.h5', '-o', 'd', '--time-window'],
+    ]) {
       const a = node(args);
       const b = native(args);
       assert.equal(a.status, 2);

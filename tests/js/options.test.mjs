@@ -23,7 +23,9 @@ function typeError(message) {
 
 describe('options of exportSpeedscope', () => {
   let sp;
-  before(async () => { sp = await createScopeSpeedscope(); });
+  before(async () => {
+    sp = await createScopeSpeedscope();
+  });
 
   const bad = [
     [{ ranks: ['0'] }, 'ranks must be an array of integers; ranks[0] is a string ("0")'],
@@ -38,10 +40,16 @@ describe('options of exportSpeedscope', () => {
     [{ flushSize: 0 }, 'flushSize must be a positive integer, not a number (0)'],
     [{ flushSize: '64' }, 'flushSize must be a positive integer, not a string ("64")'],
     [{ onProgress: true }, 'onProgress must be a function, not a boolean (true)'],
-    [{ sink: {} }, 'sink.open must be a function (a sink has open, write and close methods, and optionally commit and abort), not undefined'],
+    [
+      { sink: {} },
+      'sink.open must be a function (a sink has open, write and close methods, and optionally commit and abort), not undefined',
+    ],
     [{ sink: { open() {}, write() {}, close() {}, commit: 1 } }, 'sink.commit must be a function, not a number (1)'],
     [{ sink: 'out.json' }, 'sink must be an object with open, write and close methods, not a string ("out.json")'],
-    [{ rank: [0] }, 'unknown option "rank" (the options are filepath, ranks, include, exclude, labels, minDuration, timeWindow, flushSize, onProgress, sink)'],
+    [
+      { rank: [0] },
+      'unknown option "rank" (the options are filepath, ranks, include, exclude, labels, minDuration, timeWindow, flushSize, onProgress, sink)',
+    ],
     ['ranks', 'options must be an object, not a string ("ranks")'],
   ];
   for (const [options, message] of bad) {
@@ -51,32 +59,58 @@ describe('options of exportSpeedscope', () => {
   }
 
   it('checks options before reading inputs, in the async method too', async () => {
-    await assert.rejects(sp.exportSpeedscopeAsync([{ name: 'x.h5', file: new Blob([]) }], { ranks: ['0'] }),
-      typeError('ranks must be an array of integers; ranks[0] is a string ("0")'));
+    await assert.rejects(
+      sp.exportSpeedscopeAsync([{ name: 'x.h5', file: new Blob([]) }], { ranks: ['0'] }),
+      typeError('ranks must be an array of integers; ranks[0] is a string ("0")'),
+    );
   });
 
   it('takes null and undefined as the defaults, a string as one pattern', () => {
-    const none = { filepath: null, ranks: null, include: null, exclude: undefined, labels: null, flushSize: null, onProgress: null };
+    const none = {
+      filepath: null,
+      ranks: null,
+      include: null,
+      exclude: undefined,
+      labels: null,
+      flushSize: null,
+      onProgress: null,
+    };
     assert.equal(digest(sp.exportSpeedscope([input], none)), expected);
     assert.equal(digest(sp.exportSpeedscope([input], null)), expected);
-    const one = sp.exportSpeedscope([{ name: inputPath('nested_s3.h5'), bytes: bytesOf('nested_s3.h5') }], { include: 's', filepath: 'x.speedscope.json' });
+    const one = sp.exportSpeedscope([{ name: inputPath('nested_s3.h5'), bytes: bytesOf('nested_s3.h5') }], {
+      include: 's',
+      filepath: 'x.speedscope.json',
+    });
     assert.equal(digest(one), cases.find((c) => c.name === 'nested_s3_include').outputs[0].sha256);
   });
 
   it('leaves rank values to the core', () => {
-    assert.throws(() => sp.exportSpeedscope([input], { ranks: [5] }),
-      (e) => e instanceof ScopeSpeedscopeError && e.kind === 'ValueError' && e.message === 'Invalid rank requested: 5');
+    assert.throws(
+      () => sp.exportSpeedscope([input], { ranks: [5] }),
+      (e) => e instanceof ScopeSpeedscopeError && e.kind === 'ValueError' && e.message === 'Invalid rank requested: 5',
+    );
   });
 });
 
 describe('inputs', () => {
   let sp;
-  before(async () => { sp = await createScopeSpeedscope(); });
+  before(async () => {
+    sp = await createScopeSpeedscope();
+  });
 
   const bad = [
-    [[{ bytes: new Uint8Array(1) }], 'inputs[0].name must be a string (the file\'s name, used in messages and labels), not undefined'],
-    [[null], 'inputs[0] must be an object: { name, bytes } (a Uint8Array), { name, file } (a File or Blob) or { name, path }, not null'],
-    ['run.h5', 'input must be an object: { name, bytes } (a Uint8Array), { name, file } (a File or Blob) or { name, path }, not a string ("run.h5")'],
+    [
+      [{ bytes: new Uint8Array(1) }],
+      "inputs[0].name must be a string (the file's name, used in messages and labels), not undefined",
+    ],
+    [
+      [null],
+      'inputs[0] must be an object: { name, bytes } (a Uint8Array), { name, file } (a File or Blob) or { name, path }, not null',
+    ],
+    [
+      'run.h5',
+      'input must be an object: { name, bytes } (a Uint8Array), { name, file } (a File or Blob) or { name, path }, not a string ("run.h5")',
+    ],
     [[{ name: 'a.h5', bytes: [1, 2] }], 'input a.h5: bytes must be a Uint8Array or an ArrayBuffer, not an array'],
     [[{ name: 'a.h5', file: 'a.h5' }], 'input a.h5: file must be a File or a Blob, not a string ("a.h5")'],
     [[{ name: 'a.h5', path: 1 }], 'input a.h5: path must be a string, not a number (1)'],
@@ -88,8 +122,10 @@ describe('inputs', () => {
   }
 
   it('names the input of inspect', () => {
-    assert.throws(() => sp.inspect({ bytes: new Uint8Array(1) }),
-      typeError('input.name must be a string (the file\'s name, used in messages and labels), not undefined'));
+    assert.throws(
+      () => sp.inspect({ bytes: new Uint8Array(1) }),
+      typeError("input.name must be a string (the file's name, used in messages and labels), not undefined"),
+    );
   });
 
   it('takes an ArrayBuffer and a Node Buffer as bytes', () => {
@@ -101,7 +137,8 @@ describe('inputs', () => {
 
   it('refuses a Blob in the synchronous methods outside a worker, with what to do instead', () => {
     const blob = new Blob([input.bytes]);
-    const message = 'input edge_s3.h5: a File or Blob can be read synchronously only inside a Web Worker. ' +
+    const message =
+      'input edge_s3.h5: a File or Blob can be read synchronously only inside a Web Worker. ' +
       'Here, use the async methods (await sp.exportSpeedscopeAsync(inputs, options), await sp.inspectAsync(input)), ' +
       'or read it first: await sp.readInput({ name, file }) gives { name, bytes }.';
     assert.throws(() => sp.exportSpeedscope([{ name: 'edge_s3.h5', file: blob }]), typeError(message));
@@ -118,25 +155,44 @@ describe('inputs', () => {
     assert.deepEqual(Object.keys(ready), ['name', 'bytes']);
     assert.deepEqual(ready.bytes, input.bytes);
     assert.equal(await sp.readInput(input).then((x) => x.bytes), input.bytes);
-    await assert.rejects(sp.exportSpeedscopeAsync([{ name: 'x.h5', file: new Blob(['not HDF5']) }]),
-      (e) => e instanceof ScopeSpeedscopeError && e.kind === 'CorruptProfileError' && /^x\.h5 is not a readable HDF5/.test(e.message));
+    await assert.rejects(
+      sp.exportSpeedscopeAsync([{ name: 'x.h5', file: new Blob(['not HDF5']) }]),
+      (e) =>
+        e instanceof ScopeSpeedscopeError &&
+        e.kind === 'CorruptProfileError' &&
+        /^x\.h5 is not a readable HDF5/.test(e.message),
+    );
   });
 });
 
 describe('createScopeSpeedscope', () => {
   it('rejects unknown and mistyped options', async () => {
-    await assert.rejects(createScopeSpeedscope({ wasmUrl: 'x' }),
-      typeError('unknown option "wasmUrl" of createScopeSpeedscope (the options are wasmBinary, locateFile, readWholeBytes, print, printErr)'));
-    await assert.rejects(createScopeSpeedscope({ wasmBinary: 'x' }),
-      typeError('wasmBinary must be an ArrayBuffer or a Uint8Array, not a string ("x")'));
-    await assert.rejects(createScopeSpeedscope({ locateFile: '/x.wasm' }),
-      typeError('locateFile must be a function, not a string ("/x.wasm")'));
+    await assert.rejects(
+      createScopeSpeedscope({ wasmUrl: 'x' }),
+      typeError(
+        'unknown option "wasmUrl" of createScopeSpeedscope (the options are wasmBinary, locateFile, readWholeBytes, print, printErr)',
+      ),
+    );
+    await assert.rejects(
+      createScopeSpeedscope({ wasmBinary: 'x' }),
+      typeError('wasmBinary must be an ArrayBuffer or a Uint8Array, not a string ("x")'),
+    );
+    await assert.rejects(
+      createScopeSpeedscope({ locateFile: '/x.wasm' }),
+      typeError('locateFile must be a function, not a string ("/x.wasm")'),
+    );
   });
 
   it('says where it looked when the .wasm is missing', async () => {
     await assert.rejects(createScopeSpeedscope({ locateFile: () => '/nonexistent/scope-speedscope.wasm' }), (e) => {
-      assert.match(e.message, /^scope-speedscope: could not load scope-speedscope\.wasm from \/nonexistent\/scope-speedscope\.wasm \(ENOENT/);
-      assert.match(e.message, /pass createScopeSpeedscope\(\{ locateFile \}\) or createScopeSpeedscope\(\{ wasmBinary \}\)$/);
+      assert.match(
+        e.message,
+        /^scope-speedscope: could not load scope-speedscope\.wasm from \/nonexistent\/scope-speedscope\.wasm \(ENOENT/,
+      );
+      assert.match(
+        e.message,
+        /pass createScopeSpeedscope\(\{ locateFile \}\) or createScopeSpeedscope\(\{ wasmBinary \}\)$/,
+      );
       return true;
     });
   });
@@ -144,7 +200,11 @@ describe('createScopeSpeedscope', () => {
   it('takes the bytes, or a locateFile giving a path or a file: URL', async () => {
     const wasm = fs.readFileSync(new URL('../../dist/scope-speedscope.wasm', import.meta.url));
     const path = new URL('../../dist/scope-speedscope.wasm', import.meta.url);
-    for (const options of [{ wasmBinary: wasm }, { locateFile: () => path.href }, { locateFile: () => path.pathname }]) {
+    for (const options of [
+      { wasmBinary: wasm },
+      { locateFile: () => path.href },
+      { locateFile: () => path.pathname },
+    ]) {
       const sp = await createScopeSpeedscope(options);
       assert.equal(digest(sp.exportSpeedscope([input])), expected);
     }
@@ -163,15 +223,24 @@ describe('the browser build', () => {
 
   it('says how to find the wasm in a bundle without import.meta.url (IIFE)', async () => {
     const { default: esbuild } = await import('esbuild');
-    const { outputFiles: [bundle] } = esbuild.buildSync({
-      entryPoints: [new URL('../../dist/browser.js', import.meta.url).pathname], bundle: true, format: 'iife',
-      globalName: 'scopeSpeedscopeIife', write: false, logLevel: 'silent',
+    const {
+      outputFiles: [bundle],
+    } = esbuild.buildSync({
+      entryPoints: [new URL('../../dist/browser.js', import.meta.url).pathname],
+      bundle: true,
+      format: 'iife',
+      globalName: 'scopeSpeedscopeIife',
+      write: false,
+      logLevel: 'silent',
     });
     const lib = new Function(`${bundle.text}; return scopeSpeedscopeIife;`)();
     await assert.rejects(lib.createScopeSpeedscope(), (e) => {
-      assert.equal(e.message, 'scope-speedscope: this bundle has no import.meta.url (an IIFE or CommonJS bundle), ' +
-        'so the .wasm cannot be found next to the package\'s JavaScript: pass ' +
-        'createScopeSpeedscope({ locateFile: (file) => `/where/it/is/${file}` }) or ({ wasmBinary }), or bundle as an ES module');
+      assert.equal(
+        e.message,
+        'scope-speedscope: this bundle has no import.meta.url (an IIFE or CommonJS bundle), ' +
+          "so the .wasm cannot be found next to the package's JavaScript: pass " +
+          'createScopeSpeedscope({ locateFile: (file) => `/where/it/is/${file}` }) or ({ wasmBinary }), or bundle as an ES module',
+      );
       return true;
     });
     const sp = await lib.createScopeSpeedscope({ wasmBinary: wasm });

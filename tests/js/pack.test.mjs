@@ -35,7 +35,7 @@ describe('npm package', () => {
     assert.equal(pkg.engines.node, '>=20');
   });
 
-  it('has no node: import, require or top-level await in the browser build\'s module graph', () => {
+  it("has no node: import, require or top-level await in the browser build's module graph", () => {
     const seen = new Set();
     const visit = (file) => {
       if (seen.has(file)) return;
@@ -43,22 +43,39 @@ describe('npm package', () => {
       const text = fs.readFileSync(path.join(dist, file), 'utf8');
       const node = text.match(/.{0,60}(?:['"]node:|\brequire\(|__dirname).{0,60}/);
       assert.equal(node, null, `${file} has Node code: ${node}`);
-      for (const [, spec] of text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s*['"](\.\/[^'"]+)['"]/gm)) visit(spec.slice(2));
+      for (const [, spec] of text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s*['"](\.\/[^'"]+)['"]/gm))
+        visit(spec.slice(2));
       for (const [, spec] of text.matchAll(/^import\s*['"](\.\/[^'"]+)['"]/gm)) visit(spec.slice(2));
     };
     visit('browser.js');
     assert.deepEqual([...seen].sort(), ['api.js', 'browser.js', 'options.js', 'scope-speedscope.js']);
     // A top-level await stops IIFE bundles (Vite's default for workers) and require(esm).
     for (const format of ['iife', 'cjs']) {
-      assert.doesNotThrow(() => esbuild.buildSync({
-        entryPoints: [path.join(dist, 'browser.js')], bundle: true, format, write: false, logLevel: 'silent',
-      }), `esbuild --format=${format} fails on the browser build`);
+      assert.doesNotThrow(
+        () =>
+          esbuild.buildSync({
+            entryPoints: [path.join(dist, 'browser.js')],
+            bundle: true,
+            format,
+            write: false,
+            logLevel: 'silent',
+          }),
+        `esbuild --format=${format} fails on the browser build`,
+      );
     }
     // The Node build has no top-level await either (require(esm), bundles for Node).
-    assert.doesNotThrow(() => esbuild.buildSync({
-      entryPoints: [path.join(dist, 'node.js')], bundle: true, platform: 'node', format: 'cjs', write: false,
-      logLevel: 'silent',
-    }), 'esbuild --platform=node --format=cjs fails on the Node build');
+    assert.doesNotThrow(
+      () =>
+        esbuild.buildSync({
+          entryPoints: [path.join(dist, 'node.js')],
+          bundle: true,
+          platform: 'node',
+          format: 'cjs',
+          write: false,
+          logLevel: 'silent',
+        }),
+      'esbuild --platform=node --format=cjs fails on the Node build',
+    );
   });
 
   it('packs, installs into an empty folder and runs with npx', async () => {
@@ -72,34 +89,68 @@ describe('npm package', () => {
     // The README's links lead into docs/, shipped with it.
     const docs = listFiles(path.join(root, 'docs')).map((f) => `docs/${f}`);
     assert.ok(docs.includes('docs/package-api.md'), 'the docs are there');
-    assert.deepEqual(names, ['LICENSE', 'README.md', 'dist/api.js', 'dist/browser.js', 'dist/cli.js',
-      'dist/index.cjs', 'dist/index.d.cts', 'dist/index.d.ts', 'dist/node.js', 'dist/options.js',
-      'dist/scope-speedscope.js', 'dist/scope-speedscope.node.js', 'dist/scope-speedscope.wasm', 'dist/server.js',
-      ...site, ...docs, 'package.json'].sort());
+    assert.deepEqual(
+      names,
+      [
+        'LICENSE',
+        'README.md',
+        'dist/api.js',
+        'dist/browser.js',
+        'dist/cli.js',
+        'dist/index.cjs',
+        'dist/index.d.cts',
+        'dist/index.d.ts',
+        'dist/node.js',
+        'dist/options.js',
+        'dist/scope-speedscope.js',
+        'dist/scope-speedscope.node.js',
+        'dist/scope-speedscope.wasm',
+        'dist/server.js',
+        ...site,
+        ...docs,
+        'package.json',
+      ].sort(),
+    );
     const app = path.join(work, 'app');
     fs.mkdirSync(app);
     fs.writeFileSync(path.join(app, 'package.json'), '{"name": "app", "private": true, "type": "module"}\n');
-    execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', path.join(work, filename)],
-      { cwd: app, stdio: 'pipe' });
-    const r = spawnSync('npx', ['--offline', 'scope-speedscope', inputPath('hdf5-schema-3.h5'), '-o', 'out', '--quiet'],
-      { cwd: app, encoding: 'buffer' });
+    execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', path.join(work, filename)], {
+      cwd: app,
+      stdio: 'pipe',
+    });
+    const r = spawnSync(
+      'npx',
+      ['--offline', 'scope-speedscope', inputPath('hdf5-schema-3.h5'), '-o', 'out', '--quiet'],
+      { cwd: app, encoding: 'buffer' },
+    );
     assert.equal(r.status, 0, r.stderr.toString());
     const c = cases.find((x) => x.name === 'schema3_fixture');
-    assert.equal(sha256(asScopeProfiler(fs.readFileSync(path.join(app, 'out', 'profile.speedscope.json')))), c.outputs[0].sha256);
+    assert.equal(
+      sha256(asScopeProfiler(fs.readFileSync(path.join(app, 'out', 'profile.speedscope.json')))),
+      c.outputs[0].sha256,
+    );
     // The installed package serves its own copy of the site with the result.
-    const viewer = await startCli(['view', inputPath('hdf5-schema-3.h5'), '--no-open'],
-      { cwd: app, cli: path.join(app, 'node_modules', 'scope-speedscope', 'dist', 'cli.js') });
+    const viewer = await startCli(['view', inputPath('hdf5-schema-3.h5'), '--no-open'], {
+      cwd: app,
+      cli: path.join(app, 'node_modules', 'scope-speedscope', 'dist', 'cli.js'),
+    });
     try {
       for (const file of ['', 'sw.js', 'lib/scope-speedscope.wasm', 'speedscope/index.html']) {
         assert.equal((await fetch(new URL(file, viewer.url))).status, 200, file);
       }
-      const served = Buffer.from(await (await fetch(new URL('results/profile.speedscope.json', viewer.url))).arrayBuffer());
+      const served = Buffer.from(
+        await (await fetch(new URL('results/profile.speedscope.json', viewer.url))).arrayBuffer(),
+      );
       assert.equal(sha256(asScopeProfiler(served)), c.outputs[0].sha256);
     } finally {
       assert.equal((await viewer.stop('SIGINT')).code, 0);
     }
-    const script = "import { createScopeSpeedscope } from 'scope-speedscope'; const sp = await createScopeSpeedscope(); console.log(sp.version);";
-    assert.equal(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: app, encoding: 'utf8' }), `${version}\n`);
+    const script =
+      "import { createScopeSpeedscope } from 'scope-speedscope'; const sp = await createScopeSpeedscope(); console.log(sp.version);";
+    assert.equal(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: app, encoding: 'utf8' }),
+      `${version}\n`,
+    );
     fs.rmSync(work, { recursive: true });
   });
 });

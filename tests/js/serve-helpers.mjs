@@ -17,12 +17,18 @@ export const nodeCli = path.join(root, 'dist', 'cli.js');
  */
 export function startCli(args, { cwd, env = {}, timeout = 30_000, cli = nodeCli } = {}) {
   const child = spawn(process.execPath, [cli, ...args], {
-    cwd, env: { ...process.env, SCOPE_SPEEDSCOPE_NO_OPEN: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd,
+    env: { ...process.env, SCOPE_SPEEDSCOPE_NO_OPEN: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
-  child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
+  child.stdout.setEncoding('utf8').on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.setEncoding('utf8').on('data', (d) => {
+    stderr += d;
+  });
   const exited = new Promise((resolve) => {
     child.on('exit', (code, signal) => {
       // Let the pipes drain.

@@ -16,8 +16,12 @@ const node = (args, options = {}) => spawnSync(process.execPath, [nodeCli, ...ar
 
 async function get(url) {
   const response = await fetch(url);
-  return { status: response.status, type: response.headers.get('content-type'),
-           calls: response.headers.get('x-scope-speedscope-calls'), bytes: Buffer.from(await response.arrayBuffer()) };
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    calls: response.headers.get('x-scope-speedscope-calls'),
+    bytes: Buffer.from(await response.arrayBuffer()),
+  };
 }
 
 // A port nobody listens on, found by listening on port 0 and closing again.
@@ -37,7 +41,10 @@ describe('scope-speedscope view', () => {
       const url = new URL(cli.url);
       assert.equal(url.hostname, '127.0.0.1');
       assert.deepEqual(url.searchParams.getAll('result'), ['results/profile.speedscope.json']);
-      assert.match(cli.stdout, /^Showing profile\.speedscope\.json at\n {2}http:\/\/127\.0\.0\.1:\d+\/\?result=results%2Fprofile\.speedscope\.json\nPress Ctrl\+C to stop\.\n$/);
+      assert.match(
+        cli.stdout,
+        /^Showing profile\.speedscope\.json at\n {2}http:\/\/127\.0\.0\.1:\d+\/\?result=results%2Fprofile\.speedscope\.json\nPress Ctrl\+C to stop\.\n$/,
+      );
       const page = await get(url);
       assert.equal(page.status, 200);
       assert.match(page.bytes.toString(), /<title>scope-speedscope/);
@@ -58,7 +65,7 @@ describe('scope-speedscope view', () => {
     }
   });
 
-  it('takes the export\'s options: ranks, filters, labels, several files', async () => {
+  it("takes the export's options: ranks, filters, labels, several files", async () => {
     const c = caseNamed('multi_fixtures');
     const args = ['view', ...c.inputs.map(inputPath), '--no-open', '--quiet'];
     if (c.ranks !== null) args.push('--ranks', c.ranks.join(','));
@@ -71,7 +78,10 @@ describe('scope-speedscope view', () => {
     try {
       const url = new URL(cli.url);
       const names = c.outputs.map((o) => path.basename(o.file));
-      assert.deepEqual(url.searchParams.getAll('result'), names.map((n) => `results/${encodeURIComponent(n)}`));
+      assert.deepEqual(
+        url.searchParams.getAll('result'),
+        names.map((n) => `results/${encodeURIComponent(n)}`),
+      );
       for (const o of c.outputs) {
         const served = await get(new URL(`results/${encodeURIComponent(path.basename(o.file))}`, url));
         assert.equal(sha256(asScopeProfiler(served.bytes)), o.sha256, o.file);
@@ -101,17 +111,26 @@ describe('scope-speedscope view', () => {
   it('usage errors and help come from the core', () => {
     const noFile = node(['view']);
     assert.equal(noFile.status, 2);
-    assert.match(noFile.stderr, /^usage: scope-speedscope view FILE\.\.\. .*\nerror: the following arguments are required: FILE\n$/);
+    assert.match(
+      noFile.stderr,
+      /^usage: scope-speedscope view FILE\.\.\. .*\nerror: the following arguments are required: FILE\n$/,
+    );
     const badPort = node(['serve', '--port', 'x']);
     assert.equal(badPort.status, 2);
-    assert.equal(badPort.stderr, "usage: scope-speedscope serve [--port N]\nerror: argument --port: invalid port 'x' (0-65535)\n");
+    assert.equal(
+      badPort.stderr,
+      "usage: scope-speedscope serve [--port N]\nerror: argument --port: invalid port 'x' (0-65535)\n",
+    );
     const help = node(['view', '--help']);
     assert.equal(help.status, 0);
     assert.match(help.stdout, /^usage: scope-speedscope view /);
     for (const flag of ['--port', '--no-open', 'SCOPE_SPEEDSCOPE_NO_OPEN']) assert.ok(help.stdout.includes(flag), flag);
     assert.match(node(['serve', '-h']).stdout, /^usage: scope-speedscope serve \[--port N\]\n/);
     // The export stays the default command, with its flags.
-    assert.equal(node(['x.h5', '-o', 'd', '--port', '1']).stderr.split('\n')[1], 'error: unrecognized argument: --port');
+    assert.equal(
+      node(['x.h5', '-o', 'd', '--port', '1']).stderr.split('\n')[1],
+      'error: unrecognized argument: --port',
+    );
   });
 });
 
@@ -121,7 +140,10 @@ describe('scope-speedscope serve', () => {
     const cli = await startCli(['serve', '--port', String(port)]);
     try {
       assert.equal(cli.url, `http://127.0.0.1:${port}/`);
-      assert.equal(cli.stdout, `Serving the scope-speedscope page at http://127.0.0.1:${port}/\nPress Ctrl+C to stop.\n`);
+      assert.equal(
+        cli.stdout,
+        `Serving the scope-speedscope page at http://127.0.0.1:${port}/\nPress Ctrl+C to stop.\n`,
+      );
       const page = await get(cli.url);
       assert.equal(page.status, 200);
       assert.match(page.bytes.toString(), /<title>scope-speedscope/);
@@ -130,9 +152,13 @@ describe('scope-speedscope serve', () => {
       assert.equal((await get(new URL('manifest.webmanifest', cli.url))).type, 'application/manifest+json');
       // Only its own host names: no DNS rebinding.
       const rebound = await new Promise((ok) => {
-        const socket = net.connect(port, '127.0.0.1', () => socket.end('GET / HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n'));
+        const socket = net.connect(port, '127.0.0.1', () =>
+          socket.end('GET / HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n'),
+        );
         let text = '';
-        socket.on('data', (d) => { text += d; });
+        socket.on('data', (d) => {
+          text += d;
+        });
         socket.on('end', () => ok(text));
       });
       assert.match(rebound, /^HTTP\/1\.1 403 /);

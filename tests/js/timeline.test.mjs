@@ -24,7 +24,15 @@ function modelOf(doc) {
     for (const ev of p.events) {
       const ns = Math.round(ev.at * 1e9);
       if (ev.type === 'O') {
-        const call = { s: ns, e: 0, depth: stack.length, frame: ev.frame, self: 0, at: ev.at, parent: stack.at(-1) ?? null };
+        const call = {
+          s: ns,
+          e: 0,
+          depth: stack.length,
+          frame: ev.frame,
+          self: 0,
+          at: ev.at,
+          parent: stack.at(-1) ?? null,
+        };
         calls.push(call);
         stack.push(call);
       } else {
@@ -71,7 +79,8 @@ function modelBars(lane, a, z, width) {
 }
 
 function modelStack(lane, t, frames) {
-  return lane.calls.filter((c) => c.s <= t && t < coveredEnd(c))
+  return lane.calls
+    .filter((c) => c.s <= t && t < coveredEnd(c))
     .sort((x, y) => x.depth - y.depth)
     .map((c) => ({ frame: c.frame, name: frames[c.frame], start: c.s, end: c.e, depth: c.depth, self: c.self }));
 }
@@ -88,21 +97,35 @@ function modelRegions(model, a, z, lanes, frames) {
       r.calls += 1;
       r.self += clip(c);
       if (c.parent) {
-        const p = by.get(c.parent.frame) ?? { frame: c.parent.frame, name: frames[c.parent.frame], calls: 0, total: 0, self: 0 };
+        const p = by.get(c.parent.frame) ?? {
+          frame: c.parent.frame,
+          name: frames[c.parent.frame],
+          calls: 0,
+          total: 0,
+          self: 0,
+        };
         by.set(c.parent.frame, p);
         p.self -= clip(c);
       }
       if (!pieces.has(c.frame)) pieces.set(c.frame, []);
       pieces.get(c.frame).push([Math.max(c.s, a), Math.min(c.e, z)]);
     }
-    for (const [frame, list] of pieces) {  // the union, by sorting
+    for (const [frame, list] of pieces) {
+      // the union, by sorting
       list.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-      let lo = 0; let hi = 0; let open = false;
+      let lo = 0;
+      let hi = 0;
+      let open = false;
       for (const [s, e] of list) {
         if (e <= s) continue;
-        if (open && s <= hi) { hi = Math.max(hi, e); continue; }
+        if (open && s <= hi) {
+          hi = Math.max(hi, e);
+          continue;
+        }
         if (open) by.get(frame).total += hi - lo;
-        lo = s; hi = e; open = true;
+        lo = s;
+        hi = e;
+        open = true;
       }
       if (open) by.get(frame).total += hi - lo;
     }
@@ -112,14 +135,15 @@ function modelRegions(model, a, z, lanes, frames) {
 
 const plain = (bars) => Object.fromEntries(Object.entries(bars).map(([k, v]) => [k, Array.from(v)]));
 
-
 // ---- the fixtures ------------------------------------------------------------------
 
 const fixtureCases = cases.filter((c) => !c.error && c.inputs.length === 1);
 
 describe('openTimeline against the exported document', () => {
   let sp;
-  before(async () => { sp = await createScopeSpeedscope(); });
+  before(async () => {
+    sp = await createScopeSpeedscope();
+  });
 
   it('has fixture cases', () => assert.ok(fixtureCases.length >= 15, `${fixtureCases.length}`));
 
@@ -131,8 +155,14 @@ describe('openTimeline against the exported document', () => {
       const phases = new Set();
       const tl = await sp.openTimeline(input, { ...options, onProgress: (p) => phases.add(p.phase) });
       try {
-        assert.deepEqual(tl.frames, doc.shared.frames.map((f) => f.name));
-        assert.deepEqual(tl.lanes.map((l) => l.name), doc.profiles.map((p) => p.name));
+        assert.deepEqual(
+          tl.frames,
+          doc.shared.frames.map((f) => f.name),
+        );
+        assert.deepEqual(
+          tl.lanes.map((l) => l.name),
+          doc.profiles.map((p) => p.name),
+        );
         assert.ok(phases.has('reconstruct') && phases.has('index'), [...phases].join());
         const model = modelOf(doc);
         const frames = tl.frames;
@@ -154,7 +184,10 @@ describe('openTimeline against the exported document', () => {
           assert.ok(whole.start instanceof Float64Array && whole.end instanceof Float64Array);
           assert.ok(whole.depth instanceof Uint32Array && whole.count instanceof Uint32Array);
           assert.ok(whole.frame instanceof Int32Array);
-          assert.equal(whole.count.reduce((n, x) => n + x, 0), m.calls.length);
+          assert.equal(
+            whole.count.reduce((n, x) => n + x, 0),
+            m.calls.length,
+          );
         }
         // originInRun turns timeline times into time-window instants, to the
         // nanosecond: the lanes' whole span leaves the document as it is; a
@@ -162,25 +195,43 @@ describe('openTimeline against the exported document', () => {
         const first = Math.min(...tl.lanes.map((l) => l.start));
         assert.equal(first, 0);
         assert.ok(Number.isSafeInteger(tl.originInRun) && tl.originInRun >= 0, `${tl.originInRun}`);
-        const windowed = (a, z) => sp.buildSpeedscopeDocument(input, { ...options,
-          timeWindow: [`${tl.originInRun + a}ns`, `${tl.originInRun + z}ns`] });
+        const windowed = (a, z) =>
+          sp.buildSpeedscopeDocument(input, {
+            ...options,
+            timeWindow: [`${tl.originInRun + a}ns`, `${tl.originInRun + z}ns`],
+          });
         assert.deepEqual(windowed(first, runEnd + 1), doc);
         assert.notDeepEqual(windowed(first + 1, runEnd + 1), doc);
         const random = rng(c.name.length * 7919 + 13);
         const instant = () => Math.floor(random() * (runEnd + 10)) - 5;
         for (let round = 0; round < 25; round++) {
           const l = Math.floor(random() * model.length);
-          let a; let z;
-          if (round % 4 === 0) { a = 0; z = runEnd + 1; } else if (round % 4 === 1) { a = instant(); z = a + 1; } else {
-            a = instant(); z = Math.max(a + 1, instant());
+          let a;
+          let z;
+          if (round % 4 === 0) {
+            a = 0;
+            z = runEnd + 1;
+          } else if (round % 4 === 1) {
+            a = instant();
+            z = a + 1;
+          } else {
+            a = instant();
+            z = Math.max(a + 1, instant());
           }
           const width = [1, 2, 3, 64, 2000, 4096][round % 6];
-          assert.deepEqual(plain(tl.bars(l, a, z, width)), modelBars(model[l], a, z, width), `bars ${l} [${a}, ${z}) ${width}`);
+          assert.deepEqual(
+            plain(tl.bars(l, a, z, width)),
+            modelBars(model[l], a, z, width),
+            `bars ${l} [${a}, ${z}) ${width}`,
+          );
           const t = instant();
           assert.deepEqual(tl.stackAt(l, t), modelStack(model[l], t, frames), `stackAt ${l} ${t}`);
           const lanes = round % 2 ? [l] : null;
-          assert.deepEqual(tl.regions(a, z, lanes), modelRegions(model, a, z, lanes ?? model.map((_, i) => i), frames),
-            `regions [${a}, ${z})`);
+          assert.deepEqual(
+            tl.regions(a, z, lanes),
+            modelRegions(model, a, z, lanes ?? model.map((_, i) => i), frames),
+            `regions [${a}, ${z})`,
+          );
         }
       } finally {
         tl.close();
@@ -196,7 +247,10 @@ describe('openTimeline: bounds of bars', () => {
     const tl = await sp.openTimeline(input, { ranks: [0, 1] });
     const lane = tl.lanes[0];
     for (const width of [1, 10, 200, 2000]) {
-      for (const [a, z] of [[lane.start, lane.end + 1], [lane.start + 1000, lane.start + 1_000_000]]) {
+      for (const [a, z] of [
+        [lane.start, lane.end + 1],
+        [lane.start + 1000, lane.start + 1_000_000],
+      ]) {
         const b = tl.bars(0, a, z, width);
         const perDepth = new Map();
         for (let i = 0; i < b.start.length; i++) {
@@ -262,11 +316,17 @@ describe('openTimeline: errors', () => {
 
   it('bad arguments are TypeError or RangeError naming them', () => {
     const n = tl.lanes.length;
-    assert.throws(() => tl.bars(n, 0, 10, 10), { name: 'RangeError', message: new RegExp(`timeline\\.bars: lane ${n} is out of range`) });
+    assert.throws(() => tl.bars(n, 0, 10, 10), {
+      name: 'RangeError',
+      message: new RegExp(`timeline\\.bars: lane ${n} is out of range`),
+    });
     assert.throws(() => tl.bars(-1, 0, 10, 10), { name: 'RangeError', message: /lane -1 is out of range/ });
     assert.throws(() => tl.bars(0.5, 0, 10, 10), { name: 'TypeError', message: /lane must be an integer/ });
     assert.throws(() => tl.bars('0', 0, 10, 10), { name: 'TypeError', message: /lane must be an integer/ });
-    assert.throws(() => tl.bars(0, 10, 10, 10), { name: 'RangeError', message: /end \(10\) must be after start \(10\)/ });
+    assert.throws(() => tl.bars(0, 10, 10, 10), {
+      name: 'RangeError',
+      message: /end \(10\) must be after start \(10\)/,
+    });
     assert.throws(() => tl.bars(0, 10, 5, 10), { name: 'RangeError', message: /end \(5\) must be after start/ });
     assert.throws(() => tl.bars(0, NaN, 5, 10), { name: 'TypeError', message: /start must be a finite number/ });
     assert.throws(() => tl.bars(0, 0, Infinity, 10), { name: 'TypeError', message: /end must be a finite number/ });
@@ -277,29 +337,49 @@ describe('openTimeline: errors', () => {
     assert.throws(() => tl.stackAt(n, 0), { name: 'RangeError', message: /timeline\.stackAt: lane/ });
     assert.throws(() => tl.stackAt(0, 'x'), { name: 'TypeError', message: /time must be a finite number/ });
     assert.throws(() => tl.regions(5, 5), { name: 'RangeError', message: /timeline\.regions: end \(5\)/ });
-    assert.throws(() => tl.regions(0, 5, [n]), { name: 'RangeError', message: new RegExp(`timeline\\.regions: lane ${n} is out of range`) });
+    assert.throws(() => tl.regions(0, 5, [n]), {
+      name: 'RangeError',
+      message: new RegExp(`timeline\\.regions: lane ${n} is out of range`),
+    });
     assert.throws(() => tl.regions(0, 5, [-2]), { name: 'RangeError', message: /lanes\[0\] -2 is out of range/ });
     // The core judges the values (whole ns: an empty window stays empty) and names the query once.
-    assert.throws(() => tl.bars(0, 10.5, 10.2, 10), { name: 'RangeError', message: /^scope-speedscope: timeline\.bars: end \(10\) must be after start \(10\)$/ });
-    assert.throws(() => tl.bars(0, 0, 10, -3), { name: 'RangeError', message: /timeline\.bars: width -3 is out of range/ });
+    assert.throws(() => tl.bars(0, 10.5, 10.2, 10), {
+      name: 'RangeError',
+      message: /^scope-speedscope: timeline\.bars: end \(10\) must be after start \(10\)$/,
+    });
+    assert.throws(() => tl.bars(0, 0, 10, -3), {
+      name: 'RangeError',
+      message: /timeline\.bars: width -3 is out of range/,
+    });
     assert.equal(tl.maxWidth, 16384);
     assert.throws(() => tl.regions(0, 5, 0), { name: 'TypeError', message: /lanes must be an array/ });
   });
 
-  it('options are checked like the export\'s', async () => {
-    await assert.rejects(sp.openTimeline(read(inputPath('nested_s3.h5')), { bins: 3 }), { name: 'TypeError', message: /unknown option "bins"/ });
-    await assert.rejects(sp.openTimeline(read(inputPath('nested_s3.h5')), { ranks: 'x' }), { name: 'TypeError', message: /ranks must be an array of integers/ });
+  it("options are checked like the export's", async () => {
+    await assert.rejects(sp.openTimeline(read(inputPath('nested_s3.h5')), { bins: 3 }), {
+      name: 'TypeError',
+      message: /unknown option "bins"/,
+    });
+    await assert.rejects(sp.openTimeline(read(inputPath('nested_s3.h5')), { ranks: 'x' }), {
+      name: 'TypeError',
+      message: /ranks must be an array of integers/,
+    });
   });
 
-  it('the export\'s errors, with what they blame', async () => {
+  it("the export's errors, with what they blame", async () => {
     for (const options of [{ ranks: [7] }, { include: ['nothing'] }, { exclude: ['.'] }, { include: ['('] }]) {
       const input = read(inputPath('nested_s3.h5'));
       let want;
-      try { sp.exportSpeedscope(input, options); } catch (e) { want = e; }
+      try {
+        sp.exportSpeedscope(input, options);
+      } catch (e) {
+        want = e;
+      }
       assert.ok(want instanceof ScopeSpeedscopeError);
       await assert.rejects(sp.openTimeline(input, options), (e) => {
         assert.ok(e instanceof ScopeSpeedscopeError);
-        for (const k of ['kind', 'code', 'message', 'peopleMessage', 'field', 'index', 'file']) assert.equal(e[k], want[k], k);
+        for (const k of ['kind', 'code', 'message', 'peopleMessage', 'field', 'index', 'file'])
+          assert.equal(e[k], want[k], k);
         return true;
       });
     }
@@ -308,12 +388,23 @@ describe('openTimeline: errors', () => {
   it('a damaged file is the same ScopeSpeedscopeError as inspect gives', async () => {
     const bad = path.join(fixtures, 'bad');
     let damaged = 0;
-    for (const file of fs.readdirSync(bad).filter((f) => f.endsWith('.h5')).sort()) {
+    for (const file of fs
+      .readdirSync(bad)
+      .filter((f) => f.endsWith('.h5'))
+      .sort()) {
       const input = read(path.join(bad, file));
       let want = null;
-      try { sp.inspect(input); } catch (e) { want = e; }
+      try {
+        sp.inspect(input);
+      } catch (e) {
+        want = e;
+      }
       if (want === null) {
-        try { sp.exportSpeedscope(input); } catch (e) { want = e; }
+        try {
+          sp.exportSpeedscope(input);
+        } catch (e) {
+          want = e;
+        }
       }
       if (want === null) {
         const t = await sp.openTimeline(input);
@@ -347,7 +438,11 @@ describe('openTimeline: errors', () => {
     const input = () => read(inputPath('hdf5-schema-3.h5'));
     const before = await s.openTimeline(input());
     const want = plain(before.bars(0, 0, before.lanes[0].end + 1, 100));
-    const scribbler = { open() {}, close() {}, write: (v) => new Uint8Array(v.buffer, v.byteOffset + v.byteLength).fill(0xff) };
+    const scribbler = {
+      open() {},
+      close() {},
+      write: (v) => new Uint8Array(v.buffer, v.byteOffset + v.byteLength).fill(0xff),
+    };
     assert.throws(() => s.exportSpeedscope([input()], { sink: scribbler }), ScopeSpeedscopeError);
     assert.throws(() => before.bars(0, 0, 10, 10), { name: 'TypeError', message: /the timeline is closed/ });
     before.close();
@@ -356,7 +451,7 @@ describe('openTimeline: errors', () => {
     after.close();
   });
 
-  it('fresh typed arrays, not views of the module\'s memory', async () => {
+  it("fresh typed arrays, not views of the module's memory", async () => {
     const t = await sp.openTimeline(read(inputPath('nested_s3.h5')));
     const a = t.bars(0, 0, t.lanes[0].end + 1, 10);
     const copy = plain(a);

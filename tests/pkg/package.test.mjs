@@ -37,7 +37,17 @@ import { after, before, describe, it } from 'node:test';
 import { chromium } from 'playwright-core';
 
 import { startServer } from '../../scripts/serve.mjs';
-import { asScopeProfiler, cases, fixtures, inputPath, listFiles, root, sha256, tempDir, version } from '../js/helpers.mjs';
+import {
+  asScopeProfiler,
+  cases,
+  fixtures,
+  inputPath,
+  listFiles,
+  root,
+  sha256,
+  tempDir,
+  version,
+} from '../js/helpers.mjs';
 import { machinePathsIn } from '../../scripts/machine-paths.mjs';
 import { wasmSizeText } from '../../scripts/wasm-size.mjs';
 
@@ -57,14 +67,32 @@ const ESBUILD_COPY = 'cp node_modules/scope-speedscope/dist/scope-speedscope.was
 // test runs the shared install's .bin/<tool> with exactly these arguments).
 const WEBPACK_WEB_ARGS = ['./src/main.js', '--target', 'web', '--mode', 'production'];
 const WEBPACK_NODE_ARGS = (entry) => [entry, '--target', 'node', '--mode', 'production'];
-const ROLLUP_ARGS = ['src/main.js', 'src/worker.js', '-d', 'dist', '-f', 'es', '-p', 'node-resolve',
-  '-p', "@web/rollup-plugin-import-meta-assets={include:'**/scope-speedscope/**'}"];
+const ROLLUP_ARGS = [
+  'src/main.js',
+  'src/worker.js',
+  '-d',
+  'dist',
+  '-f',
+  'es',
+  '-p',
+  'node-resolve',
+  '-p',
+  "@web/rollup-plugin-import-meta-assets={include:'**/scope-speedscope/**'}",
+];
 const PARCEL_ARGS = ['build', 'index.html'];
 // As a shell line: an argument with characters the shell treats specially in double quotes.
 const shellLine = (tool, args) => ['npx', tool, ...args.map((a) => (/^[\w./=:@-]+$/.test(a) ? a : `"${a}"`))].join(' ');
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const caseNamed = (name) => cases.find((c) => c.name === name);
 const expectedOf = (name) => asOurs(fs.readFileSync(path.join(fixtures, caseNamed(name).outputs[0].expected)));
@@ -75,22 +103,31 @@ function asOurs(bytes) {
   const theirs = Buffer.from('"exporter": "scope-profiler@0.7.3"');
   const at = bytes.indexOf(theirs);
   assert.ok(at >= 0, 'expected output without scope-profiler exporter');
-  return Buffer.concat([bytes.subarray(0, at), Buffer.from(`"exporter": "scope-speedscope@${version}"`),
-    bytes.subarray(at + theirs.length)]);
+  return Buffer.concat([
+    bytes.subarray(0, at),
+    Buffer.from(`"exporter": "scope-speedscope@${version}"`),
+    bytes.subarray(at + theirs.length),
+  ]);
 }
 
 function freePort() {
   return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    }).on('error', reject);
+    const server = net
+      .createServer()
+      .listen(0, '127.0.0.1', () => {
+        const { port } = server.address();
+        server.close(() => resolve(port));
+      })
+      .on('error', reject);
   });
 }
 
 function run(command, args, cwd, options = {}) {
   const r = spawnSync(command, args, {
-    cwd, encoding: 'utf8', ...options, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...options.env },
+    cwd,
+    encoding: 'utf8',
+    ...options,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...options.env },
   });
   if (r.status !== 0 && !options.mayFail) {
     assert.fail(`${command} ${args.join(' ')} (in ${cwd}) exited ${r.status}\n${r.stdout}\n${r.stderr}`);
@@ -98,7 +135,7 @@ function run(command, args, cwd, options = {}) {
   return r;
 }
 
-let work;        // the temporary folder: node_modules/scope-speedscope from the tarball, one folder per app
+let work; // the temporary folder: node_modules/scope-speedscope from the tarball, one folder per app
 let tarball;
 
 // An app folder: its files from tests/pkg/apps (plus shared sources), and a
@@ -127,7 +164,8 @@ function assertShown(app, { alsoInReadme = false } = {}) {
 // files are unchanged. Returns its folder.
 function installedBundlers() {
   const from = path.join(apps, 'bundlers');
-  const key = sha256(Buffer.concat(['package.json', 'package-lock.json'].map((f) => fs.readFileSync(path.join(from, f))))) +
+  const key =
+    sha256(Buffer.concat(['package.json', 'package-lock.json'].map((f) => fs.readFileSync(path.join(from, f))))) +
     ` ${process.platform}-${process.arch}`;
   const cached = path.join(root, 'build', 'pkg-bundlers');
   const stamp = path.join(cached, 'installed');
@@ -146,7 +184,7 @@ function installedBundlers() {
   return cached;
 }
 
-let bundlers;    // work/bundlers: a copy of that install plus the packed package; the apps are folders in it
+let bundlers; // work/bundlers: a copy of that install plus the packed package; the apps are folders in it
 
 // A bundler's app: a folder below work/bundlers (whose node_modules holds
 // the bundlers and the package, as npm lays them out), with its files from
@@ -209,7 +247,7 @@ describe('Node', () => {
     assert.equal(r.stderr, `CorruptProfileError: ${notHdf5Message('notes.h5')}\n`);
   });
 
-  it('a CommonJS script require()s the package (the docs\' snippet), errors included', () => {
+  it("a CommonJS script require()s the package (the docs' snippet), errors included", () => {
     const dir = app('cjs');
     assertShown('cjs/convert.js');
     fs.copyFileSync(inputPath('real_run_s1.h5'), path.join(dir, 'real_run_s1.h5'));
@@ -247,8 +285,15 @@ describe('Node', () => {
     const got = JSON.parse(run(process.execPath, ['check.js'], dir).stdout);
     assert.deepEqual(got.cjs, got.esm);
     assert.deepEqual(got, {
-      cjs: got.esm, esm: got.esm, constants: true, defaultIsCreate: true, instanceofBoth: true,
-      notOthers: true, own: true, concat: [1, 2, 3], version,
+      cjs: got.esm,
+      esm: got.esm,
+      constants: true,
+      defaultIsCreate: true,
+      instanceofBoth: true,
+      notOthers: true,
+      own: true,
+      concat: [1, 2, 3],
+      version,
     });
   });
 });
@@ -274,12 +319,21 @@ describe('the packed package', () => {
     const sizeDoc = readDoc(SIZE_DOC);
     const sizes = sizeDoc.match(/<!-- wasm-size -->([^]*?)<!-- \/wasm-size -->/g);
     assert.equal(sizes?.length, 1, `one <!-- wasm-size --> span in ${SIZE_DOC}`);
-    assert.equal(sizes[0], `<!-- wasm-size -->${wasmSizeText(path.join(installed(), 'dist'))}<!-- /wasm-size -->`,
-      `${SIZE_DOC}'s size of the wasm is not the packed file's: \`node scripts/build-dist.mjs\` writes it`);
+    assert.equal(
+      sizes[0],
+      `<!-- wasm-size -->${wasmSizeText(path.join(installed(), 'dist'))}<!-- /wasm-size -->`,
+      `${SIZE_DOC}'s size of the wasm is not the packed file's: \`node scripts/build-dist.mjs\` writes it`,
+    );
     // "wasm" then, in the same sentence (no period) and the same table row
     // (no line starting with "|" in between), a size: another size of the wasm.
     const anotherSize = /\bwasm\b(?:(?!\n\|)[^.]){0,80}\b\d+(?:\.\d+)? (?:MB|KB|kB|MiB|KiB)\b/i;
-    const pages = ['README.md', ...fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const pages = [
+      'README.md',
+      ...fs
+        .readdirSync(path.join(root, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
     for (const page of pages) {
       const text = page === SIZE_DOC ? sizeDoc.replace(sizes[0], '') : readDoc(page);
       assert.doesNotMatch(text, anotherSize, `another size of the wasm in ${page}`);
@@ -288,10 +342,16 @@ describe('the packed package', () => {
 });
 
 describe('TypeScript', () => {
-  const compilers = [['7', bin('typescript', 'bin', 'tsc')], ['5.9', bin('typescript-5', 'bin', 'tsc')]];
+  const compilers = [
+    ['7', bin('typescript', 'bin', 'tsc')],
+    ['5.9', bin('typescript-5', 'bin', 'tsc')],
+  ];
   for (const [tsVersion, tsc] of compilers) {
     it(`tsc ${tsVersion} checks an ES module, a CommonJS and a bundler consumer; the CommonJS one runs`, () => {
-      assert.match(run(process.execPath, [tsc, '--version'], root).stdout, new RegExp(`^Version ${tsVersion.replace('.', '\\.')}`));
+      assert.match(
+        run(process.execPath, [tsc, '--version'], root).stdout,
+        new RegExp(`^Version ${tsVersion.replace('.', '\\.')}`),
+      );
       for (const kind of ['esm', 'bundler']) {
         const dir = app(path.join('ts', kind));
         run(process.execPath, [tsc, '-p', '.'], dir);
@@ -320,13 +380,19 @@ describe('bundlers and browsers', () => {
     const installed = installedBundlers();
     bundlers = path.join(work, 'bundlers');
     fs.mkdirSync(bundlers);
-    for (const f of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(installed, f), path.join(bundlers, f));
+    for (const f of ['package.json', 'package-lock.json'])
+      fs.copyFileSync(path.join(installed, f), path.join(bundlers, f));
     run('cp', ['-a', path.join(installed, 'node_modules'), path.join(bundlers, 'node_modules')], bundlers); // fs.cpSync: 10x slower
-    fs.cpSync(path.join(work, 'install', 'node_modules', 'scope-speedscope'), path.join(bundlers, 'node_modules', 'scope-speedscope'),
-      { recursive: true });
+    fs.cpSync(
+      path.join(work, 'install', 'node_modules', 'scope-speedscope'),
+      path.join(bundlers, 'node_modules', 'scope-speedscope'),
+      { recursive: true },
+    );
     userDataDir = tempDir('scope-speedscope-pkg-chromium-');
     browser = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS,
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: CHROMIUM_ARGS,
     });
   });
   after(async () => {
@@ -344,9 +410,13 @@ describe('bundlers and browsers', () => {
     const problems = [];
     const requests = [];
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    });
     page.on('request', (r) => requests.push(new URL(r.url()).pathname));
-    page.on('response', (r) => { if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`); });
+    page.on('response', (r) => {
+      if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
+    });
     try {
       await page.goto(server.url);
       await page.waitForFunction(() => document.title === 'ready', null, { timeout: 20_000 });
@@ -358,17 +428,25 @@ describe('bundlers and browsers', () => {
       if (worker) assert.deepEqual(got.worker, want, 'a File in a Web Worker');
       else assert.equal(got.worker, undefined);
       assert.deepEqual(got.syncFile, {
-        threw: true, name: 'TypeError', isTypeError: true,
-        message: 'scope-speedscope: input gzip_s3.h5: a File or Blob can be read synchronously only inside a Web Worker. ' +
+        threw: true,
+        name: 'TypeError',
+        isTypeError: true,
+        message:
+          'scope-speedscope: input gzip_s3.h5: a File or Blob can be read synchronously only inside a Web Worker. ' +
           'Here, use the async methods (await sp.exportSpeedscopeAsync(inputs, options), await sp.inspectAsync(input)), ' +
           'or read it first: await sp.readInput({ name, file }) gives { name, bytes }.',
       });
       assert.deepEqual(got.badRanks, {
-        name: 'TypeError', message: 'scope-speedscope: ranks must be an array of integers; ranks[0] is a string ("0")',
-        kind: null, ours: false,
+        name: 'TypeError',
+        message: 'scope-speedscope: ranks must be an array of integers; ranks[0] is a string ("0")',
+        kind: null,
+        ours: false,
       });
       assert.deepEqual(got.notHdf5, {
-        name: 'ScopeSpeedscopeError', kind: 'CorruptProfileError', message: notHdf5Message('notes.h5'), ours: true,
+        name: 'ScopeSpeedscopeError',
+        kind: 'CorruptProfileError',
+        message: notHdf5Message('notes.h5'),
+        ours: true,
       });
       assert.deepEqual(problems, []);
       return requests;
@@ -378,7 +456,7 @@ describe('bundlers and browsers', () => {
     }
   }
 
-  it('the docs\' snippets are the browser app\'s convert.js and worker.js', () => {
+  it("the docs' snippets are the browser app's convert.js and worker.js", () => {
     assertShown('browser/src/convert.js');
     assertShown('browser/src/worker.js');
   });
@@ -392,7 +470,9 @@ describe('bundlers and browsers', () => {
     run('sh', ['-c', ESBUILD_COPY], dir);
     fs.copyFileSync(path.join(dir, 'index.html'), path.join(dir, 'dist', 'index.html'));
     for (const file of ['main.js', 'worker.js']) {
-      const node = fs.readFileSync(path.join(dir, 'dist', file), 'utf8').match(/.{0,60}(?:["']node:|\brequire\(["']).{0,60}/);
+      const node = fs
+        .readFileSync(path.join(dir, 'dist', file), 'utf8')
+        .match(/.{0,60}(?:["']node:|\brequire\(["']).{0,60}/);
       assert.equal(node, null, `${file} has Node code: ${node}`);
     }
     const requests = await convertInChromium(path.join(dir, 'dist'));
@@ -410,15 +490,20 @@ describe('bundlers and browsers', () => {
     assert.ok(requests.includes(`/assets/${wasm[0]}`), requests.join(' '));
   });
 
-  it('Vite\'s dev server (vite, no configuration) in Chromium', async () => {
+  it("Vite's dev server (vite, no configuration) in Chromium", async () => {
     const dir = app('vite', { extra: ['browser'], as: 'vite-dev' });
     const port = await freePort();
-    const vite = spawn(process.execPath, [bin('vite', 'bin', 'vite.js'), '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
-      { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+    const vite = spawn(
+      process.execPath,
+      [bin('vite', 'bin', 'vite.js'), '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
+      { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } },
+    );
     // Colours are off, and any that remain are stripped: a coloured port number
     // (as under a CI that sets FORCE_COLOR) must not hide the URL.
     let output = '';
-    const add = (d) => { output += String(d).replace(/\x1b\[[0-9;]*m/g, ''); };
+    const add = (d) => {
+      output += String(d).replace(/\x1b\[[0-9;]*m/g, '');
+    };
     vite.stdout.on('data', add);
     vite.stderr.on('data', add);
     try {
@@ -426,7 +511,10 @@ describe('bundlers and browsers', () => {
       for (let i = 0; i < 300 && !output.includes(url); i++) await new Promise((ok) => setTimeout(ok, 100));
       assert.ok(output.includes(url), `vite did not start:\n${output}`);
       const requests = await convertInChromium({ url, close: async () => {} });
-      assert.ok(requests.some((r) => r.endsWith('/scope-speedscope/dist/scope-speedscope.wasm')), requests.join(' '));
+      assert.ok(
+        requests.some((r) => r.endsWith('/scope-speedscope/dist/scope-speedscope.wasm')),
+        requests.join(' '),
+      );
       assert.doesNotMatch(output, /error|warn/i, output);
     } finally {
       vite.kill();
@@ -437,16 +525,29 @@ describe('bundlers and browsers', () => {
   it('docs/package-api.md names the bundlers at the versions installed, with their lines', () => {
     const wanted = JSON.parse(fs.readFileSync(path.join(apps, 'bundlers', 'package.json'), 'utf8')).devDependencies;
     for (const [name, version] of Object.entries(wanted)) {
-      const got = JSON.parse(fs.readFileSync(path.join(bundlers, 'node_modules', name, 'package.json'), 'utf8')).version;
+      const got = JSON.parse(
+        fs.readFileSync(path.join(bundlers, 'node_modules', name, 'package.json'), 'utf8'),
+      ).version;
       assert.equal(got, version, `${name} installed`);
-      assert.ok(packageDoc.includes(`${name}\` ${version}`) || packageDoc.includes(`${name} ${version}`), `${PACKAGE_DOC} names ${name} ${version}`);
+      assert.ok(
+        packageDoc.includes(`${name}\` ${version}`) || packageDoc.includes(`${name} ${version}`),
+        `${PACKAGE_DOC} names ${name} ${version}`,
+      );
     }
     // The project's own dev-dependencies: esbuild, Vite, both TypeScripts.
     const at = (name) => JSON.parse(fs.readFileSync(bin(name, 'package.json'), 'utf8')).version;
-    for (const name of ['esbuild', 'vite']) assert.ok(packageDoc.includes(`\`${name}\` ${at(name)} |`), `${PACKAGE_DOC} names ${name} ${at(name)}`);
-    assert.ok(packageDoc.includes(`\`typescript\` ${at('typescript')} and ${at('typescript-5')} |`), `${PACKAGE_DOC} names both TypeScripts`);
-    for (const line of [shellLine('webpack', WEBPACK_WEB_ARGS), shellLine('webpack', WEBPACK_NODE_ARGS('./convert.mjs')),
-      shellLine('rollup', ROLLUP_ARGS), shellLine('parcel', PARCEL_ARGS)]) {
+    for (const name of ['esbuild', 'vite'])
+      assert.ok(packageDoc.includes(`\`${name}\` ${at(name)} |`), `${PACKAGE_DOC} names ${name} ${at(name)}`);
+    assert.ok(
+      packageDoc.includes(`\`typescript\` ${at('typescript')} and ${at('typescript-5')} |`),
+      `${PACKAGE_DOC} names both TypeScripts`,
+    );
+    for (const line of [
+      shellLine('webpack', WEBPACK_WEB_ARGS),
+      shellLine('webpack', WEBPACK_NODE_ARGS('./convert.mjs')),
+      shellLine('rollup', ROLLUP_ARGS),
+      shellLine('parcel', PARCEL_ARGS),
+    ]) {
       assert.ok(packageDoc.includes(line), `${PACKAGE_DOC} shows ${line}`);
     }
   });
@@ -457,7 +558,8 @@ describe('bundlers and browsers', () => {
     const output = r.stdout + r.stderr;
     assert.match(output, /webpack 5\.\d+\.\d+ compiled (?:successfully|with \d+ warnings?) in/, output);
     const warnings = [...output.matchAll(/^WARNING in (.*)$/gm)].map((m) => m[1]);
-    for (const w of warnings) assert.match(w, /^(?:asset size limit|entrypoint size limit|webpack performance recommendations)/, output);
+    for (const w of warnings)
+      assert.match(w, /^(?:asset size limit|entrypoint size limit|webpack performance recommendations)/, output);
     assert.doesNotMatch(output, /^ERROR/m, output);
   }
 
@@ -465,7 +567,9 @@ describe('bundlers and browsers', () => {
   function emittedWasm(dir) {
     const wasm = listFiles(dir).filter((f) => f.endsWith('.wasm'));
     assert.equal(wasm.length, 1, `one .wasm in ${dir}: ${listFiles(dir).join(' ')}`);
-    const shipped = fs.readFileSync(path.join(bundlers, 'node_modules', 'scope-speedscope', 'dist', 'scope-speedscope.wasm'));
+    const shipped = fs.readFileSync(
+      path.join(bundlers, 'node_modules', 'scope-speedscope', 'dist', 'scope-speedscope.wasm'),
+    );
     assert.ok(fs.readFileSync(path.join(dir, wasm[0])).equals(shipped), `${wasm[0]} is the package's wasm`);
     return wasm[0];
   }
@@ -481,7 +585,7 @@ describe('bundlers and browsers', () => {
   });
 
   it('webpack --target web (no configuration) in Chromium: an app written in CommonJS (require), main thread', async () => {
-    const dir = bundlerApp('webpack', { as: 'webpack-cjs', extra: ['webpack-cjs'] });  // its page, this app's package and source
+    const dir = bundlerApp('webpack', { as: 'webpack-cjs', extra: ['webpack-cjs'] }); // its page, this app's package and source
     assertWebpackClean(bundle('webpack', WEBPACK_WEB_ARGS, dir));
     fs.copyFileSync(path.join(dir, 'index.html'), path.join(dir, 'dist', 'index.html'));
     const wasm = emittedWasm(path.join(dir, 'dist'));
@@ -513,7 +617,12 @@ describe('bundlers and browsers', () => {
     assert.match(r.stdout, /Built in/, r.stdout + r.stderr);
     // Parcel's only mark: ⚠️ beside the size of the .wasm (over its 1 MB advice).
     const marked = (r.stdout + r.stderr).split('\n').filter((l) => /warn|error|⚠|install/i.test(l));
-    for (const l of marked) assert.match(l, /^dist\/scope-speedscope\.[0-9a-f]+\.wasm +⚠️ +\d+\.\d+ MB +(?:\d+ms|\d+\.\d+s)$/, r.stdout + r.stderr);
+    for (const l of marked)
+      assert.match(
+        l,
+        /^dist\/scope-speedscope\.[0-9a-f]+\.wasm +⚠️ +\d+\.\d+ MB +(?:\d+ms|\d+\.\d+s)$/,
+        r.stdout + r.stderr,
+      );
     // Nothing installed into the app behind its back (Parcel's polyfills for Node's modules).
     assert.deepEqual(manifests(), before);
     const wasm = emittedWasm(path.join(dir, 'dist'));
@@ -525,7 +634,10 @@ describe('bundlers and browsers', () => {
   // webpack --target node on the documented Node scripts; the output folder is
   // copied alone to another folder (the app, node_modules and the package
   // removed) and run there.
-  for (const [kind, name, entry] of [['an ES module', 'node', './convert.mjs'], ['a CommonJS', 'cjs', './convert.js']]) {
+  for (const [kind, name, entry] of [
+    ['an ES module', 'node', './convert.mjs'],
+    ['a CommonJS', 'cjs', './convert.js'],
+  ]) {
     it(`webpack --target node (no configuration), ${kind} script, run from a copy of its output alone`, () => {
       const dir = bundlerApp(name, { as: `webpack-${name}` });
       assertWebpackClean(bundle('webpack', WEBPACK_NODE_ARGS(entry), dir));

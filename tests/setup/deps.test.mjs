@@ -19,13 +19,16 @@ const oneLine = (s) => s.replace(/\s+/g, ' ');
 const quoteArgs = (args) => args.map((a) => (a === '-o' || !a.includes('::') ? a : `'${a}'`)).join(' ');
 
 test('the pinned packages are hdf5 (trixie), zlib, pcre2, libzstd and liblzf (bookworm), each with an exact version', () => {
-  assert.deepEqual(packages.map((p) => `${p.package}=${p.version} ${p.suite}`), [
-    'hdf5=1.14.5+repack-3 trixie',
-    'zlib=1:1.2.13.dfsg-1 bookworm',
-    'pcre2=10.42-1 bookworm',
-    'libzstd=1.5.4+dfsg2-5 bookworm',
-    'liblzf=3.6-3 bookworm',
-  ]);
+  assert.deepEqual(
+    packages.map((p) => `${p.package}=${p.version} ${p.suite}`),
+    [
+      'hdf5=1.14.5+repack-3 trixie',
+      'zlib=1:1.2.13.dfsg-1 bookworm',
+      'pcre2=10.42-1 bookworm',
+      'libzstd=1.5.4+dfsg2-5 bookworm',
+      'liblzf=3.6-3 bookworm',
+    ],
+  );
 });
 
 for (const p of packages) {
@@ -39,14 +42,23 @@ for (const p of packages) {
     assert.equal(calls.length, 2, JSON.stringify(calls));
     const root = path.join(dir, `apt-${p.suite}`);
     const privateOptions = [
-      '-o', 'Dir::Etc::SourceList=/dev/null',
-      '-o', `Dir::Etc::SourceParts=${root}/sources`,
-      '-o', `Dir::State::Lists=${root}/lists`,
-      '-o', `Dir::Cache=${root}/cache`,
+      '-o',
+      'Dir::Etc::SourceList=/dev/null',
+      '-o',
+      `Dir::Etc::SourceParts=${root}/sources`,
+      '-o',
+      `Dir::State::Lists=${root}/lists`,
+      '-o',
+      `Dir::Cache=${root}/cache`,
     ];
     assert.deepEqual(calls[0].args, [...privateOptions, 'update']);
-    assert.deepEqual(calls[1].args,
-      [...privateOptions, 'source', '--download-only', '--only-source', `${p.package}=${p.version}`]);
+    assert.deepEqual(calls[1].args, [
+      ...privateOptions,
+      'source',
+      '--download-only',
+      '--only-source',
+      `${p.package}=${p.version}`,
+    ]);
     assert.ok(calls[1].cwd.startsWith(dir + path.sep), calls[1].cwd);
 
     // The private sources: one deb-src entry for the package's release only.
@@ -63,10 +75,15 @@ for (const p of packages) {
     assert.ok(said.includes(`deps: could not fetch ${p.tarball}.`), said);
     assert.ok(said.includes(`put ${p.tarball} (SHA-256 ${p.sha256}) into ${dir},`), said);
     const aptGet = path.join(apt.dir, 'apt-get');
-    const byHand = `${aptGet} ${quoteArgs(privateOptions)} update && cd '${dir}' && ` +
+    const byHand =
+      `${aptGet} ${quoteArgs(privateOptions)} update && cd '${dir}' && ` +
       `${aptGet} ${quoteArgs(privateOptions)} source --download-only --only-source '${p.package}=${p.version}'`;
     assert.ok(r.stderr.includes(byHand), `${r.stderr}\nshould hold\n${byHand}`);
-    assert.deepEqual(fs.readdirSync(dir).filter((f) => f.includes('.tar.')), [], 'no tarball left behind');
+    assert.deepEqual(
+      fs.readdirSync(dir).filter((f) => f.includes('.tar.')),
+      [],
+      'no tarball left behind',
+    );
   });
 }
 
@@ -84,8 +101,14 @@ test('every pinned source package can be fetched now, into an empty folder, with
   const dir = tempDir();
   const r = runCheckSources(dir);
   assert.equal(r.status, 0, r.stderr);
-  const lines = r.stderr.trim().split('\n').filter((l) => !l.startsWith('-- '));
-  assert.deepEqual(lines, packages.map((p) => `${p.package}=${p.version} ${p.tarball} ${p.sha256}`));
+  const lines = r.stderr
+    .trim()
+    .split('\n')
+    .filter((l) => !l.startsWith('-- '));
+  assert.deepEqual(
+    lines,
+    packages.map((p) => `${p.package}=${p.version} ${p.tarball} ${p.sha256}`),
+  );
   for (const p of packages) {
     const bytes = fs.readFileSync(path.join(dir, p.tarball));
     assert.equal(crypto.createHash('sha256').update(bytes).digest('hex'), p.sha256, p.tarball);
@@ -98,8 +121,9 @@ test('every pinned source package can be fetched now, into an empty folder, with
 // complete.stamp) is replaced; one completed by another build meanwhile is
 // kept and the staging folder dropped.
 function commit(staging, prefix, lock) {
-  return spawnSync('cmake', [`-DSTAGING=${staging}`, `-DPREFIX=${prefix}`, `-DLOCK=${lock}`, '-P', commitScript],
-    { encoding: 'utf8' });
+  return spawnSync('cmake', [`-DSTAGING=${staging}`, `-DPREFIX=${prefix}`, `-DLOCK=${lock}`, '-P', commitScript], {
+    encoding: 'utf8',
+  });
 }
 function library(dir, content) {
   fs.mkdirSync(path.join(dir, 'lib'), { recursive: true });

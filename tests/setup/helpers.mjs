@@ -55,8 +55,14 @@ if (parts) {
 process.exit(${exitCode});
 `;
   fs.writeFileSync(path.join(dir, 'apt-get'), script, { mode: 0o755 });
-  const calls = () => fs.existsSync(log)
-    ? fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : [];
+  const calls = () =>
+    fs.existsSync(log)
+      ? fs
+          .readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l))
+      : [];
   return { dir, calls };
 }
 
@@ -90,8 +96,10 @@ export async function closedPort() {
 // their times, so that npm sees node_modules as up to date) into <dest>,
 // and links node_modules.
 export function copyRepository(dest) {
-  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
-    { cwd: root, encoding: 'utf8' });
+  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
   for (const rel of listed.stdout.split('\0').filter(Boolean)) {
     const from = path.join(root, rel);

@@ -27,11 +27,23 @@ function npmStart(cwd, env, timeoutMs) {
       if (done) return;
       done = true;
       clearTimeout(timer);
-      try { process.kill(-child.pid, 'SIGTERM'); } catch { /* gone */ }
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        /* gone */
+      }
       resolve({ ...result, output });
     };
     const timer = setTimeout(() => {
-      if (!done) { done = true; try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } reject(new Error(`npm start took over ${timeoutMs} ms:\n${output.slice(-4000)}`)); }
+      if (!done) {
+        done = true;
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+        reject(new Error(`npm start took over ${timeoutMs} ms:\n${output.slice(-4000)}`));
+      }
     }, timeoutMs);
     const take = (chunk) => {
       output += chunk;
@@ -39,9 +51,10 @@ function npmStart(cwd, env, timeoutMs) {
       if (m && !asked) {
         asked = true;
         // The page and its example, while the server runs.
-        Promise.all([fetch(m[0]), fetch(new URL('example/real_run_s1.h5', m[0]))])
-          .then((rs) => finish({ status: null, url: m[0], http: rs.map((r) => r.status) }),
-            (e) => finish({ status: null, url: m[0], http: [String(e)] }));
+        Promise.all([fetch(m[0]), fetch(new URL('example/real_run_s1.h5', m[0]))]).then(
+          (rs) => finish({ status: null, url: m[0], http: rs.map((r) => r.status) }),
+          (e) => finish({ status: null, url: m[0], http: [String(e)] }),
+        );
       }
     };
     child.stdout.on('data', take);
@@ -83,7 +96,15 @@ test('npm start after a failed configure recovers with no manual step', { timeou
   const served = await npmStart(repo, env, 1_200_000);
   assert.ok(served.url, served.output);
   assert.deepEqual(served.http, [200, 200], served.output);
-  assert.ok(fs.existsSync(path.join(deps, fs.readdirSync(deps).find((n) => n.startsWith('wasm-zlib-')), 'complete.stamp')));
+  assert.ok(
+    fs.existsSync(
+      path.join(
+        deps,
+        fs.readdirSync(deps).find((n) => n.startsWith('wasm-zlib-')),
+        'complete.stamp',
+      ),
+    ),
+  );
   assert.ok(fs.existsSync(path.join(repo, 'dist', 'web', 'index.html')));
   fs.rmSync(work, { recursive: true, force: true });
 });

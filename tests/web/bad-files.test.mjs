@@ -10,7 +10,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  assertAccessible, assertOutputs, caseNamed, fixtures, occurrences, pick, settle, startBrowser,
+  assertAccessible,
+  assertOutputs,
+  caseNamed,
+  fixtures,
+  occurrences,
+  pick,
+  settle,
+  startBrowser,
 } from './harness.mjs';
 
 const badCases = JSON.parse(readFileSync(join(fixtures, 'bad', 'cases.json'), 'utf8'));
@@ -28,7 +35,8 @@ const SAMPLE = [
   'hardlink_cycle_s1.h5',
   'name_1mb.h5',
 ];
-const RAW = /RuntimeError|Aborted\(|memory access out of bounds|null function|signature mismatch|unreachable|WebAssembly/i;
+const RAW =
+  /RuntimeError|Aborted\(|memory access out of bounds|null function|signature mismatch|unreachable|WebAssembly/i;
 
 describe('bad files in the page', { timeout: 900_000 }, () => {
   let browser;
@@ -37,7 +45,9 @@ describe('bad files in the page', { timeout: 900_000 }, () => {
     browser = await startBrowser();
     page = await browser.openPage('?stall-limit-ms=5000');
   });
-  after(async () => { await browser?.close(); });
+  after(async () => {
+    await browser?.close();
+  });
 
   for (const name of SAMPLE) {
     const c = badCases.find((x) => x.file === name);
@@ -74,13 +84,22 @@ describe('bad files in the page', { timeout: 900_000 }, () => {
   test('a converter that stops responding is stopped and restarted, naming the file', async () => {
     const stuck = await browser.openPage('?stall-limit-ms=2000&test-stall=stuck.h5');
     const started = Date.now();
-    const phase = await settle(stuck, 'selection', () => stuck.setInputFiles('[data-testid=file-input]', [{
-      name: 'stuck.h5', mimeType: 'application/x-hdf5', buffer: readFileSync(join(fixtures, 'h5', 'real_run_s1.h5')),
-    }]));
+    const phase = await settle(stuck, 'selection', () =>
+      stuck.setInputFiles('[data-testid=file-input]', [
+        {
+          name: 'stuck.h5',
+          mimeType: 'application/x-hdf5',
+          buffer: readFileSync(join(fixtures, 'h5', 'real_run_s1.h5')),
+        },
+      ]),
+    );
     assert.equal(phase, 'failed');
     assert.ok(Date.now() - started < 15_000);
     const text = await stuck.getByTestId('error').innerText();
-    assert.match(text, /^stuck\.h5 made the converter stop responding \(no progress for 4 s\), so it was stopped and restarted\./);
+    assert.match(
+      text,
+      /^stuck\.h5 made the converter stop responding \(no progress for 4 s\), so it was stopped and restarted\./,
+    );
     assert.equal(await pick(stuck, ['real_run_s1.h5']), 'done');
     await assertOutputs(stuck, caseNamed('real_run_s1'));
     await stuck.close();

@@ -18,15 +18,18 @@ describe('big files in the page', { timeout: 600_000 }, () => {
     browser = await startBrowser();
     page = await browser.openPage();
   });
-  after(async () => { await browser?.close(); });
+  after(async () => {
+    await browser?.close();
+  });
 
   test('data beyond 2 GiB and beyond 4 GiB converts as natively', async () => {
     for (const file of files) {
       const want = nativeOutput(file);
       // A path: Playwright hands Chromium the file itself, not its bytes.
-      const phase = await settle(page, 'selection',
-        () => page.setInputFiles('[data-testid=file-input]', file), { timeout: 300_000 });
-      const error = await page.getByTestId('error').isVisible() ? await page.getByTestId('error').innerText() : '';
+      const phase = await settle(page, 'selection', () => page.setInputFiles('[data-testid=file-input]', file), {
+        timeout: 300_000,
+      });
+      const error = (await page.getByTestId('error').isVisible()) ? await page.getByTestId('error').innerText() : '';
       assert.equal(phase, 'done', `${file}: ${error}`);
       const got = await downloads(page);
       assert.deepEqual([...got.keys()], [want.name]);

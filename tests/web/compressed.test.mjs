@@ -10,7 +10,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import {
-  assertOutputs, assertSameOrigin, convertWith, coreError, errorText, fixtures, occurrences, pick, startBrowser,
+  assertOutputs,
+  assertSameOrigin,
+  convertWith,
+  coreError,
+  errorText,
+  fixtures,
+  occurrences,
+  pick,
+  startBrowser,
 } from './harness.mjs';
 
 const compressedCases = JSON.parse(readFileSync(join(fixtures, 'compressed-cases.json'), 'utf8'));
@@ -40,7 +48,9 @@ describe('compressed files through the page', { timeout: 900_000 }, () => {
     browser = await startBrowser();
     page = await browser.openPage();
   });
-  after(async () => { await browser?.close(); });
+  after(async () => {
+    await browser?.close();
+  });
 
   const chosen = onePerFile();
   test('every compressed file has a case', () => {

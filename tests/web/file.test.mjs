@@ -16,7 +16,16 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 
 import {
-  assertOutputs, assertPainted, caseNamed, chartPainted, converterReady, openInSpeedscope, pick, repo, root, startBrowser,
+  assertOutputs,
+  assertPainted,
+  caseNamed,
+  chartPainted,
+  converterReady,
+  openInSpeedscope,
+  pick,
+  repo,
+  root,
+  startBrowser,
 } from './harness.mjs';
 
 const single = join(repo, 'dist', 'scope-speedscope.html');
@@ -42,7 +51,9 @@ describe('the page from disk', { timeout: 300_000 }, () => {
     const problems = [];
     page.on('request', (r) => requests.push(r.url()));
     page.on('pageerror', (e) => problems.push(e.message));
-    page.on('console', (m) => { if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(m.text()); });
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(m.text());
+    });
     const started = Date.now();
     await page.goto(url);
     await converterReady(page);
@@ -62,8 +73,13 @@ describe('the page from disk', { timeout: 300_000 }, () => {
     await assertOutputs(page, multi);
     assert.equal(await chartPainted(page), 'painted');
     await page.getByTestId('example').click();
-    await page.waitForFunction(() => document.body.dataset.chart === 'painted' &&
-      /real_run_s1/.test(document.getElementById('bar-files').textContent), null, { timeout: 60_000 });
+    await page.waitForFunction(
+      () =>
+        document.body.dataset.chart === 'painted' &&
+        /real_run_s1/.test(document.getElementById('bar-files').textContent),
+      null,
+      { timeout: 60_000 },
+    );
 
     // No "Open in a new tab" (a tab opened from file:// could not read this
     // page's outputs); full screen instead.
@@ -73,8 +89,10 @@ describe('the page from disk', { timeout: 300_000 }, () => {
     const foreign = requests.filter((u) => !(u === url || u.startsWith('blob:') || u.startsWith('data:')));
     assert.deepEqual(foreign, []);
     assert.deepEqual(problems, []);
-    console.log(`single file: ${statSync(single).size} bytes; converter ready after ${ready} ms, ` +
-      `real_run_s1's timeline painted ${painted} ms after opening`);
+    console.log(
+      `single file: ${statSync(single).size} bytes; converter ready after ${ready} ms, ` +
+        `real_run_s1's timeline painted ${painted} ms after opening`,
+    );
     await page.close();
   });
 
@@ -98,8 +116,9 @@ describe('the page from disk', { timeout: 300_000 }, () => {
     await new Promise((ok) => free.listen(0, '127.0.0.1', ok));
     const { port } = free.address();
     await new Promise((ok) => free.close(ok));
-    const server = spawn('python3', ['-m', 'http.server', '-b', '127.0.0.1', '-d', folder, String(port)],
-      { stdio: 'ignore' });
+    const server = spawn('python3', ['-m', 'http.server', '-b', '127.0.0.1', '-d', folder, String(port)], {
+      stdio: 'ignore',
+    });
     try {
       const served = await browser.context.newPage();
       for (let i = 0; ; i++) {

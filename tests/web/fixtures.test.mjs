@@ -7,7 +7,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  assertCoreError, assertOutputs, assertSameOrigin, cases, convertWith, pick, startBrowser,
+  assertCoreError,
+  assertOutputs,
+  assertSameOrigin,
+  cases,
+  convertWith,
+  pick,
+  startBrowser,
 } from './harness.mjs';
 
 // Cases whose ranks a person cannot choose on the page: given out of order
@@ -25,13 +31,19 @@ describe('fixture cases through the page', { timeout: 900_000 }, () => {
     browser = await startBrowser();
     page = await browser.openPage();
   });
-  after(async () => { await browser?.close(); });
+  after(async () => {
+    await browser?.close();
+  });
 
   test('offers exactly the ranks that recorded calls', async () => {
-    for (const [file, ranks] of [['nested_s3.h5', [0, 1]], ['gap_s1.h5', [0, 2]]]) {
+    for (const [file, ranks] of [
+      ['nested_s3.h5', [0, 1]],
+      ['gap_s1.h5', [0, 2]],
+    ]) {
       await pick(page, [file]);
-      const offered = await page.locator('#ranks input[name=rank]').evaluateAll(
-        (boxes) => boxes.map((b) => Number(b.value)));
+      const offered = await page
+        .locator('#ranks input[name=rank]')
+        .evaluateAll((boxes) => boxes.map((b) => Number(b.value)));
       assert.deepEqual(offered, ranks, file);
     }
   });
@@ -68,11 +80,14 @@ describe('fixture cases read lazily, as files over 256 MiB are', { timeout: 900_
     browser = await startBrowser();
     page = await browser.openPage('?read-whole-bytes=0');
   });
-  after(async () => { await browser?.close(); });
+  after(async () => {
+    await browser?.close();
+  });
 
   const seen = new Set();
-  const onePerFile = cases.filter((c) => !c.error && !notOnThePage.has(c.name) && !seen.has(c.inputs.join()) &&
-    seen.add(c.inputs.join()));
+  const onePerFile = cases.filter(
+    (c) => !c.error && !notOnThePage.has(c.name) && !seen.has(c.inputs.join()) && seen.add(c.inputs.join()),
+  );
   for (const c of onePerFile) {
     test(c.name, async () => {
       await pick(page, c.inputs);

@@ -9,15 +9,34 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  assertAccessible, assertCoreError, assertOutputs, assertPainted, assertSameOrigin, caseNamed, chartPainted, convertWith,
-  drop, fixtures,
-  occurrences, openInSpeedscope, openOptions, pick, screenshot, settle, startBrowser, viewerSettled,
+  assertAccessible,
+  assertCoreError,
+  assertOutputs,
+  assertPainted,
+  assertSameOrigin,
+  caseNamed,
+  chartPainted,
+  convertWith,
+  drop,
+  fixtures,
+  occurrences,
+  openInSpeedscope,
+  openOptions,
+  pick,
+  screenshot,
+  settle,
+  startBrowser,
+  viewerSettled,
 } from './harness.mjs';
 
 describe('the page flow', { timeout: 900_000 }, () => {
   let browser;
-  before(async () => { browser = await startBrowser(); });
-  after(async () => { await browser?.close(); });
+  before(async () => {
+    browser = await startBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+  });
 
   test('choosing a file shows its timeline filling the window, without another click; speedscope one click away', async () => {
     const page = await browser.openPage();
@@ -38,7 +57,10 @@ describe('the page flow', { timeout: 900_000 }, () => {
     await assertPainted(page, 'real_run_s1');
     const viewerBox = await page.getByTestId('viewer-box').boundingBox();
     assert.ok(viewerBox.y >= -1 && viewerBox.y < 1, `speedscope scrolled to the top (${viewerBox.y})`);
-    assert.ok(viewerBox.y + viewerBox.height <= height + 1, `speedscope ends inside the viewport (${viewerBox.height})`);
+    assert.ok(
+      viewerBox.y + viewerBox.height <= height + 1,
+      `speedscope ends inside the viewport (${viewerBox.height})`,
+    );
     assert.ok(viewerBox.height >= 0.85 * height, `speedscope height ${viewerBox.height} of ${height}`);
     assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'viewer');
     // The frame is sandboxed: scripts only, an opaque origin.
@@ -65,9 +87,11 @@ describe('the page flow', { timeout: 900_000 }, () => {
 
   test('Try the example, with the keyboard only', async () => {
     const page = await browser.openPage();
-    const unnamed = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea, button')]
-      .filter((e) => !(e.labels?.length || e.getAttribute('aria-label') || e.textContent.trim()))
-      .map((e) => e.id || e.outerHTML));
+    const unnamed = await page.evaluate(() =>
+      [...document.querySelectorAll('input, select, textarea, button')]
+        .filter((e) => !(e.labels?.length || e.getAttribute('aria-label') || e.textContent.trim()))
+        .map((e) => e.id || e.outerHTML),
+    );
     assert.deepEqual(unnamed, []);
     let focused = null;
     for (let i = 0; i < 12 && focused !== 'example'; i++) {
@@ -106,7 +130,14 @@ describe('the page flow', { timeout: 900_000 }, () => {
         bar: document.querySelector('[data-testid=bar-files]').textContent,
       };
     });
-    assert.deepEqual(left, { download: false, frame: false, timeline: false, chart: 'none', error: false, bar: 'second.h5' });
+    assert.deepEqual(left, {
+      download: false,
+      frame: false,
+      timeline: false,
+      chart: 'none',
+      error: false,
+      bar: 'second.h5',
+    });
     await page.waitForFunction(() => document.body.dataset.phase === 'done');
     await page.close();
   });
@@ -159,8 +190,10 @@ describe('the page flow', { timeout: 900_000 }, () => {
     const c = caseNamed('large_s3');
     await page.evaluate(() => {
       window.seen = [];
-      new MutationObserver(() => window.seen.push(document.querySelector('[data-testid=status]').textContent))
-        .observe(document.querySelector('[data-testid=status]'), { childList: true, characterData: true, subtree: true });
+      new MutationObserver(() => window.seen.push(document.querySelector('[data-testid=status]').textContent)).observe(
+        document.querySelector('[data-testid=status]'),
+        { childList: true, characterData: true, subtree: true },
+      );
     });
     await pick(page, c.inputs);
     await openOptions(page);
@@ -177,16 +210,28 @@ describe('the page flow', { timeout: 900_000 }, () => {
     const page = await browser.openPage();
     const c = caseNamed('large_s3');
     // Cancel while converting (three copies take long enough).
-    await page.setInputFiles('[data-testid=file-input]', [...c.inputs, ...c.inputs, ...c.inputs].map((n, i) =>
-      ({ name: `${i}-${n}`, mimeType: 'application/x-hdf5', buffer: require_(n) })));
+    await page.setInputFiles(
+      '[data-testid=file-input]',
+      [...c.inputs, ...c.inputs, ...c.inputs].map((n, i) => ({
+        name: `${i}-${n}`,
+        mimeType: 'application/x-hdf5',
+        buffer: require_(n),
+      })),
+    );
     await page.waitForFunction(() => document.body.dataset.phase === 'converting');
     await page.getByTestId('cancel').click();
     await page.waitForFunction(() => document.body.dataset.phase === 'cancelled');
     assert.ok(await page.getByTestId('download').isHidden());
     assert.ok(await page.getByTestId('progress').isHidden());
     // Cancel while reading what a file holds.
-    await page.setInputFiles('[data-testid=file-input]', [...c.inputs, ...c.inputs].map((n, i) =>
-      ({ name: `${i}-${n}`, mimeType: 'application/x-hdf5', buffer: require_(n) })));
+    await page.setInputFiles(
+      '[data-testid=file-input]',
+      [...c.inputs, ...c.inputs].map((n, i) => ({
+        name: `${i}-${n}`,
+        mimeType: 'application/x-hdf5',
+        buffer: require_(n),
+      })),
+    );
     await page.waitForFunction(() => document.body.dataset.phase === 'inspecting');
     assert.ok(await page.getByTestId('cancel').isVisible(), 'Cancel is offered while reading');
     await page.getByTestId('cancel').click();
@@ -201,8 +246,10 @@ describe('the page flow', { timeout: 900_000 }, () => {
     const c = caseNamed('multi_fixtures');
     await pick(page, c.inputs);
     await convertWith(page, c);
-    assert.deepEqual(await page.getByTestId('output-select').locator('option').allInnerTexts(),
-      c.outputs.map((o) => o.file));
+    assert.deepEqual(
+      await page.getByTestId('output-select').locator('option').allInnerTexts(),
+      c.outputs.map((o) => o.file),
+    );
     assert.equal(await chartPainted(page), 'painted');
     await assertOutputs(page, c);
     // The downloads left the last output selected: its file on the timeline and in speedscope.
@@ -221,7 +268,7 @@ describe('the page flow', { timeout: 900_000 }, () => {
     await assertPainted(page, 'hdf5-schema-1');
 
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.getByTestId('options-toggle').click();  // closed
+    await page.getByTestId('options-toggle').click(); // closed
     await page.evaluate(() => document.getElementById('work').scrollIntoView());
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `no horizontal scrolling at 390 px (${overflow} px too wide)`);
@@ -230,7 +277,10 @@ describe('the page flow', { timeout: 900_000 }, () => {
     assert.ok(box.height >= 0.5 * 844, `the timeline keeps most of the phone's height (${box.height})`);
     for (const id of ['output-select', 'download', 'options-toggle', 'open-tab', 'fullscreen']) {
       const control = await page.getByTestId(id).boundingBox();
-      assert.ok(control.width >= 30 && control.x >= 0 && control.x + control.width <= 390, `${id} fits: ${JSON.stringify(control)}`);
+      assert.ok(
+        control.width >= 30 && control.x >= 0 && control.x + control.width <= 390,
+        `${id} fits: ${JSON.stringify(control)}`,
+      );
     }
     assert.ok((await page.getByTestId('output-select').boundingBox()).width >= 120, 'the output selector is usable');
     await screenshot(page, 'page-phone.png');
@@ -269,9 +319,18 @@ describe('the page flow', { timeout: 900_000 }, () => {
   test('no request left the origin, and nothing was blocked', () => {
     assertSameOrigin(browser.log, new URL(browser.server.url).origin);
     const origin = new URL(browser.server.url).origin;
-    assert.ok(browser.log.requests.some((u) => u.startsWith(`${origin}/lib/`)), 'the worker\'s requests were recorded');
-    assert.ok(browser.log.requests.some((u) => u.startsWith(`${origin}/speedscope/`)), 'the frame\'s requests were recorded');
-    assert.ok(browser.log.requests.some((u) => u.endsWith('/lib/scope-speedscope.wasm')), 'the wasm was fetched');
+    assert.ok(
+      browser.log.requests.some((u) => u.startsWith(`${origin}/lib/`)),
+      "the worker's requests were recorded",
+    );
+    assert.ok(
+      browser.log.requests.some((u) => u.startsWith(`${origin}/speedscope/`)),
+      "the frame's requests were recorded",
+    );
+    assert.ok(
+      browser.log.requests.some((u) => u.endsWith('/lib/scope-speedscope.wasm')),
+      'the wasm was fetched',
+    );
   });
 });
 

@@ -26,8 +26,16 @@ export const cases = JSON.parse(readFileSync(join(fixtures, 'cases.json'), 'utf8
 export const caseNamed = (name) => cases.find((c) => c.name === name);
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const ORIGINAL_EXPORTER = '"exporter": "scope-profiler@0.7.3"';
 const OUR_EXPORTER = `"exporter": "scope-speedscope@${version}"`;
@@ -56,8 +64,17 @@ export function checkOutput(c, o, bytes, base = fixtures) {
 }
 
 function builtSiteProblem() {
-  const need = ['index.html', 'app.js', 'worker.js', 'lib/index.js', 'lib/scope-speedscope.js',
-    'lib/scope-speedscope.wasm', 'speedscope/index.html', 'speedscope/bridge.js', 'example/real_run_s1.h5'];
+  const need = [
+    'index.html',
+    'app.js',
+    'worker.js',
+    'lib/index.js',
+    'lib/scope-speedscope.js',
+    'lib/scope-speedscope.wasm',
+    'speedscope/index.html',
+    'speedscope/bridge.js',
+    'example/real_run_s1.h5',
+  ];
   const missing = need.filter((f) => !existsSync(join(root, f)));
   return missing.length ? `${root} is missing ${missing.join(', ')}: run npm run build first` : null;
 }
@@ -71,12 +88,18 @@ export async function startBrowser({ viewport = { width: 1400, height: 900 } } =
   const server = await startServer({ root, port: 0 });
   const userDataDir = mkdtempSync(join(tmpdir(), 'scope-speedscope-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, viewport, acceptDownloads: true,
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
+    headless: true,
+    viewport,
+    acceptDownloads: true,
   });
   const log = { requests: [], blocked: [], errors: [] };
   context.on('request', (request) => log.requests.push(request.url()));
   return {
-    server, context, log,
+    server,
+    context,
+    log,
     async openPage(query = '', { wait = true } = {}) {
       const page = await context.newPage();
       page.on('console', (msg) => {
@@ -96,8 +119,11 @@ export async function startBrowser({ viewport = { width: 1400, height: 900 } } =
 }
 
 export async function converterReady(page) {
-  await page.waitForFunction(() => /running in your browser/.test(document.getElementById('version-line').textContent),
-    null, { timeout: 60_000 });
+  await page.waitForFunction(
+    () => /running in your browser/.test(document.getElementById('version-line').textContent),
+    null,
+    { timeout: 60_000 },
+  );
 }
 
 const counter = (page, key) => page.evaluate((k) => Number(document.body.dataset[k] ?? 0), key);
@@ -108,8 +134,11 @@ const counter = (page, key) => page.evaluate((k) => Number(document.body.dataset
 export async function settle(page, key, action, { timeout = 120_000 } = {}) {
   const before = await counter(page, key);
   await action();
-  await page.waitForFunction(([k, n, terminal]) => Number(document.body.dataset[k] ?? 0) > n &&
-      terminal.includes(document.body.dataset.phase), [key, before, TERMINAL], { timeout });
+  await page.waitForFunction(
+    ([k, n, terminal]) => Number(document.body.dataset[k] ?? 0) > n && terminal.includes(document.body.dataset.phase),
+    [key, before, TERMINAL],
+    { timeout },
+  );
   return page.evaluate(() => document.body.dataset.phase);
 }
 
@@ -120,25 +149,35 @@ export function h5(name, dir = 'h5') {
 
 // Chooses files through the file input; resolves with the phase it settles in.
 export function pick(page, names, { dir = 'h5', timeout } = {}) {
-  return settle(page, 'selection',
-    () => page.setInputFiles('[data-testid=file-input]', names.map((n) => h5(n, dir))), { timeout });
+  return settle(
+    page,
+    'selection',
+    () =>
+      page.setInputFiles(
+        '[data-testid=file-input]',
+        names.map((n) => h5(n, dir)),
+      ),
+    { timeout },
+  );
 }
 
 // Drops files on the page as a person would (a drop event with a DataTransfer).
 export function drop(page, names) {
   const files = names.map((n) => ({ name: n, bytes: [...readFileSync(join(fixtures, 'h5', n))] }));
-  return settle(page, 'selection', () => page.evaluate((list) => {
-    const data = new DataTransfer();
-    for (const f of list) data.items.add(new File([new Uint8Array(f.bytes)], f.name));
-    const target = document.getElementById('dropzone');
-    for (const type of ['dragenter', 'dragover', 'drop']) {
-      target.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
-    }
-  }, files));
+  return settle(page, 'selection', () =>
+    page.evaluate((list) => {
+      const data = new DataTransfer();
+      for (const f of list) data.items.add(new File([new Uint8Array(f.bytes)], f.name));
+      const target = document.getElementById('dropzone');
+      for (const type of ['dragenter', 'dragover', 'drop']) {
+        target.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+      }
+    }, files),
+  );
 }
 
 export async function openOptions(page) {
-  if (await page.getByTestId('options-toggle').getAttribute('aria-expanded') !== 'true') {
+  if ((await page.getByTestId('options-toggle').getAttribute('aria-expanded')) !== 'true') {
     await page.getByTestId('options-toggle').click();
   }
 }
@@ -195,7 +234,9 @@ export async function downloads(page) {
 // scrolling the bar into view can land in the frame on a busy machine.
 export async function scrollIntoViewDrawn(page, locator) {
   await locator.scrollIntoViewIfNeeded();
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 50)))));
+  await page.evaluate(
+    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 50)))),
+  );
 }
 
 export async function assertOutputs(page, c, base = fixtures) {
@@ -207,8 +248,9 @@ export async function assertOutputs(page, c, base = fixtures) {
 // Waits until the viewer reports the flame chart painted (pixels on its
 // canvases, reported by the frame's bridge) or a failure.
 export async function viewerSettled(page, { timeout = 120_000 } = {}) {
-  await page.waitForFunction(() => ['painted', 'failed', 'held'].includes(document.body.dataset.viewer),
-    null, { timeout });
+  await page.waitForFunction(() => ['painted', 'failed', 'held'].includes(document.body.dataset.viewer), null, {
+    timeout,
+  });
   return page.evaluate(() => document.body.dataset.viewer);
 }
 
@@ -270,8 +312,9 @@ export async function screenshot(page, name) {
 
 // No request left the origin, and nothing was blocked by a policy.
 export function assertSameOrigin(log, origin) {
-  const foreign = log.requests.filter((u) => !(u.startsWith(`${origin}/`) || u.startsWith('blob:') ||
-    u.startsWith('data:')));
+  const foreign = log.requests.filter(
+    (u) => !(u.startsWith(`${origin}/`) || u.startsWith('blob:') || u.startsWith('data:')),
+  );
   assert.deepEqual(foreign, []);
   assert.deepEqual(log.blocked, []);
   assert.deepEqual(log.errors, []);
@@ -287,8 +330,12 @@ export async function coreError(c, base = fixtures) {
   const inputs = c.inputs.map((name) => ({ name, bytes: new Uint8Array(readFileSync(join(base, 'h5', name))) }));
   try {
     for (const input of inputs) nodeModule.inspect(input);
-    const options = { filepath: c.filepath ?? 'profile.speedscope.json', ranks: c.ranks ?? null,
-                      include: c.include ?? null, exclude: c.exclude ?? null };
+    const options = {
+      filepath: c.filepath ?? 'profile.speedscope.json',
+      ranks: c.ranks ?? null,
+      include: c.include ?? null,
+      exclude: c.exclude ?? null,
+    };
     if (c.min_duration != null) options.minDuration = c.min_duration;
     if (c.time_window != null) options.timeWindow = c.time_window;
     nodeModule.exportSpeedscope(inputs, options);

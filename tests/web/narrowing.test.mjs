@@ -11,13 +11,26 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  assertAccessible, assertCoreError, assertOutputs, convertWith, downloads, fixtures, generated, openOptions, pick, repo,
-  settle, startBrowser, version, viewerSettled,
+  assertAccessible,
+  assertCoreError,
+  assertOutputs,
+  convertWith,
+  downloads,
+  fixtures,
+  generated,
+  openOptions,
+  pick,
+  repo,
+  settle,
+  startBrowser,
+  version,
+  viewerSettled,
 } from './harness.mjs';
 
 const cli = join(repo, 'build', 'native', 'scope-speedscope');
-const narrowCases = JSON.parse(readFileSync(join(generated, 'cases.json'), 'utf8'))
-  .filter((c) => c.min_duration != null || c.time_window != null);
+const narrowCases = JSON.parse(readFileSync(join(generated, 'cases.json'), 'utf8')).filter(
+  (c) => c.min_duration != null || c.time_window != null,
+);
 const ascending = (r) => !r || JSON.stringify([...new Set(r)].sort((a, b) => a - b)) === JSON.stringify(r);
 
 // What the native CLI writes for `file` with `args`, with the page's exporter value.
@@ -25,8 +38,10 @@ function nativeOutput(file, args) {
   const dir = mkdtempSync(join(tmpdir(), 'scope-speedscope-narrow-'));
   try {
     execFileSync(cli, [file, '--filepath', join(dir, 'out.json'), '--quiet', ...args]);
-    return readFileSync(join(dir, 'out.json'), 'utf8').replace(/"exporter": "[^"]*"/,
-      `"exporter": "scope-speedscope@${version}"`);
+    return readFileSync(join(dir, 'out.json'), 'utf8').replace(
+      /"exporter": "[^"]*"/,
+      `"exporter": "scope-speedscope@${version}"`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -41,7 +56,9 @@ describe('narrowing in the page', { timeout: 900_000 }, () => {
     browser = await startBrowser();
     page = await browser.openPage();
   });
-  after(async () => { await browser?.close(); });
+  after(async () => {
+    await browser?.close();
+  });
 
   // The page offers the ranks that recorded calls, in ascending order: cases
   // with other ranks are the library's and the CLIs' to run.
@@ -76,8 +93,10 @@ describe('narrowing in the page', { timeout: 900_000 }, () => {
     const end = await page.getByTestId('window-end').inputValue();
     assert.ok(Number(start) > 0 && Number(end) > Number(start), `window ${start}:${end}`);
     const got = await downloads(page);
-    assert.equal(got.get('profile.speedscope.json').toString('utf8'),
-      nativeOutput(file, ['--time-window', `${start}:${end}`]));
+    assert.equal(
+      got.get('profile.speedscope.json').toString('utf8'),
+      nativeOutput(file, ['--time-window', `${start}:${end}`]),
+    );
   });
 
   test('over the budget, the suggested narrowing fits and shows the chart', async () => {
@@ -86,13 +105,20 @@ describe('narrowing in the page', { timeout: 900_000 }, () => {
     assert.equal(await pick(budgeted, ['large_s3.h5']), 'waiting');
     const suggestion = budgeted.getByTestId('budget-suggestion');
     await suggestion.waitFor({ state: 'visible', timeout: 60_000 });
-    assert.match(await suggestion.innerText(), /^Suggested: (leave out calls shorter than \S+|show \S+ s to \S+ s of the run), which keeps [\d,]+ calls\.$/);
+    assert.match(
+      await suggestion.innerText(),
+      /^Suggested: (leave out calls shorter than \S+|show \S+ s to \S+ s of the run), which keeps [\d,]+ calls\.$/,
+    );
     assert.equal(await budgeted.getByTestId('viewer').count(), 0);
     await settle(budgeted, 'attempts', () => budgeted.getByTestId('budget-apply').click());
     assert.equal(await viewerSettled(budgeted), 'painted');
     const min = await budgeted.getByTestId('min-duration').inputValue();
-    const args = min ? ['--min-duration', min] : ['--time-window',
-      `${await budgeted.getByTestId('window-start').inputValue()}:${await budgeted.getByTestId('window-end').inputValue()}`];
+    const args = min
+      ? ['--min-duration', min]
+      : [
+          '--time-window',
+          `${await budgeted.getByTestId('window-start').inputValue()}:${await budgeted.getByTestId('window-end').inputValue()}`,
+        ];
     const got = await downloads(budgeted);
     assert.equal(got.get('profile.speedscope.json').toString('utf8'), nativeOutput(file, args));
     await budgeted.close();

@@ -12,7 +12,16 @@ import { after, before, describe, test } from 'node:test';
 
 import { startServer } from '../../scripts/serve.mjs';
 import {
-  assertOutputs, assertPainted, caseNamed, chartPainted, converterReady, openInSpeedscope, pick, repo, root, startBrowser,
+  assertOutputs,
+  assertPainted,
+  caseNamed,
+  chartPainted,
+  converterReady,
+  openInSpeedscope,
+  pick,
+  repo,
+  root,
+  startBrowser,
 } from './harness.mjs';
 
 const versionOf = (dir) => readFileSync(join(dir, 'sw.js'), 'utf8').match(/const VERSION = "([0-9a-f]{16})";/)[1];
@@ -27,24 +36,36 @@ async function until(what, check, timeout = 30_000) {
 
 // Resolves once a service worker controls the page; returns the cache names.
 async function waitForControl(page) {
-  await until('a service worker controls the page', () => page.evaluate(() => navigator.serviceWorker.controller !== null));
+  await until('a service worker controls the page', () =>
+    page.evaluate(() => navigator.serviceWorker.controller !== null),
+  );
   return page.evaluate(() => caches.keys());
 }
 
 // The build that the service worker controlling the page serves.
 function servedVersion(page) {
-  return page.evaluate(() => new Promise((resolve) => {
-    const sw = navigator.serviceWorker;
-    if (!sw.controller) { resolve(null); return; }
-    sw.addEventListener('message', (e) => resolve(e.data.version), { once: true });
-    sw.controller.postMessage('version');
-  }));
+  return page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const sw = navigator.serviceWorker;
+        if (!sw.controller) {
+          resolve(null);
+          return;
+        }
+        sw.addEventListener('message', (e) => resolve(e.data.version), { once: true });
+        sw.controller.postMessage('version');
+      }),
+  );
 }
 
 describe('the page offline', { timeout: 300_000 }, () => {
   let browser;
-  before(async () => { browser = await startBrowser(); });
-  after(async () => { await browser?.close(); });
+  before(async () => {
+    browser = await startBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+  });
 
   test('after one visit, a reload without network converts and paints the chart', async () => {
     const { context, server } = browser;
@@ -108,7 +129,9 @@ describe('the page offline', { timeout: 300_000 }, () => {
       page = await context.newPage();
       await page.goto(server.url);
       assert.ok(!(await page.evaluate(async () => (await fetch('style.css')).text())).includes('build 2'));
-      await until('the new build waits', () => page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).waiting !== null));
+      await until('the new build waits', () =>
+        page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).waiting !== null),
+      );
       await page.close();
       // With no page left it takes over (soon: a page opened before that is
       // still the old one's, so try again), and deletes the old cache.
@@ -116,7 +139,7 @@ describe('the page offline', { timeout: 300_000 }, () => {
         page = await context.newPage();
         await page.goto(server.url);
         await converterReady(page);
-        if (await servedVersion(page) === version) break;
+        if ((await servedVersion(page)) === version) break;
         await page.close();
         assert.ok(Date.now() - start < 30_000, 'the new service worker took over');
         await new Promise((ok) => setTimeout(ok, 250));

@@ -14,7 +14,16 @@ import { join } from 'node:path';
 import { createScopeSpeedscope } from '../../dist/node.js';
 import { exactTime } from '../../web/timeline/format.js';
 import {
-  assertAccessible, assertSameOrigin, chartPainted, drop, fixtures, openInSpeedscope, openOptions, pick, screenshot, settle,
+  assertAccessible,
+  assertSameOrigin,
+  chartPainted,
+  drop,
+  fixtures,
+  openInSpeedscope,
+  openOptions,
+  pick,
+  screenshot,
+  settle,
   startBrowser,
 } from './harness.mjs';
 
@@ -38,7 +47,14 @@ function documentCalls(doc) {
     for (const e of profile.events) {
       const at = Math.round(e.at * 1e9);
       if (e.type === 'O') {
-        stack.push({ lane, depth: stack.length, start: at, end: null, name: doc.shared.frames[e.frame].name, children: 0 });
+        stack.push({
+          lane,
+          depth: stack.length,
+          start: at,
+          end: null,
+          name: doc.shared.frames[e.frame].name,
+          children: 0,
+        });
       } else {
         const call = stack.pop();
         call.end = at;
@@ -64,23 +80,31 @@ async function zoomThreeAndPan(page) {
     const t = document.querySelector('[data-testid=regions-table]');
     return t.dataset.windowEnd && t.dataset.windowEnd !== b;
   }, before);
-  await page.waitForTimeout(400);  // the last change's regions
-  return { start: Number(await table.getAttribute('data-window-start')), end: Number(await table.getAttribute('data-window-end')) };
+  await page.waitForTimeout(400); // the last change's regions
+  return {
+    start: Number(await table.getAttribute('data-window-start')),
+    end: Number(await table.getAttribute('data-window-end')),
+  };
 }
 
 async function details(page) {
-  await page.waitForFunction(() => ['call', 'merged'].includes(document.querySelector('[data-testid=call-details]').dataset.state));
+  await page.waitForFunction(() =>
+    ['call', 'merged'].includes(document.querySelector('[data-testid=call-details]').dataset.state),
+  );
   return page.evaluate(() => {
     const box = document.querySelector('[data-testid=call-details]');
-    const fields = Object.fromEntries([...box.querySelectorAll('dd[data-field]')].map((d) => [d.dataset.field, d.textContent]));
+    const fields = Object.fromEntries(
+      [...box.querySelectorAll('dd[data-field]')].map((d) => [d.dataset.field, d.textContent]),
+    );
     return { state: box.dataset.state, ...fields };
   });
 }
 
-const viewOf = (page) => page.evaluate(() => {
-  const c = document.querySelector('[data-testid=timeline]');
-  return { start: Number(c.dataset.viewStart), end: Number(c.dataset.viewEnd) };
-});
+const viewOf = (page) =>
+  page.evaluate(() => {
+    const c = document.querySelector('[data-testid=timeline]');
+    return { start: Number(c.dataset.viewStart), end: Number(c.dataset.viewEnd) };
+  });
 
 describe('the timeline', { timeout: 900_000 }, () => {
   let browser;
@@ -89,9 +113,11 @@ describe('the timeline', { timeout: 900_000 }, () => {
     browser = await startBrowser();
     sp = await createScopeSpeedscope();
   });
-  after(async () => { await browser?.close(); });
+  after(async () => {
+    await browser?.close();
+  });
 
-  test('a dropped file: the timeline fills the window, no other click; its lanes are the document\'s profiles', async () => {
+  test("a dropped file: the timeline fills the window, no other click; its lanes are the document's profiles", async () => {
     const page = await browser.openPage();
     assert.equal(await drop(page, ['threads_s3.h5']), 'done');
     assert.equal(await chartPainted(page), 'painted');
@@ -99,7 +125,10 @@ describe('the timeline', { timeout: 900_000 }, () => {
     const chart = await page.getByTestId('timeline').boundingBox();
     const { height } = page.viewportSize();
     assert.ok(box.y >= 0 && box.y < 0.2 * height, `the timeline starts at the top (${box.y})`);
-    assert.ok(box.y + box.height >= height - 2 && box.y + box.height <= height + 1, `and ends at the window's bottom (${box.y + box.height})`);
+    assert.ok(
+      box.y + box.height >= height - 2 && box.y + box.height <= height + 1,
+      `and ends at the window's bottom (${box.y + box.height})`,
+    );
     assert.ok(chart.height >= 0.6 * height, `the chart takes most of the window (${chart.height} of ${height})`);
     assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'timeline', 'focus on the chart');
     assert.equal(await page.getByTestId('viewer').count(), 0, 'speedscope waits for a click');
@@ -108,11 +137,23 @@ describe('the timeline', { timeout: 900_000 }, () => {
     const tl = await sp.openTimeline(input('threads_s3.h5'));
     try {
       const lanes = await page.locator('[data-testid=timeline-lanes] .tl-lane-name').allTextContents();
-      assert.deepEqual(lanes, doc.profiles.map((p) => p.name));
-      assert.deepEqual(lanes, tl.lanes.map((l) => l.name));
+      assert.deepEqual(
+        lanes,
+        doc.profiles.map((p) => p.name),
+      );
+      assert.deepEqual(
+        lanes,
+        tl.lanes.map((l) => l.name),
+      );
       const calls = await page.locator('[data-testid=timeline-lanes] .tl-lane-calls').allTextContents();
-      assert.deepEqual(calls.map((t) => Number(t.replace(/[^\d]/g, ''))), tl.lanes.map((l) => l.calls));
-      assert.deepEqual(calls.map((t) => Number(t.replace(/[^\d]/g, ''))), doc.profiles.map((p) => p.events.length / 2));
+      assert.deepEqual(
+        calls.map((t) => Number(t.replace(/[^\d]/g, ''))),
+        tl.lanes.map((l) => l.calls),
+      );
+      assert.deepEqual(
+        calls.map((t) => Number(t.replace(/[^\d]/g, ''))),
+        doc.profiles.map((p) => p.events.length / 2),
+      );
     } finally {
       tl.close();
     }
@@ -152,22 +193,30 @@ describe('the timeline', { timeout: 900_000 }, () => {
     await page.keyboard.press('Enter');
     let d = await details(page);
     for (let i = 0; d.state === 'merged' && i < 40; i++) {
-      await page.keyboard.press('Enter');  // zooms to the merged calls; the focus goes to the first
+      await page.keyboard.press('Enter'); // zooms to the merged calls; the focus goes to the first
       await page.waitForTimeout(100);
       d = await details(page);
     }
     const root = check(d);
     assert.equal(root.depth, 0);
     await page.keyboard.press('ArrowDown');
-    await page.waitForFunction((s) => document.querySelector('[data-testid=call-details] [data-field=depth]')?.textContent === '1' &&
-      document.querySelector('[data-testid=call-details]').dataset.state !== 'loading', null);
+    await page.waitForFunction(
+      (s) =>
+        document.querySelector('[data-testid=call-details] [data-field=depth]')?.textContent === '1' &&
+        document.querySelector('[data-testid=call-details]').dataset.state !== 'loading',
+      null,
+    );
     d = await details(page);
     if (d.state === 'call') {
       const child = check(d);
       assert.ok(child.start >= root.start && child.end <= root.end, 'the child is inside its parent');
       await page.keyboard.press('ArrowRight');
-      await page.waitForFunction((s) => document.querySelector('[data-testid=call-details] [data-field=start]')?.textContent !== s &&
-        document.querySelector('[data-testid=call-details]').dataset.state !== 'loading', d.start);
+      await page.waitForFunction(
+        (s) =>
+          document.querySelector('[data-testid=call-details] [data-field=start]')?.textContent !== s &&
+          document.querySelector('[data-testid=call-details]').dataset.state !== 'loading',
+        d.start,
+      );
       const next = await details(page);
       if (next.state === 'call') assert.ok(check(next).start >= child.end, 'the next call starts after');
     }
@@ -181,7 +230,7 @@ describe('the timeline', { timeout: 900_000 }, () => {
     await page.close();
   });
 
-  test('the regions table of a zoomed window is the core\'s; search counts as the core', async () => {
+  test("the regions table of a zoomed window is the core's; search counts as the core", async () => {
     const page = await browser.openPage();
     assert.equal(await pick(page, ['large_s3.h5']), 'done');
     await chartPainted(page);
@@ -191,11 +240,14 @@ describe('the timeline', { timeout: 900_000 }, () => {
       const view = await viewOf(page);
       assert.equal(start, Math.floor(view.start));
       assert.equal(end, Math.ceil(view.end));
-      const expected = tl.regions(start, end)
+      const expected = tl
+        .regions(start, end)
         .sort((a, b) => b.total - a.total || a.frame - b.frame)
         .slice(0, 200)
         .map((r) => [r.name, r.calls.toLocaleString('en-US'), exactTime(r.total), exactTime(r.self)]);
-      const rows = await page.locator('#tl-regions tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+      const rows = await page
+        .locator('#tl-regions tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
       assert.ok(expected.length > 1, 'several regions in the window');
       assert.deepEqual(rows, expected);
       // Sorted by calls on a click; a click on a region highlights it.
@@ -203,7 +255,10 @@ describe('the timeline', { timeout: 900_000 }, () => {
       assert.equal(await page.locator('th[data-sort=calls]').getAttribute('aria-sort'), 'descending');
       const byCalls = await page.locator('#tl-regions td[data-field=calls]').allTextContents();
       const numbers = byCalls.map((t) => Number(t.replaceAll(',', '')));
-      assert.deepEqual(numbers, [...numbers].sort((a, b) => b - a));
+      assert.deepEqual(
+        numbers,
+        [...numbers].sort((a, b) => b - a),
+      );
       const button = page.locator('#tl-regions button').first();
       await button.click();
       assert.equal(await button.getAttribute('aria-pressed'), 'true');
@@ -219,7 +274,8 @@ describe('the timeline', { timeout: 900_000 }, () => {
         const matching = tl.regions(0, runEnd).filter((r) => r.name.toLowerCase().includes(q.toLowerCase()));
         const n = matching.length;
         const callCount = matching.reduce((s, r) => s + r.calls, 0);
-        const text = n ? `${n.toLocaleString('en-US')} ${n === 1 ? 'region' : 'regions'}, ${callCount.toLocaleString('en-US')} ${callCount === 1 ? 'call' : 'calls'}`
+        const text = n
+          ? `${n.toLocaleString('en-US')} ${n === 1 ? 'region' : 'regions'}, ${callCount.toLocaleString('en-US')} ${callCount === 1 ? 'call' : 'calls'}`
           : 'no region matches';
         assert.equal(await page.getByTestId('search-count').textContent(), text, q);
       }
@@ -245,13 +301,19 @@ describe('the timeline', { timeout: 900_000 }, () => {
     close(v.start, 0, 'start');
     close(v.end, runEnd, 'end');
     await page.keyboard.press('+');
-    await page.waitForFunction((e) => Number(document.querySelector('[data-testid=timeline]').dataset.viewEnd) !== e, v.end);
+    await page.waitForFunction(
+      (e) => Number(document.querySelector('[data-testid=timeline]').dataset.viewEnd) !== e,
+      v.end,
+    );
     v = await viewOf(page);
     const span = runEnd / 1.6;
     close(v.start, runEnd / 2 - span / 2, '+ start');
     close(v.end, runEnd / 2 + span / 2, '+ end');
     await page.keyboard.press('ArrowLeft');
-    await page.waitForFunction((s) => Number(document.querySelector('[data-testid=timeline]').dataset.viewStart) !== s, v.start);
+    await page.waitForFunction(
+      (s) => Number(document.querySelector('[data-testid=timeline]').dataset.viewStart) !== s,
+      v.start,
+    );
     const w = await viewOf(page);
     close(w.start, v.start - 0.1 * span, '← start');
     close(w.end - w.start, span, '← keeps the span');
@@ -263,7 +325,10 @@ describe('the timeline', { timeout: 900_000 }, () => {
     const axis = await page.getByTestId('timeline-range').textContent();
     assert.match(axis, /^8 ns from \d/, `8 ns across the chart: ${axis}`);
     await page.keyboard.press('0');
-    await page.waitForFunction((e) => Number(document.querySelector('[data-testid=timeline]').dataset.viewEnd) === e, runEnd);
+    await page.waitForFunction(
+      (e) => Number(document.querySelector('[data-testid=timeline]').dataset.viewEnd) === e,
+      runEnd,
+    );
     await page.keyboard.press('-');
     await page.waitForTimeout(100);
     v = await viewOf(page);
@@ -282,7 +347,10 @@ describe('the timeline', { timeout: 900_000 }, () => {
     assert.equal(await openInSpeedscope(page), 'painted');
     const frame = page.getByTestId('viewer');
     assert.equal(await frame.getAttribute('sandbox'), 'allow-scripts');
-    assert.match(await page.getByTestId('viewer-title').textContent(), /^speedscope: real_run_s1\.h5, \S+ \S+ to \S+ \S+ \([\d,]+ calls\)$/);
+    assert.match(
+      await page.getByTestId('viewer-title').textContent(),
+      /^speedscope: real_run_s1\.h5, \S+ \S+ to \S+ \S+ \([\d,]+ calls\)$/,
+    );
     // The timeline stays usable meanwhile and after.
     await page.getByTestId('timeline').focus();
     await page.keyboard.press('0');
@@ -308,15 +376,20 @@ describe('the timeline', { timeout: 900_000 }, () => {
       const { start, end } = await zoomThreeAndPan(page);
       const caption = await page.getByTestId('regions-caption').textContent();
       const inView = Number(caption.match(/: ([\d,]+) calls?$/)[1].replaceAll(',', ''));
-      const windowDoc = sp.buildSpeedscopeDocument(input('large_s3.h5'), { include: ['io$'],
-        timeWindow: [`${tl.originInRun + start}ns`, `${tl.originInRun + end}ns`] });
+      const windowDoc = sp.buildSpeedscopeDocument(input('large_s3.h5'), {
+        include: ['io$'],
+        timeWindow: [`${tl.originInRun + start}ns`, `${tl.originInRun + end}ns`],
+      });
       const opened = windowDoc.profiles.reduce((n, p) => n + p.events.filter((e) => e.type === 'O').length, 0);
       assert.ok(inView > 1 && inView < tl.lanes[0].calls, `a window of some calls: ${inView}`);
       assert.equal(opened, inView);
       assert.equal(await openInSpeedscope(page), 'painted');
       const title = await page.getByTestId('viewer-title').textContent();
       assert.equal(Number(title.match(/\(([\d,]+) calls?\)$/)[1].replaceAll(',', '')), inView, title);
-      assert.equal(await page.getByTestId('viewer-title').getAttribute('data-time-window'), `${981 + start}ns:${981 + end}ns`);
+      assert.equal(
+        await page.getByTestId('viewer-title').getAttribute('data-time-window'),
+        `${981 + start}ns:${981 + end}ns`,
+      );
     } finally {
       tl.close();
     }

@@ -11,8 +11,12 @@ import { assertOutputs, assertPainted, caseNamed, fixtures, startBrowser } from 
 
 describe('scope-speedscope view in the browser', { timeout: 300_000 }, () => {
   let browser;
-  before(async () => { browser = await startBrowser(); });
-  after(async () => { await browser?.close(); });
+  before(async () => {
+    browser = await startBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+  });
 
   async function open(url) {
     const page = await browser.context.newPage();
@@ -57,7 +61,7 @@ describe('scope-speedscope view in the browser', { timeout: 300_000 }, () => {
     }
   });
 
-  test('a result over the viewer\'s budget waits for a click, as the page\'s own do', async () => {
+  test("a result over the viewer's budget waits for a click, as the page's own do", async () => {
     const cli = await startCli(['view', join(fixtures, 'h5', 'large_s3.h5'), '--no-open']);
     try {
       // The served call count reaches the budget check (a tiny test budget).

@@ -9,14 +9,30 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  assertAccessible, assertOutputs, assertSameOrigin, caseNamed, chartPainted, checkOutput, convertWith, openInSpeedscope,
-  pick, root, scrollIntoViewDrawn, settle, startBrowser, viewerSettled,
+  assertAccessible,
+  assertOutputs,
+  assertSameOrigin,
+  caseNamed,
+  chartPainted,
+  checkOutput,
+  convertWith,
+  openInSpeedscope,
+  pick,
+  root,
+  scrollIntoViewDrawn,
+  settle,
+  startBrowser,
+  viewerSettled,
 } from './harness.mjs';
 
 describe('the viewer frame', { timeout: 900_000 }, () => {
   let browser;
-  before(async () => { browser = await startBrowser(); });
-  after(async () => { await browser?.close(); });
+  before(async () => {
+    browser = await startBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+  });
 
   test('the page stays responsive and the download works while speedscope imports', async () => {
     const page = await browser.openPage();
@@ -30,8 +46,10 @@ describe('the viewer frame', { timeout: 900_000 }, () => {
     await page.getByTestId('open-in-speedscope').click();
     await page.waitForFunction(() => document.body.dataset.viewer !== 'none');
     // The download is offered as soon as the output exists, whatever the viewer does.
-    assert.ok(['starting', 'importing'].includes(await page.evaluate(() => document.body.dataset.viewer)),
-      'the viewer is still at work');
+    assert.ok(
+      ['starting', 'importing'].includes(await page.evaluate(() => document.body.dataset.viewer)),
+      'the viewer is still at work',
+    );
     // The page scrolls speedscope to the window's top; then the person scrolls back to the bar.
     await page.waitForFunction(() => Math.abs(document.getElementById('viewer-box').getBoundingClientRect().top) < 1);
     await scrollIntoViewDrawn(page, page.getByTestId('download'));
@@ -56,13 +74,19 @@ describe('the viewer frame', { timeout: 900_000 }, () => {
     // Playwright counts a crashed frame as a crashed page; talk to the page
     // through the protocol from here on (the page itself is alive).
     const session = await page.context().newCDPSession(page);
-    const evaluate = async (expression) => (await session.send('Runtime.evaluate', {
-      expression, awaitPromise: true, returnByValue: true })).result.value;
+    const evaluate = async (expression) =>
+      (
+        await session.send('Runtime.evaluate', {
+          expression,
+          awaitPromise: true,
+          returnByValue: true,
+        })
+      ).result.value;
     const frame = await (await page.getByTestId('viewer').elementHandle()).contentFrame();
     const frameSession = await page.context().newCDPSession(frame);
     frameSession.send('Page.crash').catch(() => {});
     const deadline = Date.now() + 30_000;
-    while (await evaluate('document.body.dataset.viewer') !== 'failed' && Date.now() < deadline) {
+    while ((await evaluate('document.body.dataset.viewer')) !== 'failed' && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 200));
     }
     assert.equal(await evaluate('document.body.dataset.viewer'), 'failed');
@@ -96,7 +120,7 @@ describe('the viewer frame', { timeout: 900_000 }, () => {
     await page.close();
   });
 
-  test('over the viewer\'s budget: the estimate, no viewer, a download on request; speedscope gets a window that fits', async () => {
+  test("over the viewer's budget: the estimate, no viewer, a download on request; speedscope gets a window that fits", async () => {
     // 0.02 MB: 14 calls (700 bytes an event, two events a call); the example holds 42.
     const page = await browser.openPage('?viewer-budget-mb=0.02');
     const c = caseNamed('real_run_s1');
@@ -105,7 +129,10 @@ describe('the viewer frame', { timeout: 900_000 }, () => {
     assert.equal(await page.getByTestId('viewer').count(), 0, 'the viewer was not opened');
     const text = await page.getByTestId('budget-text').innerText();
     assert.match(text, /real_run_s1\.h5: the selection holds [\d,]+ calls/);
-    assert.match(text, /Showing them would take speedscope (under a second|about [0-9]+ (s|min)) and [0-9.]+ [kMGT]?B of memory/);
+    assert.match(
+      text,
+      /Showing them would take speedscope (under a second|about [0-9]+ (s|min)) and [0-9.]+ [kMGT]?B of memory/,
+    );
     await assertAccessible(page, 'over budget');
 
     await settle(page, 'attempts', () => page.getByTestId('budget-convert').click());
@@ -122,21 +149,30 @@ describe('the viewer frame', { timeout: 900_000 }, () => {
   test('the policies allow no request outside the origin', () => {
     const pageHtml = readFileSync(join(root, 'index.html'), 'utf8');
     const viewerHtml = readFileSync(join(root, 'speedscope', 'index.html'), 'utf8');
-    for (const [name, html] of [['index.html', pageHtml], ['speedscope/index.html', viewerHtml]]) {
+    for (const [name, html] of [
+      ['index.html', pageHtml],
+      ['speedscope/index.html', viewerHtml],
+    ]) {
       const csp = html.match(/http-equiv="Content-Security-Policy" content="([^"]+)"/)?.[1];
       assert.ok(csp, `${name} has a policy`);
-      const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
+      const directives = Object.fromEntries(
+        csp
+          .split(';')
+          .map((d) => d.trim().split(/\s+/))
+          .map(([k, ...v]) => [k, v]),
+      );
       assert.deepEqual(directives['default-src'], ["'self'"], name);
       for (const [k, values] of Object.entries(directives)) {
         for (const v of values) {
           // A script hash (the viewer frame's inline scripts) allows no request either.
-          assert.ok(["'self'", "'none'", "'unsafe-inline'", "'wasm-unsafe-eval'", 'blob:', 'data:'].includes(v) ||
-            /^'sha256-[A-Za-z0-9+/]+=*'$/.test(v),
-            `${name}: ${k} allows ${v}`);
+          assert.ok(
+            ["'self'", "'none'", "'unsafe-inline'", "'wasm-unsafe-eval'", 'blob:', 'data:'].includes(v) ||
+              /^'sha256-[A-Za-z0-9+/]+=*'$/.test(v),
+            `${name}: ${k} allows ${v}`,
+          );
         }
       }
     }
     assertSameOrigin(browser.log, new URL(browser.server.url).origin);
   });
 });
-

@@ -25,10 +25,15 @@ let workerUrl = null;
 
 /** A new conversion worker: the same worker.js, bundled as a classic script. */
 export function createWorker() {
-  workerUrl ??= URL.createObjectURL(new Blob([
-    `self.SCOPE_SPEEDSCOPE_WASM_BASE64 = "${base64Of('scope-speedscope-wasm')}";\n`,
-    bytesOf('scope-speedscope-worker'),
-  ], { type: 'text/javascript' }));
+  workerUrl ??= URL.createObjectURL(
+    new Blob(
+      [
+        `self.SCOPE_SPEEDSCOPE_WASM_BASE64 = "${base64Of('scope-speedscope-wasm')}";\n`,
+        bytesOf('scope-speedscope-worker'),
+      ],
+      { type: 'text/javascript' },
+    ),
+  );
   return new Worker(workerUrl, { name: 'scope-speedscope' });
 }
 

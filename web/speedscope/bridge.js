@@ -41,22 +41,31 @@
       const items = new Map();
       const storage = {
         getItem: (k) => (items.has(String(k)) ? items.get(String(k)) : null),
-        setItem: (k, v) => { items.set(String(k), String(v)); },
-        removeItem: (k) => { items.delete(String(k)); },
+        setItem: (k, v) => {
+          items.set(String(k), String(v));
+        },
+        removeItem: (k) => {
+          items.delete(String(k));
+        },
         clear: () => items.clear(),
         key: (i) => [...items.keys()][i] ?? null,
-        get length() { return items.size; },
+        get length() {
+          return items.size;
+        },
       };
       const proxy = new Proxy(storage, {
-        get: (t, k) => (k in t ? t[k] : t.getItem(k) ?? undefined),
-        set: (t, k, v) => { t.setItem(k, v); return true; },
+        get: (t, k) => (k in t ? t[k] : (t.getItem(k) ?? undefined)),
+        set: (t, k, v) => {
+          t.setItem(k, v);
+          return true;
+        },
       });
       Object.defineProperty(window, 'localStorage', { value: proxy, configurable: true });
     }
   };
 
   // ---- failures ---------------------------------------------------------------
-  let job = null;  // { name, started, glAtStart, painted, failed }
+  let job = null; // { name, started, glAtStart, painted, failed }
   const fail = (message) => {
     if (!job || job.failed) return;
     job.failed = true;
@@ -136,15 +145,18 @@
   // A worker beats on a MessagePort whose other end goes to the page with
   // 'ready'. It starts at once, while this frame is idle: once speedscope
   // imports, the frame's main thread may not get to start anything for a minute.
-  let heartbeat = null;  // { worker, port (the page's end), up }
+  let heartbeat = null; // { worker, port (the page's end), up }
   const startHeartbeat = () => {
-    const code = 'onmessage = (e) => { const p = e.ports[0]; const beat = () => p.postMessage("alive");' +
+    const code =
+      'onmessage = (e) => { const p = e.ports[0]; const beat = () => p.postMessage("alive");' +
       ' beat(); setInterval(beat, 250); postMessage("up"); };';
     try {
       const worker = new Worker(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })));
       const channel = new MessageChannel();
       heartbeat = { worker, port: channel.port2, up: false };
-      worker.onmessage = () => { heartbeat.up = true; };
+      worker.onmessage = () => {
+        heartbeat.up = true;
+      };
       worker.postMessage(null, [channel.port1]);
     } catch (err) {
       heartbeat = null;

@@ -9,7 +9,7 @@ import { AXIS_H, BAND_GAP, HEADER_H, ROW_H } from './draw.js';
 const byId = (id) => document.getElementById(id);
 
 export class Bands {
-  list = [];          // [{ lane, name, top, height, depths, collapsed }]
+  list = []; // [{ lane, name, top, height, depths, collapsed }]
   scrollY = 0;
   #contentHeight = 0;
   #collapsed = new Set();
@@ -81,12 +81,29 @@ export class Bands {
   }
 
   #renderList() {
-    byId('tl-lanes').replaceChildren(...this.#lanes.map((lane, i) => el('li', {},
-      el('button', {
-        type: 'button', className: 'tl-lane', 'aria-expanded': String(!this.#collapsed.has(i)),
-        'data-lane': String(i), onclick: () => this.#onToggle(i),
-        title: this.#collapsed.has(i) ? 'Show this band' : 'Collapse this band',
-      }, el('span', { className: 'tl-lane-name', text: lane.name }),
-      el('span', { className: 'tl-lane-calls', text: ` ${count(lane.calls)} ${lane.calls === 1 ? 'call' : 'calls'}` })))));
+    byId('tl-lanes').replaceChildren(
+      ...this.#lanes.map((lane, i) =>
+        el(
+          'li',
+          {},
+          el(
+            'button',
+            {
+              type: 'button',
+              className: 'tl-lane',
+              'aria-expanded': String(!this.#collapsed.has(i)),
+              'data-lane': String(i),
+              onclick: () => this.#onToggle(i),
+              title: this.#collapsed.has(i) ? 'Show this band' : 'Collapse this band',
+            },
+            el('span', { className: 'tl-lane-name', text: lane.name }),
+            el('span', {
+              className: 'tl-lane-calls',
+              text: ` ${count(lane.calls)} ${lane.calls === 1 ? 'call' : 'calls'}`,
+            }),
+          ),
+        ),
+      ),
+    );
   }
 }

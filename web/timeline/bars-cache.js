@@ -8,9 +8,9 @@
 
 export class BarsCache {
   #client;
-  #timeline = null;   // the open timeline's id
-  #maxWidth = 1;      // the widest query (the core's limit)
-  #cache = null;      // { timeline, level, start, end, data: Map lane -> bars }
+  #timeline = null; // the open timeline's id
+  #maxWidth = 1; // the widest query (the core's limit)
+  #cache = null; // { timeline, level, start, end, data: Map lane -> bars }
   #inflight = false;
 
   constructor(client) {
@@ -48,23 +48,37 @@ export class BarsCache {
     const pixels = Math.max(width, 1);
     const level = Math.floor(Math.log2((view.end - view.start) / pixels));
     const cached = this.#cache;
-    if (cached && cached.timeline === this.#timeline && cached.level === level && cached.start <= view.start &&
-        cached.end >= view.end && lanes.every((l) => cached.data.has(l))) return;
+    if (
+      cached &&
+      cached.timeline === this.#timeline &&
+      cached.level === level &&
+      cached.start <= view.start &&
+      cached.end >= view.end &&
+      lanes.every((l) => cached.data.has(l))
+    )
+      return;
     if (this.#inflight || !lanes.length) return;
     const want = this.#wanted(view, pixels);
     this.#inflight = true;
     const timeline = this.#timeline;
-    this.#client.query('bars', { timeline, lanes, start: want.start, end: want.end, width: want.width }).then((reply) => {
-      this.#inflight = false;
-      if (this.#timeline !== timeline) return;
-      if (reply.type !== 'result') {
-        if (reply.type !== 'cancelled') failed(reply);
-        return;
-      }
-      this.#cache = { timeline, level: want.level, start: want.start, end: want.end,
-                      data: new Map(reply.bars.map((b) => [b.lane, b])) };
-      arrived();
-    });
+    this.#client
+      .query('bars', { timeline, lanes, start: want.start, end: want.end, width: want.width })
+      .then((reply) => {
+        this.#inflight = false;
+        if (this.#timeline !== timeline) return;
+        if (reply.type !== 'result') {
+          if (reply.type !== 'cancelled') failed(reply);
+          return;
+        }
+        this.#cache = {
+          timeline,
+          level: want.level,
+          start: want.start,
+          end: want.end,
+          data: new Map(reply.bars.map((b) => [b.lane, b])),
+        };
+        arrived();
+      });
   }
 
   // The query for `view` at `pixels` px: its level (log2 of ns a pixel), the

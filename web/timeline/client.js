@@ -14,9 +14,9 @@ export class TimelineClient {
   #create;
   #worker = null;
   #nextId = 1;
-  #pending = new Map();  // id -> { resolve, onProgress, watch }
+  #pending = new Map(); // id -> { resolve, onProgress, watch }
   #ready = null;
-  onLost = null;         // called when the worker (and its timeline) went away
+  onLost = null; // called when the worker (and its timeline) went away
 
   constructor(create) {
     this.#create = create;
@@ -33,7 +33,11 @@ export class TimelineClient {
     });
     worker.onerror = (event) => {
       event.preventDefault?.();
-      this.#replace({ type: 'error', crashed: true, message: `The timeline stopped${event.message ? `: ${event.message}` : ''}.` });
+      this.#replace({
+        type: 'error',
+        crashed: true,
+        message: `The timeline stopped${event.message ? `: ${event.message}` : ''}.`,
+      });
     };
     worker.postMessage({ id: 0, type: 'init' });
     return this.#ready;
@@ -82,7 +86,11 @@ export class TimelineClient {
     if (!job) return;
     if (data.type === 'progress') {
       this.#arm(data.id, job);
-      try { job.onProgress?.(data); } catch (err) { console.error(err); }
+      try {
+        job.onProgress?.(data);
+      } catch (err) {
+        console.error(err);
+      }
       return;
     }
     this.#pending.delete(data.id);

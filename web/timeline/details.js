@@ -13,7 +13,7 @@ const field = (name, label, value) => [el('dt', { text: label }), el('dd', { 'da
 export class CallDetails {
   #client;
   #box;
-  #shown = 0;  // bumps with every change of the call described
+  #shown = 0; // bumps with every change of the call described
 
   constructor(client) {
     this.#client = client;
@@ -43,29 +43,41 @@ export class CallDetails {
 
   // The timeline stopped answering: says so in place of the details.
   failed(reply) {
-    this.#box.replaceChildren(el('p', { className: 'tl-error', text: `The timeline stopped: ${reply.wording ?? reply.message}` }));
+    this.#box.replaceChildren(
+      el('p', { className: 'tl-error', text: `The timeline stopped: ${reply.wording ?? reply.message}` }),
+    );
   }
 
   #showMerged(item, info) {
     this.#box.dataset.state = 'merged';
-    this.#box.replaceChildren(el('dl', {},
-      field('merged', 'Merged', `${count(item.count)} calls too short to draw apart; zoom in to see them`),
-      item.frame >= 0 ? field('name', 'Region', info.frames[item.frame]) : null,
-      field('start', 'From', exactTime(item.start)),
-      field('end', 'To', exactTime(item.end)),
-      field('depth', 'Depth', String(item.depth)),
-      field('lane', 'Lane', info.lanes[item.lane].name)));
+    this.#box.replaceChildren(
+      el(
+        'dl',
+        {},
+        field('merged', 'Merged', `${count(item.count)} calls too short to draw apart; zoom in to see them`),
+        item.frame >= 0 ? field('name', 'Region', info.frames[item.frame]) : null,
+        field('start', 'From', exactTime(item.start)),
+        field('end', 'To', exactTime(item.end)),
+        field('depth', 'Depth', String(item.depth)),
+        field('lane', 'Lane', info.lanes[item.lane].name),
+      ),
+    );
   }
 
   // self: the call's self time, or null while the core is asked.
   #showCall(item, info, self) {
     this.#box.dataset.state = self == null ? 'loading' : 'call';
-    this.#box.replaceChildren(el('dl', {},
-      field('name', 'Name', info.frames[item.frame]),
-      field('start', 'Start', exactTime(item.start)),
-      field('duration', 'Duration', exactTime(item.end - item.start)),
-      field('self', 'Self', self == null ? '…' : exactTime(self)),
-      field('depth', 'Depth', String(item.depth)),
-      field('lane', 'Lane', info.lanes[item.lane].name)));
+    this.#box.replaceChildren(
+      el(
+        'dl',
+        {},
+        field('name', 'Name', info.frames[item.frame]),
+        field('start', 'Start', exactTime(item.start)),
+        field('duration', 'Duration', exactTime(item.end - item.start)),
+        field('self', 'Self', self == null ? '…' : exactTime(self)),
+        field('depth', 'Depth', String(item.depth)),
+        field('lane', 'Lane', info.lanes[item.lane].name),
+      ),
+    );
   }
 }

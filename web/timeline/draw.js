@@ -36,7 +36,7 @@ export class Renderer {
   #dpr = 1;
   #colors = null;
   #pattern = null;
-  #widths = new Map();  // name -> text width
+  #widths = new Map(); // name -> text width
   #charWidth = 6;
   #fills = Array.from({ length: HUES }, () => []);
   #faded = Array.from({ length: HUES }, () => []);
@@ -49,8 +49,12 @@ export class Renderer {
     this.setTheme(false);
   }
 
-  get width() { return this.#width; }
-  get height() { return this.#height; }
+  get width() {
+    return this.#width;
+  }
+  get height() {
+    return this.#height;
+  }
 
   setTheme(dark) {
     this.#colors = palette(dark);
@@ -63,9 +67,12 @@ export class Renderer {
     t.strokeStyle = this.#colors.mergedStripe;
     t.lineWidth = 1.5;
     t.beginPath();
-    t.moveTo(-1, 7); t.lineTo(7, -1);
-    t.moveTo(5, 7); t.lineTo(7, 5);
-    t.moveTo(-1, 1); t.lineTo(1, -1);
+    t.moveTo(-1, 7);
+    t.lineTo(7, -1);
+    t.moveTo(5, 7);
+    t.lineTo(7, 5);
+    t.moveTo(-1, 1);
+    t.lineTo(1, -1);
     t.stroke();
     this.#pattern = this.#ctx.createPattern(tile, 'repeat');
   }
@@ -165,10 +172,14 @@ export class Renderer {
     const { W, xOf } = geometry;
     const hi = bars.rows[d + 1];
     let lastX = -Infinity;
-    for (let i = firstEndingAfter(bars, scene.view.start, bars.rows[d], hi); i < hi && bars.start[i] < scene.view.end; i++) {
+    for (
+      let i = firstEndingAfter(bars, scene.view.start, bars.rows[d], hi);
+      i < hi && bars.start[i] < scene.view.end;
+      i++
+    ) {
       let x0 = xOf(bars.start[i]);
       let x1 = xOf(Math.max(bars.end[i], bars.start[i] + 1));
-      if (x1 <= lastX) continue;  // inside a pixel already drawn on this row
+      if (x1 <= lastX) continue; // inside a pixel already drawn on this row
       if (x0 < lastX) x0 = lastX;
       if (x0 < -2) x0 = -2;
       if (x1 > W + 2) x1 = W + 2;

@@ -38,7 +38,8 @@ function aboveOrBelow(f, bars, band, up) {
   const i = firstEndingAfter(row.bars, f.start, row.lo, row.hi);
   if (i >= row.hi) return null;
   const candidate = itemOf(f.lane, row.bars, i);
-  const inside = up ? candidate.start <= f.start
+  const inside = up
+    ? candidate.start <= f.start
     : candidate.start >= f.start && candidate.start < Math.max(f.end, f.start + 1);
   return inside ? candidate : null;
 }
@@ -60,11 +61,16 @@ function inNextBand(f, bands, barsOf, step, viewStart) {
 export function neighbour(f, how, bands, barsOf, viewStart) {
   const bars = barsOf(f.lane);
   switch (how) {
-    case 'previous': return besideInRow(f, bars, -1);
-    case 'next': return besideInRow(f, bars, 1);
-    case 'parent': return aboveOrBelow(f, bars, bands[f.lane], true);
-    case 'child': return aboveOrBelow(f, bars, bands[f.lane], false);
-    default: return inNextBand(f, bands, barsOf, how === 'lane-next' ? 1 : -1, viewStart);
+    case 'previous':
+      return besideInRow(f, bars, -1);
+    case 'next':
+      return besideInRow(f, bars, 1);
+    case 'parent':
+      return aboveOrBelow(f, bars, bands[f.lane], true);
+    case 'child':
+      return aboveOrBelow(f, bars, bands[f.lane], false);
+    default:
+      return inNextBand(f, bands, barsOf, how === 'lane-next' ? 1 : -1, viewStart);
   }
 }
 

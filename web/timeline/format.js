@@ -47,7 +47,7 @@ export function ticks(start, end, width, minPx = 90) {
   const rough = (span * minPx) / Math.max(width, 1);
   const pow = 10 ** Math.floor(Math.log10(rough));
   const step = [1, 2, 5, 10].map((m) => m * pow).find((s) => s >= rough) ?? 10 * pow;
-  const safe = Math.max(step, 1);  // never below a nanosecond
+  const safe = Math.max(step, 1); // never below a nanosecond
   return { step: safe, first: Math.ceil(start / safe) * safe };
 }
 

@@ -6,7 +6,14 @@
 import { AXIS_H, HEADER_H, ROW_H, firstEndingAfter } from './draw.js';
 
 export function itemOf(lane, bars, i) {
-  return { lane, depth: bars.depth[i], start: bars.start[i], end: bars.end[i], frame: bars.frame[i], count: bars.count[i] };
+  return {
+    lane,
+    depth: bars.depth[i],
+    start: bars.start[i],
+    end: bars.end[i],
+    frame: bars.frame[i],
+    count: bars.count[i],
+  };
 }
 
 export function sameItem(a, b) {
@@ -47,11 +54,14 @@ export function itemUnder(x, y, { bands, barsOf, viewport, width }) {
   const stop = bars.rows[depth + 1];
   // Bars are at least a pixel wide on screen: half a pixel either side.
   let best = null;
-  for (let i = firstEndingAfter(bars, time - nsPerPx / 2, bars.rows[depth], stop);
-    i < stop && bars.start[i] <= time + nsPerPx / 2; i++) {
+  for (
+    let i = firstEndingAfter(bars, time - nsPerPx / 2, bars.rows[depth], stop);
+    i < stop && bars.start[i] <= time + nsPerPx / 2;
+    i++
+  ) {
     const item = itemOf(band.lane, bars, i);
-    const distance = time < item.start ? item.start - time
-      : time > Math.max(item.end, item.start + 1) ? time - item.end : 0;
+    const distance =
+      time < item.start ? item.start - time : time > Math.max(item.end, item.start + 1) ? time - item.end : 0;
     if (!best || distance < best.distance) best = { distance, item };
   }
   return best?.item ?? null;

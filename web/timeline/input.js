@@ -11,7 +11,8 @@
 
 import { AXIS_H } from './draw.js';
 
-export const KEYS = 'Keys: ←/→ pan, ↑/↓ scroll, + and − zoom, 0 whole run; Enter steps into the calls ' +
+export const KEYS =
+  'Keys: ←/→ pan, ↑/↓ scroll, + and − zoom, 0 whole run; Enter steps into the calls ' +
   '(arrows move between calls, Enter zooms to one, Space selects it, Esc steps out); / finds regions.';
 
 const ZOOM_STEP = 1.6;
@@ -51,9 +52,9 @@ function onWheel(e, { x }, view) {
 // Pointers: a drag pans (or, from the axis, picks a range), two fingers
 // pinch, a press without moving clicks; a mouse that moves hovers.
 function wirePointers(chart, view, local) {
-  const pointers = new Map();  // pointerId -> { x, y }
-  let drag = null;             // { kind: 'pan' | 'range', x, y, lastX, lastY, moved }
-  let pinch = null;            // { distance, middle }
+  const pointers = new Map(); // pointerId -> { x, y }
+  let drag = null; // { kind: 'pan' | 'range', x, y, lastX, lastY, moved }
+  let pinch = null; // { distance, middle }
   const twoFingers = () => {
     const [a, b] = [...pointers.values()];
     return { distance: Math.hypot(a.x - b.x, a.y - b.y), middle: (a.x + b.x) / 2 };
@@ -96,7 +97,9 @@ function wirePointers(chart, view, local) {
   };
   chart.addEventListener('pointerup', end);
   chart.addEventListener('pointercancel', end);
-  chart.addEventListener('pointerleave', (e) => { if (e.pointerType === 'mouse' && !drag) view.hoverAt(null); });
+  chart.addEventListener('pointerleave', (e) => {
+    if (e.pointerType === 'mouse' && !drag) view.hoverAt(null);
+  });
 }
 
 // A drag moved to `p`: past 4 px it pans and scrolls, or picks the range.
@@ -130,19 +133,55 @@ function onKey(e, view) {
   const focus = view.hasFocusedCall;
   let handled = true;
   switch (e.key) {
-    case '+': case '=': view.zoomCentre(1 / ZOOM_STEP); break;
-    case '-': case '_': view.zoomCentre(ZOOM_STEP); break;
-    case '0': view.reset(); break;
-    case 'ArrowLeft': if (focus) view.moveFocus('previous'); else view.panFraction(-0.1); break;
-    case 'ArrowRight': if (focus) view.moveFocus('next'); else view.panFraction(0.1); break;
-    case 'ArrowUp': if (focus) view.moveFocus('parent'); else view.scrollBy(-3 * 18); break;
-    case 'ArrowDown': if (focus) view.moveFocus('child'); else view.scrollBy(3 * 18); break;
-    case 'PageUp': if (focus) view.moveFocus('lane-previous'); else view.scrollBy(-view.pageHeight); break;
-    case 'PageDown': if (focus) view.moveFocus('lane-next'); else view.scrollBy(view.pageHeight); break;
-    case 'Enter': if (focus) view.zoomToFocused(); else view.focusFirst(); break;
-    case ' ': if (focus) view.selectFocused(); else handled = false; break;
-    case 'Escape': if (focus) view.unfocus(); else handled = false; break;
-    default: handled = false;
+    case '+':
+    case '=':
+      view.zoomCentre(1 / ZOOM_STEP);
+      break;
+    case '-':
+    case '_':
+      view.zoomCentre(ZOOM_STEP);
+      break;
+    case '0':
+      view.reset();
+      break;
+    case 'ArrowLeft':
+      if (focus) view.moveFocus('previous');
+      else view.panFraction(-0.1);
+      break;
+    case 'ArrowRight':
+      if (focus) view.moveFocus('next');
+      else view.panFraction(0.1);
+      break;
+    case 'ArrowUp':
+      if (focus) view.moveFocus('parent');
+      else view.scrollBy(-3 * 18);
+      break;
+    case 'ArrowDown':
+      if (focus) view.moveFocus('child');
+      else view.scrollBy(3 * 18);
+      break;
+    case 'PageUp':
+      if (focus) view.moveFocus('lane-previous');
+      else view.scrollBy(-view.pageHeight);
+      break;
+    case 'PageDown':
+      if (focus) view.moveFocus('lane-next');
+      else view.scrollBy(view.pageHeight);
+      break;
+    case 'Enter':
+      if (focus) view.zoomToFocused();
+      else view.focusFirst();
+      break;
+    case ' ':
+      if (focus) view.selectFocused();
+      else handled = false;
+      break;
+    case 'Escape':
+      if (focus) view.unfocus();
+      else handled = false;
+      break;
+    default:
+      handled = false;
   }
   if (handled) e.preventDefault();
 }

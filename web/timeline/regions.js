@@ -15,10 +15,10 @@ export class RegionsTable {
   #client;
   #onPick;
   #timer = 0;
-  #asked = 0;           // bumps with every query, so only the newest answer shows
+  #asked = 0; // bumps with every query, so only the newest answer shows
   #regions = [];
   #sort = { key: 'total', descending: true };
-  #highlight = null;    // Uint8Array over frames, or null
+  #highlight = null; // Uint8Array over frames, or null
 
   // onPick(frame): a region's button was pressed.
   constructor(client, onPick) {
@@ -62,8 +62,8 @@ export class RegionsTable {
     table.dataset.windowStart = String(start);
     table.dataset.windowEnd = String(end);
     const calls = reply.regions.reduce((n, r) => n + r.calls, 0);
-    byId('tl-regions-caption').textContent = `Regions from ${exactTime(start)} to ${exactTime(end)}: ` +
-      `${count(calls)} ${calls === 1 ? 'call' : 'calls'}`;
+    byId('tl-regions-caption').textContent =
+      `Regions from ${exactTime(start)} to ${exactTime(end)}: ` + `${count(calls)} ${calls === 1 ? 'call' : 'calls'}`;
     this.#render();
   }
 
@@ -81,16 +81,30 @@ export class RegionsTable {
     for (const th of document.querySelectorAll('#tl-regions-table th[data-sort]')) {
       th.setAttribute('aria-sort', th.dataset.sort === key ? (descending ? 'descending' : 'ascending') : 'none');
     }
-    byId('tl-regions').replaceChildren(...rows.slice(0, REGION_ROWS).map((r) => el('tr', { 'data-frame': String(r.frame) },
-      el('td', { className: 'region' }, el('button', {
-        type: 'button', className: 'tl-region', text: r.name, title: `Highlight ${r.name}`,
-        onclick: () => this.#onPick(r.frame),
-      })),
-      el('td', { className: 'num', 'data-field': 'calls', text: count(r.calls) }),
-      el('td', { className: 'num', 'data-field': 'total', text: exactTime(r.total) }),
-      el('td', { className: 'num', 'data-field': 'self', text: exactTime(r.self) }))));
-    byId('tl-regions-more').textContent = rows.length > REGION_ROWS
-      ? `and ${count(rows.length - REGION_ROWS)} more regions (sort to see others)` : '';
+    byId('tl-regions').replaceChildren(
+      ...rows.slice(0, REGION_ROWS).map((r) =>
+        el(
+          'tr',
+          { 'data-frame': String(r.frame) },
+          el(
+            'td',
+            { className: 'region' },
+            el('button', {
+              type: 'button',
+              className: 'tl-region',
+              text: r.name,
+              title: `Highlight ${r.name}`,
+              onclick: () => this.#onPick(r.frame),
+            }),
+          ),
+          el('td', { className: 'num', 'data-field': 'calls', text: count(r.calls) }),
+          el('td', { className: 'num', 'data-field': 'total', text: exactTime(r.total) }),
+          el('td', { className: 'num', 'data-field': 'self', text: exactTime(r.self) }),
+        ),
+      ),
+    );
+    byId('tl-regions-more').textContent =
+      rows.length > REGION_ROWS ? `and ${count(rows.length - REGION_ROWS)} more regions (sort to see others)` : '';
     this.mark(this.#highlight);
   }
 }

@@ -60,8 +60,10 @@ export function findRegions(frames, totals, text) {
 
 // Shows what a search found (findRegions' answer, or null: nothing to say).
 export function showFound(found) {
-  byId('tl-search-count').textContent = !found ? ''
-    : found.regions ? `${count(found.regions)} ${found.regions === 1 ? 'region' : 'regions'}, ${count(found.calls)} ${found.calls === 1 ? 'call' : 'calls'}`
+  byId('tl-search-count').textContent = !found
+    ? ''
+    : found.regions
+      ? `${count(found.regions)} ${found.regions === 1 ? 'region' : 'regions'}, ${count(found.calls)} ${found.calls === 1 ? 'call' : 'calls'}`
       : 'no region matches';
 }
 

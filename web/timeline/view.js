@@ -32,14 +32,14 @@ export class TimelineView {
   #bars;
   #details;
   #regions;
-  #info = null;               // the worker's timeline-open reply, with fileName
+  #info = null; // the worker's timeline-open reply, with fileName
   #hue = new Uint8Array(0);
   #hover = null;
   #focus = null;
   #selected = null;
-  #range = null;              // { a, b } ns being dragged on the axis, or null
-  #highlight = null;          // Uint8Array over frames, or null
-  #highlightWhy = null;       // 'search' | 'region'
+  #range = null; // { a, b } ns being dragged on the axis, or null
+  #highlight = null; // Uint8Array over frames, or null
+  #highlightWhy = null; // 'search' | 'region'
   #painted = false;
   #frameRequested = false;
 
@@ -58,7 +58,11 @@ export class TimelineView {
     byId('tl-zoom-in').addEventListener('click', () => this.zoomCentre(1 / ZOOM_BUTTON_STEP));
     byId('tl-zoom-out').addEventListener('click', () => this.zoomCentre(ZOOM_BUTTON_STEP));
     byId('tl-reset').addEventListener('click', () => this.reset());
-    wireSearch((text) => this.search(text), this.#chart, () => !!this.#info && !byId('timeline-box').hidden);
+    wireSearch(
+      (text) => this.search(text),
+      this.#chart,
+      () => !!this.#info && !byId('timeline-box').hidden,
+    );
   }
 
   #followColourScheme() {
@@ -83,13 +87,25 @@ export class TimelineView {
     chromeObserver.observe(byId('call-details'));
   }
 
-  get timeline() { return this.#info?.timeline ?? null; }
-  get originInRun() { return this.#info?.originInRun ?? 0; }
-  get hasFocusedCall() { return !!this.#focus; }
-  get pageHeight() { return Math.max(ROW_H, this.#renderer.height - AXIS_H - ROW_H); }
+  get timeline() {
+    return this.#info?.timeline ?? null;
+  }
+  get originInRun() {
+    return this.#info?.originInRun ?? 0;
+  }
+  get hasFocusedCall() {
+    return !!this.#focus;
+  }
+  get pageHeight() {
+    return Math.max(ROW_H, this.#renderer.height - AXIS_H - ROW_H);
+  }
   // The visible window in whole nanoseconds (what regions and speedscope get).
-  get window() { return this.#viewport.window; }
-  get isWholeRun() { return this.#viewport.isWholeRun; }
+  get window() {
+    return this.#viewport.window;
+  }
+  get isWholeRun() {
+    return this.#viewport.isWholeRun;
+  }
 
   // info: the worker's timeline-open reply, with fileName.
   show(info) {
@@ -103,8 +119,11 @@ export class TimelineView {
     this.#hue = Uint8Array.from(info.frames, (name) => hueIndex(name));
     this.#viewport.show(info.runEnd);
     const calls = info.lanes.reduce((n, l) => n + l.calls, 0);
-    this.#chart.setAttribute('aria-label', `Timeline of ${info.fileName}: ${info.lanes.length === 1 ? 'one lane' : `${info.lanes.length} lanes`}, ` +
-      `${count(calls)} calls over ${exactTime(info.runEnd - 1)}`);
+    this.#chart.setAttribute(
+      'aria-label',
+      `Timeline of ${info.fileName}: ${info.lanes.length === 1 ? 'one lane' : `${info.lanes.length} lanes`}, ` +
+        `${count(calls)} calls over ${exactTime(info.runEnd - 1)}`,
+    );
     clearSearch();
     this.#bands.show(info.lanes);
     this.#describe(null);
@@ -139,7 +158,8 @@ export class TimelineView {
     const { start, end } = this.#viewport;
     const f = this.#focus;
     // Around the focused call when it is in view, else the middle.
-    const t = f && f.end >= start && f.start <= end ? (Math.max(f.start, start) + Math.min(f.end, end)) / 2 : (start + end) / 2;
+    const t =
+      f && f.end >= start && f.start <= end ? (Math.max(f.start, start) + Math.min(f.end, end)) / 2 : (start + end) / 2;
     this.#viewport.zoomAround(t, factor);
     this.#viewChanged();
   }
@@ -231,9 +251,17 @@ export class TimelineView {
     });
     const { start, end } = this.#viewport;
     this.#renderer.draw({
-      view: { start, end }, scrollY: this.#bands.scrollY, bands: this.#bands.list, data: this.#bars.data,
-      frames: this.#info.frames, hue: this.#hue, highlight: this.#highlight,
-      hover: this.#hover, focus: this.#focus, selected: this.#selected, range: this.#range,
+      view: { start, end },
+      scrollY: this.#bands.scrollY,
+      bands: this.#bands.list,
+      data: this.#bars.data,
+      frames: this.#info.frames,
+      hue: this.#hue,
+      highlight: this.#highlight,
+      hover: this.#hover,
+      focus: this.#focus,
+      selected: this.#selected,
+      range: this.#range,
       focused: document.activeElement === this.#chart,
     });
     this.#chart.dataset.viewStart = String(start);
@@ -250,7 +278,9 @@ export class TimelineView {
   #itemAt(x, y) {
     if (!this.#info) return null;
     return itemUnder(x, y, {
-      bands: this.#bands, barsOf: (lane) => this.#bars.data.get(lane), viewport: this.#viewport,
+      bands: this.#bands,
+      barsOf: (lane) => this.#bars.data.get(lane),
+      viewport: this.#viewport,
       width: this.#renderer.width,
     });
   }
@@ -352,8 +382,8 @@ export class TimelineView {
 
   // A region picked in the table: it alone stays in colour; picked again, all do.
   #highlightRegion(frame) {
-    const already = this.#highlightWhy === 'region' && this.#highlight?.[frame] &&
-      this.#highlight.reduce((a, b) => a + b, 0) === 1;
+    const already =
+      this.#highlightWhy === 'region' && this.#highlight?.[frame] && this.#highlight.reduce((a, b) => a + b, 0) === 1;
     if (already) {
       this.#highlight = null;
       this.#highlightWhy = null;
@@ -368,6 +398,9 @@ export class TimelineView {
   }
 
   #regionsSoon() {
-    this.#regions.soon(() => this.#info?.timeline ?? null, () => this.#viewport.window);
+    this.#regions.soon(
+      () => this.#info?.timeline ?? null,
+      () => this.#viewport.window,
+    );
   }
 }

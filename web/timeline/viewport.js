@@ -2,12 +2,12 @@
 // (fractions allowed), kept inside the run and at least MIN_SPAN across.
 // Arithmetic only: the view (view.js) redraws after every change.
 
-export const MIN_SPAN = 8;  // ns: the deepest zoom shows 8 ns across the chart
+export const MIN_SPAN = 8; // ns: the deepest zoom shows 8 ns across the chart
 
 export class Viewport {
   start = 0;
   end = 1;
-  runEnd = 1;  // the end of the run's last call (+1 ns)
+  runEnd = 1; // the end of the run's last call (+1 ns)
 
   // A new run, shown whole.
   show(runEnd) {
@@ -26,7 +26,7 @@ export class Viewport {
   set(start, end) {
     const run = this.runEnd;
     let span = Math.min(Math.max(end - start, MIN_SPAN), run);
-    let a = start + ((end - start) - span) / 2;
+    let a = start + (end - start - span) / 2;
     if (a < 0) a = 0;
     if (a + span > run) a = run - span;
     if (a < 0) {

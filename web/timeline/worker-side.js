@@ -17,17 +17,22 @@
 // the visible ones by binary search; the work here is proportional to the
 // items (pixels times depth), never to the calls.
 
-let current = null;  // { id, tl }
+let current = null; // { id, tl }
 let nextId = 1;
 
 function close() {
   if (!current) return;
-  try { current.tl.close(); } catch { /* already gone with a trapped module */ }
+  try {
+    current.tl.close();
+  } catch {
+    /* already gone with a trapped module */
+  }
   current = null;
 }
 
 function timelineOf(id) {
-  if (!current || current.id !== id) throw new TypeError('the timeline was closed (a newer file or options replaced it)');
+  if (!current || current.id !== id)
+    throw new TypeError('the timeline was closed (a newer file or options replaced it)');
   return current.tl;
 }
 
@@ -39,7 +44,6 @@ function depthRows(depth, maxDepth) {
   for (let d = 0; d <= maxDepth; d++) rows[d + 1] += rows[d];
   return rows;
 }
-
 
 // data: the request; post(message, transfer); errorOf(err, names) the worker's error reply.
 export async function timelineRequest(sp, data, post, errorOf) {
@@ -56,15 +60,35 @@ export async function timelineRequest(sp, data, post, errorOf) {
     };
     try {
       const o = data.options ?? {};
-      const tl = await sp.openTimeline({ name: file.name, file },
-        { ranks: o.ranks ?? null, include: o.include ?? null, exclude: o.exclude ?? null, onProgress });
-      const lanes = tl.lanes.map((l) => ({ name: l.name, calls: l.calls, maxDepth: l.maxDepth, start: l.start, end: l.end }));
+      const tl = await sp.openTimeline(
+        { name: file.name, file },
+        { ranks: o.ranks ?? null, include: o.include ?? null, exclude: o.exclude ?? null, onProgress },
+      );
+      const lanes = tl.lanes.map((l) => ({
+        name: l.name,
+        calls: l.calls,
+        maxDepth: l.maxDepth,
+        start: l.start,
+        end: l.end,
+      }));
       const runEnd = lanes.reduce((e, l) => Math.max(e, l.end), 0) + 1;
       const totals = new Float64Array(tl.frames.length);
       for (const r of tl.regions(0, runEnd)) totals[r.frame] = r.calls;
       current = { id: nextId++, tl };
-      post({ id, type: 'result', timeline: current.id, lanes, frames: [...tl.frames], totals, runEnd,
-             originInRun: tl.originInRun, maxWidth: tl.maxWidth }, [totals.buffer]);
+      post(
+        {
+          id,
+          type: 'result',
+          timeline: current.id,
+          lanes,
+          frames: [...tl.frames],
+          totals,
+          runEnd,
+          originInRun: tl.originInRun,
+          maxWidth: tl.maxWidth,
+        },
+        [totals.buffer],
+      );
     } catch (err) {
       post({ id, ...errorOf(err, [file.name]) });
     }

@@ -46,7 +46,9 @@ namespace {
       by_min = false;
     }
   }
-  Error e(by_min && by_window ? Msg::nothing_left_both : by_min ? Msg::nothing_left_min : Msg::nothing_left_window,
+  Error e(by_min && by_window ? Msg::nothing_left_both
+          : by_min            ? Msg::nothing_left_min
+                              : Msg::nothing_left_window,
           {{"min", n.min_duration_text}, {"window", n.window_text}});
   e.on_field(by_min ? "minDuration" : "timeWindow");
   if (runs.size() == 1) e.in_file(runs.front().path);
@@ -133,7 +135,8 @@ std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::st
 
 }  // namespace
 
-std::vector<std::string> export_speedscope(const std::vector<Run>& runs, const std::string& filepath,
+std::vector<std::string> export_speedscope(const std::vector<Run>& runs,
+                                           const std::string& filepath,
                                            const ExportOptions& options, OutputTarget& target) {
   try {
     return export_runs(runs, filepath, options, target);
@@ -143,7 +146,8 @@ std::vector<std::string> export_speedscope(const std::vector<Run>& runs, const s
   }
 }
 
-std::vector<std::string> export_speedscope(const std::vector<Run>& runs, const std::string& filepath,
+std::vector<std::string> export_speedscope(const std::vector<Run>& runs,
+                                           const std::string& filepath,
                                            const ExportOptions& options) {
   FileOutputTarget target;
   return export_speedscope(runs, filepath, options, target);

@@ -19,8 +19,8 @@
 namespace scope_speedscope {
 
 struct ExportOptions {
-  std::optional<std::vector<int64_t>> ranks;         // nullopt: [0]; used as given
-  Patterns include;                                  // nullopt: no filter
+  std::optional<std::vector<int64_t>> ranks;  // nullopt: [0]; used as given
+  Patterns include;                           // nullopt: no filter
   Patterns exclude;
   // min-duration / time-window (ours; none by default: the output is then
   // scope-profiler's). See narrow.hpp.
@@ -39,9 +39,9 @@ class OutputTarget {
  public:
   virtual ~OutputTarget() = default;
   virtual Sink& open(const std::string& path) = 0;  // path as export_speedscope names it
-  virtual void close() = 0;                          // the open output is complete
-  virtual void commit() = 0;                         // all outputs are complete
-  virtual void abort() noexcept = 0;                 // drop every output
+  virtual void close() = 0;                         // the open output is complete
+  virtual void commit() = 0;                        // all outputs are complete
+  virtual void abort() noexcept = 0;                // drop every output
 };
 
 // Files: each written to a temporary name beside its target and renamed on
@@ -63,8 +63,7 @@ class FileOutputTarget final : public OutputTarget {
 // Exports runs (one document per run) and returns the written paths.
 std::vector<std::string> export_speedscope(const std::vector<Run>& runs,
                                            const std::string& filepath,
-                                           const ExportOptions& options,
-                                           OutputTarget& target);
+                                           const ExportOptions& options, OutputTarget& target);
 // The same, to files.
 std::vector<std::string> export_speedscope(const std::vector<Run>& runs,
                                            const std::string& filepath,

@@ -56,7 +56,8 @@ struct FileOutputTarget::Impl {
     }
     for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
       if (::mkdir(it->c_str(), 0777) != 0 && errno != EEXIST) {
-        throw Error(Msg::cannot_create_directory, {{"path", *it}, {"reason", std::strerror(errno)}});
+        throw Error(Msg::cannot_create_directory,
+                    {{"path", *it}, {"reason", std::strerror(errno)}});
       }
       created_dirs.push_back(*it);
     }
@@ -79,8 +80,8 @@ Sink& FileOutputTarget::open(const std::string& path) {
   // the next one.
   int fd = -1;
   while (fd < 0) {
-    impl_->current.temp = path + ".tmp-" + std::to_string(::getpid()) + "-" +
-                          std::to_string(impl_->counter++);
+    impl_->current.temp =
+        path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(impl_->counter++);
     fd = ::open(impl_->current.temp.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0666);
     if (fd < 0 && errno != EEXIST) {
       impl_->current.temp.clear();
@@ -110,7 +111,8 @@ void FileOutputTarget::close() {
   impl_->done.push_back(impl_->current);
   impl_->current = {};
   if (failed) {
-    throw Error(Msg::cannot_write, {{"path", impl_->current.target}, {"reason", std::strerror(saved)}});
+    throw Error(Msg::cannot_write,
+                {{"path", impl_->current.target}, {"reason", std::strerror(saved)}});
   }
 }
 

@@ -86,5 +86,4 @@ std::vector<std::string> output_paths(const std::string& filepath,
   return out;
 }
 
-
 }  // namespace scope_speedscope

@@ -37,7 +37,8 @@ void set_time_window(Narrowing& n, std::string_view start, std::string_view end,
   if (!end.empty() && !(hi = parse_time_ns(end, true))) {
     bad_value(Msg::invalid_time_window, option, text, "timeWindow", usage);
   }
-  if (lo && hi && *hi <= *lo) bad_value(Msg::time_window_backwards, option, text, "timeWindow", usage);
+  if (lo && hi && *hi <= *lo)
+    bad_value(Msg::time_window_backwards, option, text, "timeWindow", usage);
   n.window = lo.has_value() || hi.has_value();
   n.window_start_ns = lo;
   n.window_end_ns = hi;
@@ -53,7 +54,6 @@ void set_time_window(Narrowing& n, std::string_view text, const std::string& opt
 }
 
 // ---- the rule ------------------------------------------------------------------------
-
 
 bool Clip::keep(int64_t start, int64_t end) const {
   if (min_duration) {

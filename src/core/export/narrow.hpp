@@ -49,7 +49,6 @@ void set_time_window(Narrowing& n, std::string_view text, const std::string& opt
 void set_time_window(Narrowing& n, std::string_view start, std::string_view end,
                      const std::string& option, bool usage);
 
-
 // Whether a call [start, end] is kept, and its clipped times. A call covers
 // [start, end) when it lasts, the instant [start, start + 1) when it does not
 // (so a zero-length call at the window's start is in, one at its end is out).
@@ -69,6 +68,5 @@ Clip clip_of(const Narrowing& n, std::optional<int64_t> origin_ns);
 // into run.regions) on every rank; slices that keep no call are left out.
 // Regions keep their indices; other regions have no slices.
 Run narrow_run(const Run& run, const std::vector<uint32_t>& regions, const Narrowing& narrowing);
-
 
 }  // namespace scope_speedscope

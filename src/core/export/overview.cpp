@@ -20,7 +20,8 @@ uint64_t Overview::calls_in_window(std::size_t a, std::size_t b) const {
 
 uint64_t Overview::calls_at_least(int j) const {
   uint64_t n = 0;
-  for (std::size_t b = static_cast<std::size_t>(j) + 1; b < duration_counts.size(); ++b) n += duration_counts[b];
+  for (std::size_t b = static_cast<std::size_t>(j) + 1; b < duration_counts.size(); ++b)
+    n += duration_counts[b];
   return n;
 }
 
@@ -125,12 +126,13 @@ Overview overview_run(const Run& run, const std::vector<int64_t>& ranks, const P
     const bool lasts = en > s;
     ++o.starts[bin_of(s)];
     ++o.ends[bin_of(lasts ? en - 1 : s)];  // the last instant it covers
-    ++o.duration_counts[lasts ? duration_bin(thresholds, static_cast<uint64_t>(en) -
-                                                            static_cast<uint64_t>(s))
+    ++o.duration_counts[lasts ? duration_bin(thresholds,
+                                             static_cast<uint64_t>(en) - static_cast<uint64_t>(s))
                               : 0];
     return true;
   });
-  while (o.duration_counts.size() > 1 && o.duration_counts.back() == 0) o.duration_counts.pop_back();
+  while (o.duration_counts.size() > 1 && o.duration_counts.back() == 0)
+    o.duration_counts.pop_back();
   return o;
 }
 
@@ -156,7 +158,8 @@ Suggestion suggest_narrowing(const Overview& o, uint64_t max_events) {
   // window: for each first bin a, the furthest end b that fits (b only grows
   // with a, since later windows hold fewer of the calls before them).
   const std::size_t n = o.starts.size();
-  std::vector<uint64_t> ended(n + 1, 0), later(n + 1, 0);  // ended[a]: ends in bins < a; later[b]: starts in bins >= b
+  std::vector<uint64_t> ended(n + 1, 0),
+      later(n + 1, 0);  // ended[a]: ends in bins < a; later[b]: starts in bins >= b
   for (std::size_t i = 0; i < n; ++i) ended[i + 1] = ended[i] + o.ends[i];
   for (std::size_t i = n; i-- > 0;) later[i] = later[i + 1] + o.starts[i];
   std::size_t b = 0;

@@ -32,10 +32,12 @@ struct Run::LaneIndex {
 void Run::index_lanes() {
   auto index = std::make_shared<LaneIndex>();
   for (const auto& [rank, rows] : threads) {
-    for (std::size_t r = 0; r < rows.size(); ++r) index->thread.emplace(std::make_pair(rank, rows[r].index), r);
+    for (std::size_t r = 0; r < rows.size(); ++r)
+      index->thread.emplace(std::make_pair(rank, rows[r].index), r);
   }
   for (const auto& [rank, rows] : tasks) {
-    for (std::size_t r = 0; r < rows.size(); ++r) index->task.emplace(std::make_pair(rank, rows[r].index), r);
+    for (std::size_t r = 0; r < rows.size(); ++r)
+      index->task.emplace(std::make_pair(rank, rows[r].index), r);
   }
   lane_index = std::move(index);
 }
@@ -47,8 +49,8 @@ namespace {
 // searching.
 template <class Row>
 const Row* find_row(const std::map<int64_t, std::vector<Row>>& table,
-                    const std::map<std::pair<int64_t, int64_t>, std::size_t>* index,
-                    int64_t rank, int64_t wanted) {
+                    const std::map<std::pair<int64_t, int64_t>, std::size_t>* index, int64_t rank,
+                    int64_t wanted) {
   const auto rows = table.find(rank);
   if (rows == table.end()) return nullptr;
   if (index != nullptr) {

@@ -39,8 +39,8 @@ struct TaskInfo {
 };
 
 struct Run {
-  std::string path;            // the file as the user named it
-  std::string label;           // metadata "label"; empty when absent or falsy
+  std::string path;   // the file as the user named it
+  std::string label;  // metadata "label"; empty when absent or falsy
   int64_t schema_version = 1;
   std::string storage_layout;  // "columnar", "aggregate" or "" (schema 1)
   int64_t num_ranks = 0;

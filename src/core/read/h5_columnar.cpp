@@ -19,8 +19,7 @@ struct RegionTable {
 };
 
 RegionTable read_region_table(File& f, Run& run) {
-  const std::vector<std::string> names =
-      read_string_column(f, f.file.get(), "region_table/names");
+  const std::vector<std::string> names = read_string_column(f, f.file.get(), "region_table/names");
   RegionTable table;
   table.region_of_id.reserve(names.size());
   run.regions.reserve(names.size());
@@ -33,9 +32,10 @@ RegionTable read_region_table(File& f, Run& run) {
     const std::string& name = names[row];
     const auto [seen, first] = row_of.emplace(name, row);
     if (!first) {
-      f.fail(Msg::duplicate_region_name,
-             {{"dataset", "region_table/names"}, {"row", std::to_string(row)},
-              {"first", std::to_string(seen->second)}, {"name", python_str_repr(name)}});
+      f.fail(Msg::duplicate_region_name, {{"dataset", "region_table/names"},
+                                          {"row", std::to_string(row)},
+                                          {"first", std::to_string(seen->second)},
+                                          {"name", python_str_repr(name)}});
     }
     table.region_of_id.push_back(static_cast<uint32_t>(run.regions.size()));
     run.regions.push_back(Region{name, {}});
@@ -100,11 +100,13 @@ void validate_event_index(const File& f, const std::vector<int64_t>& offsets,
                                          {"value", std::to_string(counts[p])}});
     }
     // Both below 2^63: the sum fits in 64 unsigned bits.
-    max_end = std::max(max_end, static_cast<uint64_t>(offsets[p]) + static_cast<uint64_t>(counts[p]));
+    max_end =
+        std::max(max_end, static_cast<uint64_t>(offsets[p]) + static_cast<uint64_t>(counts[p]));
   }
   if (max_end > events) {
-    throw Error(Msg::truncated_index, {{"path", f.path}, {"claimed", std::to_string(max_end)},
-                                       {"held", std::to_string(events)}});
+    throw Error(
+        Msg::truncated_index,
+        {{"path", f.path}, {"claimed", std::to_string(max_end)}, {"held", std::to_string(events)}});
   }
   std::vector<std::size_t> order(offsets.size());
   std::iota(order.begin(), order.end(), 0);
@@ -139,9 +141,11 @@ uint64_t length_of(File& f, const std::string& path) {
 void read_columnar(File& f, Run& run) {
   const hid_t root = f.file.get();
   const RegionTable table = read_region_table(f, run);
-  const std::vector<int64_t> region_ids = read_int64_column(f, root, "rank_region_index/region_ids");
+  const std::vector<int64_t> region_ids =
+      read_int64_column(f, root, "rank_region_index/region_ids");
   const std::vector<int64_t> ranks = read_int64_column(f, root, "rank_region_index/ranks");
-  const std::vector<int64_t> offsets = read_int64_column(f, root, "rank_region_index/event_offsets");
+  const std::vector<int64_t> offsets =
+      read_int64_column(f, root, "rank_region_index/event_offsets");
   const std::vector<int64_t> counts = read_int64_column(f, root, "rank_region_index/event_counts");
   require_same_length(f, ranks, region_ids, "rank_region_index/ranks");
   require_same_length(f, offsets, region_ids, "rank_region_index/event_offsets");
@@ -155,9 +159,8 @@ void read_columnar(File& f, Run& run) {
   const bool threads = is_dataset(root, "events/thread_ids");
   const bool tasks = threads && is_dataset(root, "events/task_ids");
 
-  const uint64_t events = region_ids.empty() && !link_exists(root, start_path)
-                              ? 0
-                              : length_of(f, start_path);
+  const uint64_t events =
+      region_ids.empty() && !link_exists(root, start_path) ? 0 : length_of(f, start_path);
   validate_event_index(f, offsets, counts, events);
   f.events_total = events * (2 + (threads ? 1 : 0) + (tasks ? 1 : 0));
 
@@ -184,7 +187,8 @@ void read_columnar(File& f, Run& run) {
     if (tasks) {
       const std::vector<int64_t> task_ids = read_int64_column(f, root, "events/task_ids", true);
       require_same_length(f, task_ids, run.start_ns, "events/task_ids");
-      for (std::size_t i = 0; i < run.lane.size(); ++i) run.lane[i] = lane_id(run.lane[i], &task_ids[i]);
+      for (std::size_t i = 0; i < run.lane.size(); ++i)
+        run.lane[i] = lane_id(run.lane[i], &task_ids[i]);
     } else {
       for (int64_t& lane : run.lane) lane = lane_id(lane, nullptr);
     }
@@ -221,7 +225,8 @@ void read_aggregate(File& f, Run& run) {
   // Regions and ranks exist, events do not (spec 1.4, "Aggregate variant").
   const hid_t root = f.file.get();
   const RegionTable table = read_region_table(f, run);
-  const std::vector<int64_t> region_ids = read_int64_column(f, root, "rank_region_index/region_ids");
+  const std::vector<int64_t> region_ids =
+      read_int64_column(f, root, "rank_region_index/region_ids");
   const std::vector<int64_t> ranks = read_int64_column(f, root, "rank_region_index/ranks");
   require_same_length(f, ranks, region_ids, "rank_region_index/ranks");
   validate_ranks(f, ranks);
@@ -240,7 +245,8 @@ namespace {
 // column that is there must be readable and as long as the table: these are
 // the labels of the profiles, and a name silently replaced by a default
 // would be a wrong label (the other columns of the tables are never read).
-std::vector<int64_t> optional_ints(File& f, const std::string& path, std::size_t rows, int64_t fill) {
+std::vector<int64_t> optional_ints(File& f, const std::string& path, std::size_t rows,
+                                   int64_t fill) {
   if (!link_exists(f.file.get(), path)) return std::vector<int64_t>(rows, fill);
   std::vector<int64_t> v = read_int64_column(f, f.file.get(), path);
   if (v.size() != rows) {

@@ -44,10 +44,8 @@ bool is_stored_string_type(hid_t type) {
 herr_t convert_to_stored_string(hid_t src, hid_t dst, H5T_cdata_t* cdata, size_t n,
                                 size_t buf_stride, size_t, void* buf, void*, hid_t) {
   switch (cdata->command) {
-    case H5T_CONV_INIT:
-      return H5Tis_variable_str(src) > 0 && is_stored_string_type(dst) ? 0 : -1;
-    case H5T_CONV_FREE:
-      return 0;
+    case H5T_CONV_INIT: return H5Tis_variable_str(src) > 0 && is_stored_string_type(dst) ? 0 : -1;
+    case H5T_CONV_FREE: return 0;
     case H5T_CONV_CONV: {
       const size_t src_size = H5Tget_size(src);
       if (src_size < 12) return -1;  // length, address (at least 4 bytes), index
@@ -104,18 +102,16 @@ uint64_t check_filters(const File& f, hid_t dset, const std::string& what) {
     char name[64] = {0};
     unsigned config = 0;
     nelmts = 8;
-    const H5Z_filter_t id =
-        H5Pget_filter2(dcpl.get(), static_cast<unsigned>(i), &flags, &nelmts, cd_values,
-                       sizeof name, name, &config);
+    const H5Z_filter_t id = H5Pget_filter2(dcpl.get(), static_cast<unsigned>(i), &flags, &nelmts,
+                                           cd_values, sizeof name, name, &config);
     if (id < 0) {
       H5Eclear2(H5E_DEFAULT);
       f.fail("cannot read the filters of dataset '" + what + "'");
     }
     if (!filter_supported(id) || H5Zfilter_avail(id) <= 0) {
       H5Eclear2(H5E_DEFAULT);
-      f.fail(Msg::unsupported_filter, {{"dataset", what},
-                                       {"filter", std::to_string(id)},
-                                       {"name", filter_name(id)}});
+      f.fail(Msg::unsupported_filter,
+             {{"dataset", what}, {"filter", std::to_string(id)}, {"name", filter_name(id)}});
     }
     expansion = std::min<uint64_t>(expansion * filter_expansion(id), uint64_t{1} << 40);
   }
@@ -162,7 +158,8 @@ uint64_t check_dataset(const File& f, hid_t dset, const std::string& what, uint6
   const int external = H5Pget_external_count(dcpl.get());
   if (layout == H5D_VIRTUAL || external != 0) {
     H5Eclear2(H5E_DEFAULT);
-    f.fail("dataset '" + what + "' keeps its data outside the file, which scope-speedscope does not read");
+    f.fail("dataset '" + what +
+           "' keeps its data outside the file, which scope-speedscope does not read");
   }
   if (values == 0) return 0;
   uint64_t chunk_bytes = 0;
@@ -184,9 +181,10 @@ uint64_t check_dataset(const File& f, hid_t dset, const std::string& what, uint6
   const unsigned __int128 limit = static_cast<unsigned __int128>(stored) * expansion;
   if (declared > limit) {
     const uint64_t shown = declared > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(declared);
-    f.fail(Msg::declared_size_exceeds_storage,
-           {{"dataset", what}, {"values", std::to_string(values)},
-            {"declared", std::to_string(shown)}, {"stored", std::to_string(stored)}});
+    f.fail(Msg::declared_size_exceeds_storage, {{"dataset", what},
+                                                {"values", std::to_string(values)},
+                                                {"declared", std::to_string(shown)},
+                                                {"stored", std::to_string(stored)}});
   }
   return chunk_bytes;
 }
@@ -280,7 +278,8 @@ void check_stored_strings(const File& f, const std::string& where,
 
 // Strings HDF5 allocated for a read, freed whatever happens next.
 struct VlenStrings {
-  VlenStrings(hid_t mem_type, hid_t space, std::size_t n) : type(mem_type), space(space), pointers(n, nullptr) {}
+  VlenStrings(hid_t mem_type, hid_t space, std::size_t n)
+      : type(mem_type), space(space), pointers(n, nullptr) {}
   ~VlenStrings() { H5Treclaim(type, space, H5P_DEFAULT, pointers.data()); }
   VlenStrings(const VlenStrings&) = delete;
   VlenStrings& operator=(const VlenStrings&) = delete;
@@ -301,8 +300,9 @@ std::vector<std::string> read_string_column(File& f, hid_t loc, const std::strin
   const htri_t variable = H5Tis_variable_str(type.get());
   // On disk a variable-length string is a length, a heap address and an
   // index: at least 12 bytes.
-  const ChunkSize chunk_size(check_dataset(
-      f, dset.get(), path, n, variable > 0 ? 12 : std::max<std::size_t>(H5Tget_size(type.get()), 1)));
+  const ChunkSize chunk_size(
+      check_dataset(f, dset.get(), path, n,
+                    variable > 0 ? 12 : std::max<std::size_t>(H5Tget_size(type.get()), 1)));
   // A string takes its text and about 32 bytes more (the same count in
   // every build, whatever its std::string weighs there).
   const std::string what = "dataset '" + path + "' (" + std::to_string(n) + " strings)";

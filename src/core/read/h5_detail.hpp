@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "text/messages.hpp"
 #include "model/run.hpp"
+#include "text/messages.hpp"
 
 namespace scope_speedscope::h5 {
 
@@ -78,7 +78,7 @@ struct File {
   std::string path;  // as the user named it
   Progress progress;
   SourceState* source = nullptr;  // where its bytes come from (our driver)
-  uint64_t events_total = 0;  // for progress
+  uint64_t events_total = 0;      // for progress
   uint64_t events_done = 0;
   uint64_t memory = 0;  // bytes claimed by what has been read so far
 

@@ -81,9 +81,9 @@ bool read_cached(DriverFile& f, uint64_t offset, unsigned char* out, std::size_t
       if (f.blocks.size() < kBlocksKept) {
         block = &f.blocks.emplace_back();
       } else {
-        block = &*std::min_element(f.blocks.begin(), f.blocks.end(), [](const Block& a, const Block& b) {
-          return a.last_use < b.last_use;
-        });
+        block = &*std::min_element(
+            f.blocks.begin(), f.blocks.end(),
+            [](const Block& a, const Block& b) { return a.last_use < b.last_use; });
       }
       const uint64_t start = index * kBlockBytes;
       const auto length = static_cast<std::size_t>(std::min<uint64_t>(kBlockBytes, f.eof - start));
@@ -141,8 +141,8 @@ int driver_cmp(const H5FD_t* a, const H5FD_t* b) {
 
 herr_t driver_query(const H5FD_t*, unsigned long* flags) {
   if (flags != nullptr) {
-    *flags = H5FD_FEAT_AGGREGATE_METADATA | H5FD_FEAT_ACCUMULATE_METADATA |
-             H5FD_FEAT_DATA_SIEVE | H5FD_FEAT_AGGREGATE_SMALLDATA;
+    *flags = H5FD_FEAT_AGGREGATE_METADATA | H5FD_FEAT_ACCUMULATE_METADATA | H5FD_FEAT_DATA_SIEVE |
+             H5FD_FEAT_AGGREGATE_SMALLDATA;
   }
   return 0;
 }

@@ -94,7 +94,7 @@ uint64_t File::size() const {
 
 std::string mebibytes(uint64_t bytes) {
   return bytes % (uint64_t{1} << 30) == 0 ? std::to_string(bytes >> 30) + " GiB"
-                                           : std::to_string(bytes >> 20) + " MiB";
+                                          : std::to_string(bytes >> 20) + " MiB";
 }
 
 void File::claim_memory(uint64_t bytes, const std::string& what) {
@@ -132,7 +132,9 @@ H5O_type_t object_type(hid_t loc, const std::string& path) {
 }
 }  // namespace
 
-bool is_group(hid_t loc, const std::string& path) { return object_type(loc, path) == H5O_TYPE_GROUP; }
+bool is_group(hid_t loc, const std::string& path) {
+  return object_type(loc, path) == H5O_TYPE_GROUP;
+}
 bool is_dataset(hid_t loc, const std::string& path) {
   return object_type(loc, path) == H5O_TYPE_DATASET;
 }

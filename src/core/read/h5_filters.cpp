@@ -52,9 +52,7 @@ size_t refuse(const std::string& what) {
 
 std::string bytes(uint64_t n) { return std::to_string(n) + (n == 1 ? " byte" : " bytes"); }
 
-std::string chunk_of(uint64_t expected) {
-  return "the dataset's chunk of " + bytes(expected);
-}
+std::string chunk_of(uint64_t expected) { return "the dataset's chunk of " + bytes(expected); }
 
 // The output buffer of one chunk, handed to HDF5 (which frees it) on success.
 struct Output {
@@ -119,7 +117,8 @@ size_t decode_deflate(unsigned flags, size_t, const unsigned[], size_t nbytes, s
   if (status == Z_DATA_ERROR) return refuse("a gzip chunk is damaged (" + message + ")");
   if (status == Z_MEM_ERROR) return refuse("out of memory decoding a gzip chunk");
   // Z_BUF_ERROR or Z_OK: the stream wants more input, or more room.
-  if (input_left == 0) return refuse("a gzip chunk of " + bytes(nbytes) + " ends before its stream does");
+  if (input_left == 0)
+    return refuse("a gzip chunk of " + bytes(nbytes) + " ends before its stream does");
   return refuse("a gzip chunk decodes to more than " + chunk_of(expected));
 }
 
@@ -178,13 +177,14 @@ size_t decode_zstd(unsigned flags, size_t, const unsigned[], size_t nbytes, size
   size_t result = 0;
   if (!check_call("zstd", flags, &expected, &result)) return result;
   const std::string chunk = "a zstd chunk of " + bytes(nbytes);
-  const std::string too_wide =
-      "a zstd chunk asks for a window of more than " + bytes(kLargestWindow) + ", more than " +
-      chunk_of(expected) + " needs";
+  const std::string too_wide = "a zstd chunk asks for a window of more than " +
+                               bytes(kLargestWindow) + ", more than " + chunk_of(expected) +
+                               " needs";
   ZSTD_frameHeader header{};
   const size_t need = ZSTD_getFrameHeader(&header, *buf, nbytes);
   if (ZSTD_isError(need)) {
-    if (ZSTD_getErrorCode(need) == ZSTD_error_frameParameter_windowTooLarge) return refuse(too_wide);
+    if (ZSTD_getErrorCode(need) == ZSTD_error_frameParameter_windowTooLarge)
+      return refuse(too_wide);
     return refuse(chunk + " " + header_reason(need));
   }
   if (need != 0) return refuse(chunk + " ends before its frame header does");
@@ -206,7 +206,8 @@ size_t decode_zstd(unsigned flags, size_t, const unsigned[], size_t nbytes, size
   }
   Output out(expected);
   std::unique_ptr<ZSTD_DCtx, DctxFree> dctx(ZSTD_createDCtx());
-  if (out.data == nullptr || !dctx) return refuse("out of memory for a chunk of " + bytes(expected));
+  if (out.data == nullptr || !dctx)
+    return refuse("out of memory for a chunk of " + bytes(expected));
   const size_t got = ZSTD_decompressDCtx(dctx.get(), out.data, expected, *buf, nbytes);
   // Which error a damaged frame gives ("Data corruption detected",
   // "Destination buffer is too small") depends on the width of zstd's bit

@@ -16,8 +16,8 @@
 #include "read/h5_detail.hpp"
 #include "read/h5_driver.hpp"
 #include "read/h5_filters.hpp"
-#include "write/speedscope_writer.hpp"
 #include "text/unicode.hpp"
+#include "write/speedscope_writer.hpp"
 
 namespace scope_speedscope {
 
@@ -151,8 +151,9 @@ Run read_from_state(h5::SourceState& state, const std::string& path, const Progr
   h5::silence_hdf5_errors();
   h5::Handle fapl = h5::driver_fapl(state);
   if (!fapl.valid()) {
-    throw Error(Msg::internal, {{"detail", "scope-speedscope: its HDF5 file driver could not be set up (" +
-                                               h5::error_stack_message() + ")"}});
+    throw Error(Msg::internal,
+                {{"detail", "scope-speedscope: its HDF5 file driver could not be set up (" +
+                                h5::error_stack_message() + ")"}});
   }
   h5::File f;
   f.path = path;

@@ -28,8 +28,8 @@ bool is_rank_group_name(const std::string& name) {
 }
 
 struct RegionGroup {
-  std::string name;     // joined path below regions/
-  H5O_token_t token;    // the region group, opened again by token to read it
+  std::string name;   // joined path below regions/
+  H5O_token_t token;  // the region group, opened again by token to read it
 };
 
 // Opens an object by its token: no path to traverse again.
@@ -55,7 +55,8 @@ std::vector<RegionGroup> region_groups(const File& f, hid_t rank_group,
   std::vector<Node> nodes;
   auto full_name = [&](std::size_t node) {
     std::vector<const std::string*> parts;
-    for (std::size_t n = node; n != SIZE_MAX; n = nodes[n].parent) parts.push_back(&nodes[n].component);
+    for (std::size_t n = node; n != SIZE_MAX; n = nodes[n].parent)
+      parts.push_back(&nodes[n].component);
     std::string name;
     for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
       if (it != parts.rbegin()) name += '/';
@@ -101,7 +102,8 @@ std::vector<RegionGroup> region_groups(const File& f, hid_t rank_group,
     }
     const std::string& child = top.children[top.next++];
     H5O_info2_t info;
-    if (H5Oget_info_by_name3(top.group.get(), child.c_str(), &info, H5O_INFO_BASIC, H5P_DEFAULT) < 0) {
+    if (H5Oget_info_by_name3(top.group.get(), child.c_str(), &info, H5O_INFO_BASIC, H5P_DEFAULT) <
+        0) {
       H5Eclear2(H5E_DEFAULT);  // a dangling soft link: not a region
       continue;
     }

@@ -25,7 +25,8 @@ class LanePosition {
     if (any_ && range <= 4 * static_cast<uint64_t>(lanes.size()) + 4096) {
       dense_.assign(static_cast<std::size_t>(range) + 1, 0);
       for (std::size_t l = 0; l < lanes.size(); ++l) {
-        dense_[static_cast<uint64_t>(lanes[l]) - static_cast<uint64_t>(lo)] = static_cast<uint32_t>(l);
+        dense_[static_cast<uint64_t>(lanes[l]) - static_cast<uint64_t>(lo)] =
+            static_cast<uint32_t>(l);
       }
     }
   }
@@ -33,7 +34,8 @@ class LanePosition {
     if (!any_) return 0;
     const int64_t v = run_.lane[e];
     if (!dense_.empty()) return dense_[static_cast<uint64_t>(v) - static_cast<uint64_t>(lo_)];
-    return static_cast<std::size_t>(std::lower_bound(lanes_.begin(), lanes_.end(), v) - lanes_.begin());
+    return static_cast<std::size_t>(std::lower_bound(lanes_.begin(), lanes_.end(), v) -
+                                    lanes_.begin());
   }
 
  private:
@@ -101,8 +103,8 @@ void split_by_row(const Rows& rows, const std::vector<uint32_t>& events, std::si
 
 // Puts each piece in call order (sorted on its own when its row is not),
 // tagged with its row when the order is packed.
-void order_pieces(const Run& run, const std::vector<Piece>& pieces, const std::vector<char>& in_order,
-                  IndexedCalls::Order& order) {
+void order_pieces(const Run& run, const std::vector<Piece>& pieces,
+                  const std::vector<char>& in_order, IndexedCalls::Order& order) {
   auto before = [&](uint32_t a, uint32_t b) {  // within one row: event order is concatenation order
     return call_before(run.start_ns[a], run.end_ns[a], a, run.start_ns[b], run.end_ns[b], b);
   };
@@ -170,9 +172,11 @@ std::shared_ptr<IndexedCalls::Order> index_calls(const Run& run, const Rows& row
   pack_rows_if_room(run, rows, *order);
 
   std::vector<char> in_order(rows.rows.size());
-  for (std::size_t r = 0; r < rows.rows.size(); ++r) in_order[r] = row_in_order(run, rows.rows[r]) ? 1 : 0;
+  for (std::size_t r = 0; r < rows.rows.size(); ++r)
+    in_order[r] = row_in_order(run, rows.rows[r]) ? 1 : 0;
   std::size_t largest = 0;
-  for (std::size_t l = 0; l < lanes.size(); ++l) largest = std::max(largest, begin[l + 1] - begin[l]);
+  for (std::size_t l = 0; l < lanes.size(); ++l)
+    largest = std::max(largest, begin[l + 1] - begin[l]);
 
   std::vector<Piece> pieces;
   std::vector<uint32_t> merged;

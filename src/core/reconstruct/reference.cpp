@@ -60,10 +60,11 @@ std::vector<std::vector<uint64_t>> split_lanes(const Columns& c, const std::vect
   std::vector<std::vector<uint64_t>> members(lane_values.size());
   for (uint64_t id = 0; id < order.size(); ++id) {
     const std::size_t li =
-        c.lane.empty() ? 0
-                       : static_cast<std::size_t>(std::lower_bound(lane_values.begin(), lane_values.end(),
-                                                                   c.lane[order[id]]) -
-                                                  lane_values.begin());
+        c.lane.empty()
+            ? 0
+            : static_cast<std::size_t>(
+                  std::lower_bound(lane_values.begin(), lane_values.end(), c.lane[order[id]]) -
+                  lane_values.begin());
     members[li].push_back(id);
   }
   return members;
@@ -74,7 +75,8 @@ void count_depths(const Columns& c, const std::vector<uint64_t>& order,
                   const std::vector<uint64_t>& ids, std::vector<int64_t>& depth) {
   const std::size_t m = ids.size();
   std::vector<int128> ends(m);
-  for (std::size_t j = 0; j < m; ++j) ends[j] = doubled_end(c.start[order[ids[j]]], c.end[order[ids[j]]]);
+  for (std::size_t j = 0; j < m; ++j)
+    ends[j] = doubled_end(c.start[order[ids[j]]], c.end[order[ids[j]]]);
   std::sort(ends.begin(), ends.end());
   int64_t min_depth = 0;
   for (std::size_t j = 0; j < m; ++j) {
@@ -145,7 +147,8 @@ RankCalls build_call_arrays_literal(const Run& run, const std::vector<uint32_t>&
     const std::size_t begin = out.calls.size();
     for (uint64_t id : members[li]) {
       const uint64_t k = order[id];
-      out.calls.push_back(Call{c.start[k], c.end[k], g.row_of(k).region, static_cast<uint32_t>(depth[id])});
+      out.calls.push_back(
+          Call{c.start[k], c.end[k], g.row_of(k).region, static_cast<uint32_t>(depth[id])});
     }
     out.lanes.push_back(Lane{lane_values[li], begin, out.calls.size()});
   }

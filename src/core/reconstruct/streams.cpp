@@ -59,7 +59,8 @@ std::size_t MergedCalls::next(Call* out, std::size_t max) {
   std::size_t n = 0;
   while (n < max && !heap_.empty()) {
     Head& head = heap_.top();
-    out[n++] = Call{head.start, head.end, rows_[head.row].region, stack_.depth_of(head.start, head.end)};
+    out[n++] =
+        Call{head.start, head.end, rows_[head.row].region, stack_.depth_of(head.start, head.end)};
     if (head.next < rows_[head.row].count) {
       load(head, head.row, head.next);
       heap_.sifted();

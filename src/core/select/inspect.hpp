@@ -25,14 +25,14 @@ struct Inspection {
   };
   struct RegionInfo {
     std::string name;
-    uint64_t calls;               // over all ranks
-    std::vector<int64_t> ranks;   // ranks with a row for this region
+    uint64_t calls;              // over all ranks
+    std::vector<int64_t> ranks;  // ranks with a row for this region
   };
   std::string label;          // metadata label ("" when none)
   std::string display_label;  // what names the document
   int64_t schema_version;
   std::string storage_layout;
-  int64_t num_ranks;          // valid ranks are 0 .. num_ranks - 1
+  int64_t num_ranks;  // valid ranks are 0 .. num_ranks - 1
   uint64_t calls;
   std::vector<RankInfo> ranks;      // ranks that recorded calls, ascending
   std::vector<RegionInfo> regions;  // file order

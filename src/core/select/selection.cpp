@@ -85,8 +85,8 @@ std::vector<uint32_t> filter_regions(const Run& run, const Patterns& include,
 
 void require_rank(const Run& run, int64_t rank, std::size_t index) {
   if (rank < 0 || rank >= run.num_ranks) {
-    throw Error(Msg::invalid_rank, {{"rank", std::to_string(rank)},
-                                    {"valid", messages::valid_ranks(run.num_ranks)}})
+    throw Error(Msg::invalid_rank,
+                {{"rank", std::to_string(rank)}, {"valid", messages::valid_ranks(run.num_ranks)}})
         .on_field("ranks", static_cast<long long>(index));
   }
 }
@@ -102,7 +102,8 @@ std::vector<uint32_t> order_regions(const Run& run, std::vector<uint32_t> region
   return regions;
 }
 
-std::vector<uint32_t> get_regions(const Run& run, const Patterns& include, const Patterns& exclude) {
+std::vector<uint32_t> get_regions(const Run& run, const Patterns& include,
+                                  const Patterns& exclude) {
   return order_regions(run, filter_regions(run, include, exclude, nullptr));
 }
 

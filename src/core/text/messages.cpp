@@ -17,8 +17,7 @@ struct Entry {
 constexpr Entry kMessages[] = {
     // ---- reading -----------------------------------------------------------------
     {Msg::file_not_found, "file_not_found", ErrorKind::file_not_found,
-     "HDF5 file not found: {path}",
-     "The file was not found."},
+     "HDF5 file not found: {path}", "The file was not found."},
     {Msg::not_hdf5, "not_hdf5", ErrorKind::corrupt_profile,
      "{path} is not a readable HDF5 profiling file. A run that was interrupted while writing "
      "leaves a truncated file behind; the underlying error was: {underlying}",
@@ -34,8 +33,7 @@ constexpr Entry kMessages[] = {
      "leaves a truncated file behind; the underlying error was: {underlying}",
      "The file is empty (0 bytes). A run that stopped before writing its profile leaves such a "
      "file."},
-    {Msg::corrupt_file, "corrupt_file", ErrorKind::corrupt_profile,
-     "{path}: {detail}",
+    {Msg::corrupt_file, "corrupt_file", ErrorKind::corrupt_profile, "{path}: {detail}",
      "The file is damaged, or it is not a scope-profiler profile: {detail}."},
     {Msg::truncated_index, "truncated_index", ErrorKind::corrupt_profile,
      "{path} claims {claimed} recorded events but its event columns hold {held}. The file is "
@@ -77,7 +75,8 @@ constexpr Entry kMessages[] = {
      "{path}: metadata attribute 'mpi_size' is {repr}, not a number of ranks. The file is "
      "damaged.",
      "The file is damaged: its number of MPI ranks (mpi_size) is {repr}."},
-    {Msg::declared_size_exceeds_storage, "declared_size_exceeds_storage", ErrorKind::corrupt_profile,
+    {Msg::declared_size_exceeds_storage, "declared_size_exceeds_storage",
+     ErrorKind::corrupt_profile,
      "{path}: dataset '{dataset}' declares {values} values ({declared} bytes) but the file holds "
      "only {stored} bytes of data for it. The file is truncated or damaged.",
      "The file is truncated or damaged: {dataset} should hold {values} values, but the file has "
@@ -119,17 +118,14 @@ constexpr Entry kMessages[] = {
      "This file is compressed with HDF5 filter {filter} ({name}), which scope-speedscope cannot "
      "decode: it reads profiles compressed with gzip, LZF or Zstandard, with or without shuffle."},
     // ---- export ------------------------------------------------------------------
-    {Msg::no_profiling_data, "no_profiling_data", ErrorKind::value,
-     "No profiling data provided.",
+    {Msg::no_profiling_data, "no_profiling_data", ErrorKind::value, "No profiling data provided.",
      "No file was given to convert."},
     {Msg::no_regions_matched, "no_regions_matched", ErrorKind::value,
      "No regions matched the selected filters.",
      "No region is left after the include and exclude filters."},
     {Msg::no_calls_recorded, "no_calls_recorded", ErrorKind::value,
-     "No calls recorded for the requested ranks.",
-     "The selected ranks recorded no calls."},
-    {Msg::invalid_rank, "invalid_rank", ErrorKind::value,
-     "Invalid rank requested: {rank}",
+     "No calls recorded for the requested ranks.", "The selected ranks recorded no calls."},
+    {Msg::invalid_rank, "invalid_rank", ErrorKind::value, "Invalid rank requested: {rank}",
      "There is no rank {rank} in this run: {valid}."},
     {Msg::ends_before_starts, "ends_before_starts", ErrorKind::nesting,
      "a recorded call ends before it starts",
@@ -159,16 +155,12 @@ constexpr Entry kMessages[] = {
      "Regular expression '{pattern}' failed to match: {detail}",
      "The filter '{pattern}' failed to match: {detail}."},
     {Msg::empty_output_name, "empty_output_name", ErrorKind::value,
-     "PosixPath('{path}') has an empty name",
-     "The output file name is empty."},
-    {Msg::cannot_write, "cannot_write", ErrorKind::io,
-     "cannot write {path}: {reason}",
+     "PosixPath('{path}') has an empty name", "The output file name is empty."},
+    {Msg::cannot_write, "cannot_write", ErrorKind::io, "cannot write {path}: {reason}",
      "Cannot write {path}: {reason}."},
     {Msg::cannot_create_directory, "cannot_create_directory", ErrorKind::io,
-     "cannot create directory {path}: {reason}",
-     "Cannot create the folder {path}: {reason}."},
-    {Msg::output_failed, "output_failed", ErrorKind::io,
-     "{detail}",
+     "cannot create directory {path}: {reason}", "Cannot create the folder {path}: {reason}."},
+    {Msg::output_failed, "output_failed", ErrorKind::io, "{detail}",
      "Writing the output failed: {detail}"},
     // ---- narrowing (ours) --------------------------------------------------------
     {Msg::invalid_duration, "invalid_duration", ErrorKind::value,
@@ -198,17 +190,11 @@ constexpr Entry kMessages[] = {
      "No call of the selected ranks lasts {min} or longer within the time window {window} "
      "(seconds from the run's first call)."},
     // ---- shells ------------------------------------------------------------------
-    {Msg::usage, "usage", ErrorKind::usage,
-     "{detail}",
-     "{detail}"},
-    {Msg::bad_argument, "bad_argument", ErrorKind::value,
-     "{detail}",
-     "{detail}"},
-    {Msg::out_of_memory, "out_of_memory", ErrorKind::memory,
-     "out of memory",
+    {Msg::usage, "usage", ErrorKind::usage, "{detail}", "{detail}"},
+    {Msg::bad_argument, "bad_argument", ErrorKind::value, "{detail}", "{detail}"},
+    {Msg::out_of_memory, "out_of_memory", ErrorKind::memory, "out of memory",
      "There is not enough memory to convert this file."},
-    {Msg::internal, "internal", ErrorKind::internal,
-     "{detail}",
+    {Msg::internal, "internal", ErrorKind::internal, "{detail}",
      "The converter failed unexpectedly: {detail}"},
 };
 

@@ -44,37 +44,37 @@ enum class Msg {
   schema_not_positive,    // version
   schema_too_new,         // version
   // damaged files (ours: scope-profiler would read garbage or fail obscurely)
-  negative_index_value,   // path, dataset, row, value
-  rank_out_of_range,      // path, dataset, row, value
-  thread_id_out_of_range, // path, dataset, row, value
-  decoded_time_overflow,  // path, dataset, row
-  bad_mpi_size,           // path, repr
+  negative_index_value,           // path, dataset, row, value
+  rank_out_of_range,              // path, dataset, row, value
+  thread_id_out_of_range,         // path, dataset, row, value
+  decoded_time_overflow,          // path, dataset, row
+  bad_mpi_size,                   // path, repr
   declared_size_exceeds_storage,  // path, dataset, values, declared, stored
-  strings_exceed_file,    // path, where, declared, size
-  damaged_string,         // path, where
-  duplicate_region_name,  // path, dataset, row, first, name
-  group_reached_twice,    // path, group
-  converter_stopped,      // path, what: a trap inside the WebAssembly module
-  file_unreadable,        // path, reason: the bytes could not be read (not damage)
-  file_shrank,            // offset, size: a file_unreadable reason: it ended before its size
-  too_large,              // path, what, limit: more memory than one file may take
-  unsupported_filter,     // path, dataset, filter (its number), name: not gzip/shuffle/lzf/zstd
+  strings_exceed_file,            // path, where, declared, size
+  damaged_string,                 // path, where
+  duplicate_region_name,          // path, dataset, row, first, name
+  group_reached_twice,            // path, group
+  converter_stopped,              // path, what: a trap inside the WebAssembly module
+  file_unreadable,                // path, reason: the bytes could not be read (not damage)
+  file_shrank,         // offset, size: a file_unreadable reason: it ended before its size
+  too_large,           // path, what, limit: more memory than one file may take
+  unsupported_filter,  // path, dataset, filter (its number), name: not gzip/shuffle/lzf/zstd
   // export
   no_profiling_data,
   no_regions_matched,
   no_calls_recorded,
-  invalid_rank,           // rank, valid ("its ranks are 0 to 3", ...)
+  invalid_rank,  // rank, valid ("its ranks are 0 to 3", ...)
   ends_before_starts,
   not_properly_nested,
-  calls_overlap,          // child, parent ("'solve' call 3 [10, 200] ns")
+  calls_overlap,  // child, parent ("'solve' call 3 [10, 200] ns")
   too_many_calls,
-  invalid_regex,          // pattern, detail (PCRE2's words "at position N")
-  pattern_too_complex,    // pattern, length
-  pattern_match_failed,   // pattern, detail
-  empty_output_name,      // path
-  cannot_write,           // path, reason
+  invalid_regex,            // pattern, detail (PCRE2's words "at position N")
+  pattern_too_complex,      // pattern, length
+  pattern_match_failed,     // pattern, detail
+  empty_output_name,        // path
+  cannot_write,             // path, reason
   cannot_create_directory,  // path, reason
-  output_failed,          // detail: a caller's output sink failed
+  output_failed,            // detail: a caller's output sink failed
   // narrowing (ours)
   invalid_duration,       // option, text
   invalid_time_window,    // option, text
@@ -83,10 +83,10 @@ enum class Msg {
   nothing_left_window,    // window
   nothing_left_both,      // min, window
   // shells
-  usage,                  // detail: a command-line usage error
-  bad_argument,           // detail: an API argument of the wrong shape
+  usage,         // detail: a command-line usage error
+  bad_argument,  // detail: an API argument of the wrong shape
   out_of_memory,
-  internal,               // detail
+  internal,  // detail
 };
 
 using MessageArgs = std::vector<std::pair<std::string, std::string>>;

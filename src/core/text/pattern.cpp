@@ -208,13 +208,13 @@ Pattern::Pattern(Pattern&&) noexcept = default;
 Pattern& Pattern::operator=(Pattern&&) noexcept = default;
 
 bool Pattern::match_at_start(std::string_view text) const {
-  const int rc = pcre2_match(impl_->code.get(), reinterpret_cast<PCRE2_SPTR>(text.data()),
-                             text.size(), 0, 0, impl_->match_data.get(),
-                             impl_->match_context.get());
+  const int rc =
+      pcre2_match(impl_->code.get(), reinterpret_cast<PCRE2_SPTR>(text.data()), text.size(), 0, 0,
+                  impl_->match_data.get(), impl_->match_context.get());
   if (rc >= 0) return true;
   if (rc == PCRE2_ERROR_NOMATCH) return false;
-  if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT ||
-      rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_NOMEMORY) {
+  if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
+      rc == PCRE2_ERROR_NOMEMORY) {
     throw Error(Msg::pattern_too_complex,
                 pattern_args(text_, "length", std::to_string(char_position(text, text.size()))));
   }

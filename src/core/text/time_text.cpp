@@ -55,7 +55,8 @@ std::optional<Decimal> parse_decimal(std::string_view text) {
     unit_exp = 9;
   } else if (unit == "ms") {
     unit_exp = 6;
-  } else if (unit == "us" || unit == "\xc2\xb5s" || unit == "\xce\xbcs") {  // us, µs (micro sign), μs (mu)
+  } else if (unit == "us" || unit == "\xc2\xb5s" ||
+             unit == "\xce\xbcs") {  // us, µs (micro sign), μs (mu)
     unit_exp = 3;
   } else if (unit == "ns") {
     unit_exp = 0;
@@ -83,7 +84,8 @@ int64_t to_ns(const Decimal& d, bool round_up) {
       fraction = true;  // digits are not all zero
     } else {
       whole = d.digits.substr(0, static_cast<std::size_t>(n - drop));
-      fraction = d.digits.find_first_not_of('0', static_cast<std::size_t>(n - drop)) != std::string::npos;
+      fraction =
+          d.digits.find_first_not_of('0', static_cast<std::size_t>(n - drop)) != std::string::npos;
     }
     if (whole.size() > 19) return INT64_MAX;
   }
@@ -101,7 +103,8 @@ std::string decimal_text(std::string digits, int scale) {
   if (digits.size() <= static_cast<std::size_t>(scale)) {
     digits = std::string(static_cast<std::size_t>(scale) + 1 - digits.size(), '0') + digits;
   }
-  std::string out = digits.substr(0, digits.size() - scale) + "." + digits.substr(digits.size() - scale);
+  std::string out =
+      digits.substr(0, digits.size() - scale) + "." + digits.substr(digits.size() - scale);
   while (out.back() == '0') out.pop_back();
   if (out.back() == '.') out.pop_back();
   return out;
@@ -139,7 +142,6 @@ std::string format_seconds_ns(int64_t ns) {
   if (ns < 0) return "-" + decimal_text(std::to_string(0 - static_cast<uint64_t>(ns)), 9);
   return decimal_text(std::to_string(ns), 9);
 }
-
 
 namespace {
 constexpr int kR10[10] = {100, 125, 160, 200, 250, 315, 400, 500, 630, 800};  // x 1/100

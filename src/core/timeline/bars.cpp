@@ -23,7 +23,8 @@ class DepthBars {
   void emit_all(std::size_t lo, std::size_t hi) {
     // The frame changes after the current block's first call, found by a
     // cursor that only moves forward.
-    change_ = std::lower_bound(sl_.changes, sl_.changes + sl_.changes_n, static_cast<uint32_t>(lo + 1));
+    change_ =
+        std::lower_bound(sl_.changes, sl_.changes + sl_.changes_n, static_cast<uint32_t>(lo + 1));
     std::size_t i = lo;
     while (i < hi) {
       if (lasts_a_pixel(i)) {
@@ -62,10 +63,11 @@ class DepthBars {
       const bool all_near = reach > int128{INT64_MAX};
       const int64_t limit = all_near ? INT64_MAX : static_cast<int64_t>(reach);
       auto near = [&](std::size_t k) { return all_near || sl_.s[k] < limit; };
-      const std::size_t j = detail::gallop_from(last + 1, hi, last + advance_, near);  // first too far
-      if (j == last + 1) break;  // a gap of a pixel
+      const std::size_t j =
+          detail::gallop_from(last + 1, hi, last + advance_, near);  // first too far
+      if (j == last + 1) break;                                      // a gap of a pixel
       advance_ = j - last;
-      const std::size_t k = j - 1;  // the last near one
+      const std::size_t k = j - 1;         // the last near one
       if (lasts_a_pixel(k)) return k - 1;  // the block ends before it
       last = k;
       end = sl_.e[k];
@@ -76,9 +78,9 @@ class DepthBars {
   int32_t frame_of_block(std::size_t i, std::size_t last) {
     if (last == i) return sl_.f[i];
     const auto first = static_cast<uint32_t>(i + 1);
-    change_ = sl_.changes + detail::gallop_index(static_cast<std::size_t>(change_ - sl_.changes),
-                                                 sl_.changes_n,
-                                                 [&](std::size_t c) { return sl_.changes[c] < first; });
+    change_ = sl_.changes +
+              detail::gallop_index(static_cast<std::size_t>(change_ - sl_.changes), sl_.changes_n,
+                                   [&](std::size_t c) { return sl_.changes[c] < first; });
     const bool changes = change_ != sl_.changes + sl_.changes_n && *change_ <= last;
     return changes ? -1 : sl_.f[i];
   }
@@ -106,7 +108,8 @@ void Timeline::bars(std::size_t lane, int64_t start, int64_t end, uint32_t width
     // Overlapping calls: covered end after the window's start, start before its end.
     const std::size_t lo = detail::partition_index(
         0, sl.n, [&](std::size_t i) { return covered_end(sl.s[i], sl.e[i]) <= start; });
-    const std::size_t hi = detail::partition_index(lo, sl.n, [&](std::size_t i) { return sl.s[i] < end; });
+    const std::size_t hi =
+        detail::partition_index(lo, sl.n, [&](std::size_t i) { return sl.s[i] < end; });
     if (lo >= hi) break;  // nothing deeper overlaps either
     DepthBars(sl, d, px, out).emit_all(lo, hi);
   }

@@ -86,13 +86,14 @@ void Timeline::Builder::take_frames_and_origin(const Run& run) {
   frame_of_region = plan.frame_of_region;
   bool any = false;
   for (const auto& bounds : plan.bounds) {
-    if (bounds.any && (!any || bounds.first_start_ns < tl.origin_ns_)) tl.origin_ns_ = bounds.first_start_ns;
+    if (bounds.any && (!any || bounds.first_start_ns < tl.origin_ns_))
+      tl.origin_ns_ = bounds.first_start_ns;
     any = any || bounds.any;
   }
   const int64_t origin = tl.origin_ns_;
   // The run's first start is <= every start, so this does not overflow.
-  tl.origin_in_run_ns_ = static_cast<int64_t>(static_cast<uint64_t>(origin) -
-                                              static_cast<uint64_t>(run_origin_ns(run).value_or(origin)));
+  tl.origin_in_run_ns_ = static_cast<int64_t>(
+      static_cast<uint64_t>(origin) - static_cast<uint64_t>(run_origin_ns(run).value_or(origin)));
 }
 
 // One block of columns per distinct (rank, lane) (a rank listed twice shows
@@ -154,11 +155,14 @@ void Timeline::Builder::fill_blocks(const TimelineOptions& options) {
 void Timeline::Builder::fill_block(std::size_t blk, const std::vector<int64_t>& frame_of) {
   const Block& b = tl.blocks_[blk];
   const NamedCalls& nc = selected.profiles()[first_profile[blk]].calls;
-  std::vector<uint64_t> cursor(tl.depth_begin_.begin() + static_cast<std::ptrdiff_t>(b.first_depth),
-                               tl.depth_begin_.begin() + static_cast<std::ptrdiff_t>(b.first_depth + b.depths));
+  std::vector<uint64_t> cursor(
+      tl.depth_begin_.begin() + static_cast<std::ptrdiff_t>(b.first_depth),
+      tl.depth_begin_.begin() + static_cast<std::ptrdiff_t>(b.first_depth + b.depths));
   std::vector<uint64_t> open_at(b.depths, 0);  // the latest call at each depth (its position)
   const auto origin = static_cast<uint64_t>(tl.origin_ns_);
-  auto rel = [origin](int64_t t) { return static_cast<int64_t>(static_cast<uint64_t>(t) - origin); };
+  auto rel = [origin](int64_t t) {
+    return static_cast<int64_t>(static_cast<uint64_t>(t) - origin);
+  };
   int64_t* S = tl.start_.data();
   int64_t* E = tl.end_.data();
   int64_t* self = tl.self_.data();
@@ -194,7 +198,8 @@ void Timeline::Builder::index_frame_changes() {
       tl.change_begin_.push_back(filled);
       const uint64_t begin = tl.depth_begin_[k];
       for (uint64_t i = begin + 1; i < tl.depth_begin_[k + 1]; ++i) {
-        if (tl.frame_[i] != tl.frame_[i - 1]) tl.changes_[filled++] = static_cast<uint32_t>(i - begin);
+        if (tl.frame_[i] != tl.frame_[i - 1])
+          tl.changes_[filled++] = static_cast<uint32_t>(i - begin);
       }
     }
     tl.change_begin_.push_back(filled);

@@ -15,7 +15,8 @@ std::vector<Timeline::StackEntry> Timeline::stack_at(std::size_t lane, int64_t t
   std::vector<StackEntry> out;
   for (uint32_t d = 0; d < b.depths; ++d) {
     const Slice sl = slice(b, d);
-    const std::size_t after = detail::partition_index(0, sl.n, [&](std::size_t i) { return sl.s[i] <= time; });
+    const std::size_t after =
+        detail::partition_index(0, sl.n, [&](std::size_t i) { return sl.s[i] <= time; });
     if (after == 0) break;
     const std::size_t i = after - 1;
     if (covered_end(sl.s[i], sl.e[i]) <= time) break;
@@ -26,7 +27,8 @@ std::vector<Timeline::StackEntry> Timeline::stack_at(std::size_t lane, int64_t t
 }
 
 void Timeline::window_slices(const Block& b, int64_t start, int64_t end, std::vector<Slice>& slices,
-                             std::vector<std::size_t>& first, std::vector<std::size_t>& stop) const {
+                             std::vector<std::size_t>& first,
+                             std::vector<std::size_t>& stop) const {
   slices.clear();
   first.clear();
   stop.clear();
@@ -34,7 +36,8 @@ void Timeline::window_slices(const Block& b, int64_t start, int64_t end, std::ve
     const Slice sl = slice(b, d);
     const std::size_t lo = detail::partition_index(
         0, sl.n, [&](std::size_t i) { return covered_end(sl.s[i], sl.e[i]) <= start; });
-    const std::size_t hi = detail::partition_index(lo, sl.n, [&](std::size_t i) { return sl.s[i] < end; });
+    const std::size_t hi =
+        detail::partition_index(lo, sl.n, [&](std::size_t i) { return sl.s[i] < end; });
     if (lo >= hi) break;  // nothing deeper overlaps either
     slices.push_back(sl);
     first.push_back(lo);
@@ -101,7 +104,8 @@ std::vector<Timeline::RegionTotal> Timeline::regions(int64_t start, int64_t end,
   }
   std::vector<RegionTotal> out;
   for (std::size_t f = 0; f < F; ++f) {
-    if (calls[f] > 0) out.push_back(RegionTotal{static_cast<int32_t>(f), calls[f], total[f], self[f]});
+    if (calls[f] > 0)
+      out.push_back(RegionTotal{static_cast<int32_t>(f), calls[f], total[f], self[f]});
   }
   return out;
 }

@@ -44,8 +44,10 @@ Timeline::Slice Timeline::slice(const Block& b, uint32_t depth) const {
   const std::size_t k = b.first_depth + depth;
   const uint64_t at = depth_begin_[k];
   const uint64_t c = change_begin_[k];
-  return Slice{start_.data() + at,        end_.data() + at,
-               frame_.data() + at,        changes_.data() + c,
+  return Slice{start_.data() + at,
+               end_.data() + at,
+               frame_.data() + at,
+               changes_.data() + c,
                static_cast<std::size_t>(depth_begin_[k + 1] - at),
                static_cast<std::size_t>(change_begin_[k + 1] - c)};
 }

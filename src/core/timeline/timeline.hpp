@@ -38,8 +38,8 @@ struct DepthColumns {
 }  // namespace detail
 
 struct TimelineOptions {
-  std::optional<std::vector<int64_t>> ranks;        // nullopt: [0]; used as given
-  Patterns include;  // nullopt: no filter
+  std::optional<std::vector<int64_t>> ranks;  // nullopt: [0]; used as given
+  Patterns include;                           // nullopt: no filter
   Patterns exclude;
   // Phases "reconstruct" (one step per rank) and "index" (one per lane).
   Progress progress;
@@ -51,7 +51,7 @@ constexpr uint32_t kTimelineMaxWidth = 16384;
 class Timeline {
  public:
   struct LaneInfo {
-    std::string name;        // the profile's name: "rank 0", "rank 0 - MainThread"
+    std::string name;  // the profile's name: "rank 0", "rank 0 - MainThread"
     uint64_t calls = 0;
     uint32_t max_depth = 0;  // deepest depth, 0 at the top
     int64_t start_ns = 0;    // its first call's start
@@ -163,7 +163,7 @@ class Timeline {
   // (Left uninitialised when sized: every element is written while opening.)
   std::vector<int64_t, UninitializedAllocator<int64_t>> start_, end_, self_;
   std::vector<int32_t, UninitializedAllocator<int32_t>> frame_;
-  std::vector<uint64_t> depth_begin_;   // per block: depths + 1 entries into the columns
+  std::vector<uint64_t> depth_begin_;  // per block: depths + 1 entries into the columns
   std::vector<uint32_t, UninitializedAllocator<uint32_t>> changes_;
   std::vector<uint64_t> change_begin_;  // per block: depths + 1 entries into changes_
 };

@@ -28,7 +28,8 @@ struct DocumentPlan {
   std::vector<Bounds> bounds;  // per profile
 };
 
-inline DocumentPlan plan_document(std::size_t region_count, const std::vector<NamedCalls>& profiles) {
+inline DocumentPlan plan_document(std::size_t region_count,
+                                  const std::vector<NamedCalls>& profiles) {
   DocumentPlan plan;
   plan.frame_of_region.assign(region_count, -1);
   bool any = false;
@@ -48,16 +49,17 @@ inline DocumentPlan plan_document(std::size_t region_count, const std::vector<Na
       b.last_root_end_ns = s.last_root_end_ns;
       for (uint32_t region : s.regions) see_region(region);
     }
-    if (!summarized) for_each_block(p, [&](const Call* begin, const Call* end) {
-      if (!b.any) {
-        b.any = true;
-        b.first_start_ns = begin->start_ns;
-      }
-      for (const Call* c = begin; c != end; ++c) {
-        see_region(c->region);
-        if (c->depth == 0) b.last_root_end_ns = c->end_ns;
-      }
-    });
+    if (!summarized)
+      for_each_block(p, [&](const Call* begin, const Call* end) {
+        if (!b.any) {
+          b.any = true;
+          b.first_start_ns = begin->start_ns;
+        }
+        for (const Call* c = begin; c != end; ++c) {
+          see_region(c->region);
+          if (c->depth == 0) b.last_root_end_ns = c->end_ns;
+        }
+      });
     if (b.any) {
       const double first = seconds(b.first_start_ns);
       if (!any || first < plan.origin) plan.origin = first;

@@ -31,11 +31,11 @@ inline constexpr const char* CLOSE_EVENT = "C";
 // The keys of each object, in the order they are written.
 namespace keys {
 inline constexpr const char* document[] = {"$schema", "exporter", "name", "activeProfileIndex",
-                                           "shared", "profiles"};
+                                           "shared",  "profiles"};
 inline constexpr const char* shared[] = {"frames"};
 inline constexpr const char* frame[] = {"name"};
-inline constexpr const char* profile[] = {"type", "name", "unit", "startValue", "endValue",
-                                          "events"};
+inline constexpr const char* profile[] = {"type",       "name",     "unit",
+                                          "startValue", "endValue", "events"};
 inline constexpr const char* event[] = {"type", "frame", "at"};
 }  // namespace keys
 

@@ -295,8 +295,8 @@ class EventWriter {
 
 // {"type": "evented", "name": ..., "unit": "seconds", "startValue": ...,
 //  "endValue": ..., "events": [   (keys::profile, in order)
-void write_profile_head(JsonOut& out, const NamedCalls& p, const detail::DocumentPlan::Bounds& bounds,
-                        double origin) {
+void write_profile_head(JsonOut& out, const NamedCalls& p,
+                        const detail::DocumentPlan::Bounds& bounds, double origin) {
   key(out, keys::profile[0], true);
   out.string(PROFILE_TYPE);
   key(out, keys::profile[1], false);

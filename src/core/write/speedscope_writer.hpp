@@ -73,7 +73,6 @@ class JsonOut {
 // appearance, all profiles rebased on the earliest first call).
 void write_speedscope_document(Sink& sink, const Run& run, std::string_view name,
                                const std::vector<NamedCalls>& profiles,
-                               std::size_t flush_size = 1 << 16,
-                               const Progress& progress = {});
+                               std::size_t flush_size = 1 << 16, const Progress& progress = {});
 
 }  // namespace scope_speedscope
