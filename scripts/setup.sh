@@ -18,9 +18,9 @@ serve_pkgs=(cmake make g++ patch ca-certificates ccache nlohmann-json3-dev libfm
 # tests. python3-h5py, python3-numpy: the generated fixtures. clang,
 # libclang-rt-14-dev, llvm: the fuzzer (libFuzzer) and the clang sanitizer
 # preset. chromium, fonts-noto-color-emoji: the page's tests. time: the
-# benchmarks' peak memory.
+# benchmarks' peak memory. clang-format: the formatting check.
 test_pkgs=(pkg-config zlib1g-dev libpcre2-dev googletest libgtest-dev python3-h5py python3-numpy
-           chromium fonts-noto-color-emoji time clang libclang-rt-14-dev llvm)
+           chromium fonts-noto-color-emoji time clang libclang-rt-14-dev llvm clang-format)
 
 case "$what" in
   serve) pkgs=("${serve_pkgs[@]}") ;;
