@@ -19,8 +19,10 @@ serve_pkgs=(cmake make g++ patch ca-certificates ccache nlohmann-json3-dev libfm
 # libclang-rt-14-dev, llvm: the fuzzer (libFuzzer) and the clang sanitizer
 # preset. chromium, fonts-noto-color-emoji: the page's tests. time: the
 # benchmarks' peak memory. clang-format: the formatting check.
+# universal-ctags: the functions' lengths (tests/js/code-shape.test.mjs).
 test_pkgs=(pkg-config zlib1g-dev libpcre2-dev googletest libgtest-dev python3-h5py python3-numpy
-           chromium fonts-noto-color-emoji time clang libclang-rt-14-dev llvm clang-format)
+           chromium fonts-noto-color-emoji time clang libclang-rt-14-dev llvm clang-format
+           universal-ctags)
 
 case "$what" in
   serve) pkgs=("${serve_pkgs[@]}") ;;

@@ -136,6 +136,30 @@ uint64_t length_of(File& f, const std::string& path) {
   return dataset_length(f, dset.get(), path);
 }
 
+// The lane of each event: its thread (events/thread_ids), or its task
+// (events/task_ids) when the run recorded tasks.
+void read_lanes(File& f, Run& run, bool tasks) {
+  const hid_t root = f.file.get();
+  run.lane_column = true;
+  run.lane = read_int64_column(f, root, "events/thread_ids", true);
+  require_same_length(f, run.lane, run.start_ns, "events/thread_ids");
+  for (std::size_t i = 0; i < run.lane.size(); ++i) {
+    if (run.lane[i] == INT64_MAX) {  // -2 - thread_id would overflow
+      f.fail(Msg::thread_id_out_of_range, {{"dataset", "events/thread_ids"},
+                                           {"row", std::to_string(i)},
+                                           {"value", std::to_string(run.lane[i])}});
+    }
+  }
+  if (tasks) {
+    const std::vector<int64_t> task_ids = read_int64_column(f, root, "events/task_ids", true);
+    require_same_length(f, task_ids, run.start_ns, "events/task_ids");
+    for (std::size_t i = 0; i < run.lane.size(); ++i)
+      run.lane[i] = lane_id(run.lane[i], &task_ids[i]);
+  } else {
+    for (int64_t& lane : run.lane) lane = lane_id(lane, nullptr);
+  }
+}
+
 }  // namespace
 
 void read_columnar(File& f, Run& run) {
@@ -173,26 +197,7 @@ void read_columnar(File& f, Run& run) {
     }
     run.end_ns.resize(run.start_ns.size());
   }
-  if (threads) {
-    run.lane_column = true;
-    run.lane = read_int64_column(f, root, "events/thread_ids", true);
-    require_same_length(f, run.lane, run.start_ns, "events/thread_ids");
-    for (std::size_t i = 0; i < run.lane.size(); ++i) {
-      if (run.lane[i] == INT64_MAX) {  // -2 - thread_id would overflow
-        f.fail(Msg::thread_id_out_of_range, {{"dataset", "events/thread_ids"},
-                                             {"row", std::to_string(i)},
-                                             {"value", std::to_string(run.lane[i])}});
-      }
-    }
-    if (tasks) {
-      const std::vector<int64_t> task_ids = read_int64_column(f, root, "events/task_ids", true);
-      require_same_length(f, task_ids, run.start_ns, "events/task_ids");
-      for (std::size_t i = 0; i < run.lane.size(); ++i)
-        run.lane[i] = lane_id(run.lane[i], &task_ids[i]);
-    } else {
-      for (int64_t& lane : run.lane) lane = lane_id(lane, nullptr);
-    }
-  }
+  if (threads) read_lanes(f, run, tasks);
 
   Attacher slices(run);
   for (std::size_t p = 0; p < region_ids.size(); ++p) {
