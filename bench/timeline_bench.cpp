@@ -1,10 +1,13 @@
 // The timeline's native benchmark: opening a run (read + reconstruct +
 // columns) against reading and reconstructing alone (what the export does
 // before writing), the median of bars at a width of 2,000 over the whole run
-// and over windows of 1/1000 of it, and memory held and peak a call.
+// and over windows of 1/1000 of it, and memory held and peak a call; with
+// several ranks, imbalance and alignedCalls (of the region with the fewest
+// calls: `step` in make_ranks.py's job) over the whole
+// run and over windows of 1/1000 of it.
 // Prints one JSON object. bench/timeline.mjs runs it beside the wasm.
 //
-// usage: timeline-bench FILE [RANKS]   (RANKS: "0" or "0,1,2"; default 0)
+// usage: timeline-bench FILE [RANKS]   (RANKS: "0", "0,1,2" or "all"; default 0)
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -53,6 +56,49 @@ double median(std::vector<double> v) {
   return v.empty() ? 0 : v[v.size() / 2];
 }
 
+struct RankTimes {
+  double imbalance_whole_ms = 0, imbalance_window_ms = 0;
+  double aligned_whole_ms = 0, aligned_window_ms = 0;
+  std::size_t aligned_whole_entries = 0;
+};
+
+// Medians of imbalance and alignedCalls, over the whole run and over random
+// windows of 1/1000 of it (alignedCalls of the frame with the fewest calls).
+RankTimes rank_times(const ss::Timeline& tl) {
+  RankTimes out;
+  int64_t end = 0;
+  for (const auto& l : tl.lanes()) end = std::max(end, l.end_ns + 1);
+  const auto regions = tl.regions(0, end);
+  int32_t frame = 0;
+  uint64_t fewest = UINT64_MAX;
+  for (const auto& r : regions) {
+    if (r.calls < fewest) fewest = r.calls, frame = r.frame;
+  }
+  auto timed = [](auto&& fn) {
+    const double t = now_s();
+    fn();
+    return (now_s() - t) * 1e3;
+  };
+  std::vector<double> iw, ia, ww, wa;
+  for (int i = 0; i < 5; ++i) {
+    iw.push_back(timed([&] { tl.imbalance(0, end); }));
+    ia.push_back(
+        timed([&] { out.aligned_whole_entries = tl.aligned_calls(frame, 0, end).size(); }));
+  }
+  std::mt19937_64 rng(7);
+  const int64_t span = std::max<int64_t>(end / 1000, 1);
+  for (int i = 0; i < 51; ++i) {
+    const int64_t from = static_cast<int64_t>(rng() % static_cast<uint64_t>(end - span + 1));
+    ww.push_back(timed([&] { tl.imbalance(from, from + span); }));
+    wa.push_back(timed([&] { tl.aligned_calls(frame, from, from + span); }));
+  }
+  out.imbalance_whole_ms = median(iw);
+  out.aligned_whole_ms = median(ia);
+  out.imbalance_window_ms = median(ww);
+  out.aligned_window_ms = median(wa);
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -62,7 +108,8 @@ int main(int argc, char** argv) {
   }
   const std::string file = argv[1];
   std::vector<int64_t> ranks;
-  {
+  const bool all_ranks = argc > 2 && std::string_view(argv[2]) == "all";
+  if (!all_ranks) {
     std::stringstream s(argc > 2 ? argv[2] : "0");
     std::string item;
     while (std::getline(s, item, ',')) ranks.push_back(std::stoll(item));
@@ -76,6 +123,7 @@ int main(int argc, char** argv) {
     {
       const ss::Run run = ss::read_run(file);
       read_done = now_s();
+      if (all_ranks) ranks = ss::run_ranks(run);
       ss::TimelineOptions options;
       options.ranks = ranks;
       options.progress = [&](std::string_view phase, uint64_t done, uint64_t total) {
@@ -145,16 +193,20 @@ int main(int argc, char** argv) {
       window.push_back((now_s() - t) * 1e3);
       window_items += bars.size();
     }
+    const RankTimes rt = rank_times(tl);
     std::printf(
         "{\"calls\": %llu, \"lanes\": %zu, \"open_s\": %.4f, \"open_read_s\": %.4f, "
         "\"open_columns_s\": %.4f, \"read_reconstruct_s\": %.4f, "
         "\"bars_whole_ms\": %.4f, \"bars_whole_items\": %zu, \"bars_window_ms\": %.4f, "
         "\"bars_window_items\": %.1f, \"held_bytes_per_call\": %.2f, \"peak_bytes_per_call\": "
-        "%.2f}\n",
+        "%.2f, \"imbalance_whole_ms\": %.3f, \"imbalance_window_ms\": %.3f, "
+        "\"aligned_whole_ms\": %.3f, \"aligned_window_ms\": %.3f, \"aligned_whole_entries\": "
+        "%zu}\n",
         static_cast<unsigned long long>(calls), tl.lanes().size(), best_open_s, open_read_s,
         open_columns_s, reconstruct_s, median(whole), whole_items, median(window),
         static_cast<double>(window_items) / 201.0, held / static_cast<double>(calls),
-        peak / static_cast<double>(calls));
+        peak / static_cast<double>(calls), rt.imbalance_whole_ms, rt.imbalance_window_ms,
+        rt.aligned_whole_ms, rt.aligned_window_ms, rt.aligned_whole_entries);
   } catch (const ss::Error& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;

@@ -9,6 +9,7 @@
 
 #include "cli/options.hpp"
 #include "export/export.hpp"
+#include "export/imbalance_report.hpp"
 #include "read/h5_reader.hpp"
 #include "text/messages.hpp"
 #include "write/speedscope_format.hpp"
@@ -44,12 +45,28 @@ std::vector<std::string> expand_globs(const std::vector<std::string>& args) {
   return files;
 }
 
+// Runs fn, printing a failure as the export does: exit status 1.
+template <class Fn>
+int reporting_errors(Fn&& fn) {
+  try {
+    fn();
+    return 0;
+  } catch (const ss::Error& e) {
+    std::cerr << "error: " << e.what() << '\n';
+  } catch (const std::bad_alloc&) {
+    std::cerr << "error: out of memory\n";
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << '\n';
+  }
+  return 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (const ss::CliCommand command = ss::cli_command(args);
-      command != ss::CliCommand::export_files) {
+  const ss::CliCommand command = ss::cli_command(args);
+  if (command == ss::CliCommand::view || command == ss::CliCommand::serve) {
     // view and serve serve the page: the Node CLI of the npm package has them.
     const std::string name = ss::cli_command_name(command);
     std::cerr << ss::cli_usage(command) << "error: " << name
@@ -61,18 +78,29 @@ int main(int argc, char** argv) {
   try {
     options = ss::parse_cli(args);
   } catch (const ss::Error& e) {
-    std::cerr << ss::cli_usage() << "error: " << e.what() << '\n';
+    std::cerr << ss::cli_usage(command) << "error: " << e.what() << '\n';
     return 2;
   }
   if (options.help) {
-    std::cout << ss::cli_help();
+    std::cout << ss::cli_help(command);
     return 0;
   }
   if (options.version) {
     std::cout << "scope-speedscope " << ss::VERSION << '\n';
     return 0;
   }
-  try {
+  if (command == ss::CliCommand::imbalance) {
+    return reporting_errors([&] {
+      ss::ImbalanceReportOptions report;
+      if (!options.all_ranks) report.ranks = options.ranks;
+      report.include = options.include;
+      report.exclude = options.exclude;
+      report.narrowing = options.narrowing;
+      report.json = options.json;
+      std::cout << ss::imbalance_report(ss::read_run(expand_globs(options.files).front()), report);
+    });
+  }
+  return reporting_errors([&] {
     const std::vector<std::string> files = expand_globs(options.files);
     std::vector<ss::Run> runs;
     runs.reserve(files.size());
@@ -88,13 +116,5 @@ int main(int argc, char** argv) {
     export_options.verbose = false;
     const auto written = ss::export_speedscope(runs, options.filepath, export_options);
     if (!options.quiet) std::cout << ss::cli_summary(written);
-    return 0;
-  } catch (const ss::Error& e) {
-    std::cerr << "error: " << e.what() << '\n';
-  } catch (const std::bad_alloc&) {
-    std::cerr << "error: out of memory\n";
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << '\n';
-  }
-  return 1;
+  });
 }

@@ -84,6 +84,7 @@ CliCommand cli_command(const std::vector<std::string>& args) {
   if (args.empty()) return CliCommand::export_files;
   if (args[0] == "view") return CliCommand::view;
   if (args[0] == "serve") return CliCommand::serve;
+  if (args[0] == "imbalance") return CliCommand::imbalance;
   return CliCommand::export_files;
 }
 
@@ -142,7 +143,8 @@ bool take_command_option(CliOptions& o, OptionArgs& opt) {
     o.help = true;
   } else if (opt.name == "--version") {
     o.version = true;
-  } else if (opt.name == "--port" && o.command != CliCommand::export_files) {
+  } else if (opt.name == "--port" &&
+             (o.command == CliCommand::view || o.command == CliCommand::serve)) {
     const std::string value = opt.value();
     int64_t port = -1;
     if (!parse_int(value, port) || port < 0 || port > 65535) {
@@ -183,6 +185,28 @@ void take_export_option(CliOptions& o, OptionArgs& opt,
   } else {
     usage_error("unrecognized argument: " + opt.given());
   }
+}
+
+// The imbalance command's options: the export's selection and window, --json.
+void take_imbalance_option(CliOptions& o, OptionArgs& opt,
+                           std::optional<std::vector<std::string>>& rank_specs) {
+  const std::string& n = opt.name;
+  if (n == "--json" && !opt.has_inline) {
+    o.json = true;
+  } else if (n == "--ranks" || n == "--include" || n == "--exclude" || n == "--time-window") {
+    take_export_option(o, opt, rank_specs);
+  } else {
+    usage_error("unrecognized argument: " + opt.given());
+  }
+}
+
+void finish_imbalance_options(CliOptions& o,
+                              const std::optional<std::vector<std::string>>& rank_specs) {
+  if (o.files.empty()) usage_error("the following arguments are required: FILE");
+  if (o.files.size() > 1) usage_error("unrecognized arguments: " + o.files[1]);
+  o.all_ranks = !rank_specs;
+  o.ranks = rank_specs ? parse_rank_specs(*rank_specs) : std::vector<int64_t>{};
+  if (o.time_window) set_time_window(o.narrowing, *o.time_window, "argument --time-window", true);
 }
 
 // What the arguments must hold together, and the values derived from them.
@@ -236,11 +260,19 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
       OptionArgs opt(args, i);
       if (take_command_option(o, opt)) continue;
       if (!exporting) usage_error("unrecognized argument: " + opt.given());
-      take_export_option(o, opt, rank_specs);
+      if (o.command == CliCommand::imbalance) {
+        take_imbalance_option(o, opt, rank_specs);
+      } else {
+        take_export_option(o, opt, rank_specs);
+      }
     }
   }
   if (o.help || o.version || o.command == CliCommand::serve) return o;
-  finish_export_options(o, rank_specs);
+  if (o.command == CliCommand::imbalance) {
+    finish_imbalance_options(o, rank_specs);
+  } else {
+    finish_export_options(o, rank_specs);
+  }
   return o;
 }
 
@@ -248,6 +280,7 @@ const char* cli_command_name(CliCommand command) {
   switch (command) {
     case CliCommand::view: return "view";
     case CliCommand::serve: return "serve";
+    case CliCommand::imbalance: return "imbalance";
     case CliCommand::export_files: break;
   }
   return "export";
@@ -260,6 +293,9 @@ std::string cli_usage(CliCommand command) {
              "[--exclude RE ...] [--label L ...] [-o DIR | --filepath PATH] [--port N] [--no-open] "
              "[--quiet]\n";
     case CliCommand::serve: return "usage: scope-speedscope serve [--port N]\n";
+    case CliCommand::imbalance:
+      return "usage: scope-speedscope imbalance FILE [--ranks SPEC ...] [--include RE ...] "
+             "[--exclude RE ...] [--time-window START:END] [--json]\n";
     case CliCommand::export_files: break;
   }
   return "usage: scope-speedscope FILE... -o DIR [--ranks SPEC ...] [--include RE ...] "
@@ -267,34 +303,59 @@ std::string cli_usage(CliCommand command) {
          "[--quiet]\n";
 }
 
-std::string cli_help(CliCommand command) {
-  switch (command) {
-    case CliCommand::view:
-      return cli_usage(command) +
-             "\n"
-             "Convert FILEs as the export does (same options, same bytes), serve the page\n"
-             "with the result on http://127.0.0.1:PORT/ and open it in the default browser.\n"
-             "Serves until Ctrl+C; nothing leaves this computer.\n"
-             "\n"
-             "options (besides the export's --ranks, --include, --exclude, --label, --quiet):\n"
-             "  -o DIR, --filepath PATH\n"
-             "                      also write the outputs to files, as the export does\n"
-             "  --port N            serve on port N (default: a free port)\n"
-             "  --no-open           print the URL, do not open a browser\n"
-             "                      (or set SCOPE_SPEEDSCOPE_NO_OPEN=1)\n"
-             "  -h, --help          show this help and exit\n";
-    case CliCommand::serve:
-      return cli_usage(command) +
-             "\n"
-             "Serve the page (convert and view in the browser) on http://127.0.0.1:PORT/\n"
-             "until Ctrl+C.\n"
-             "\n"
-             "options:\n"
-             "  --port N            serve on port N (default 8080, or a free port when 8080\n"
-             "                      is taken)\n"
-             "  -h, --help          show this help and exit\n";
-    case CliCommand::export_files: break;
-  }
+namespace {
+
+std::string view_help() {
+  return cli_usage(CliCommand::view) +
+         "\n"
+         "Convert FILEs as the export does (same options, same bytes), serve the page\n"
+         "with the result on http://127.0.0.1:PORT/ and open it in the default browser.\n"
+         "Serves until Ctrl+C; nothing leaves this computer.\n"
+         "\n"
+         "options (besides the export's --ranks, --include, --exclude, --label, --quiet):\n"
+         "  -o DIR, --filepath PATH\n"
+         "                      also write the outputs to files, as the export does\n"
+         "  --port N            serve on port N (default: a free port)\n"
+         "  --no-open           print the URL, do not open a browser\n"
+         "                      (or set SCOPE_SPEEDSCOPE_NO_OPEN=1)\n"
+         "  -h, --help          show this help and exit\n";
+}
+
+std::string serve_help() {
+  return cli_usage(CliCommand::serve) +
+         "\n"
+         "Serve the page (convert and view in the browser) on http://127.0.0.1:PORT/\n"
+         "until Ctrl+C.\n"
+         "\n"
+         "options:\n"
+         "  --port N            serve on port N (default 8080, or a free port when 8080\n"
+         "                      is taken)\n"
+         "  -h, --help          show this help and exit\n";
+}
+
+std::string imbalance_help() {
+  return cli_usage(CliCommand::imbalance) +
+         "\n"
+         "Which rank the others wait for: per region, its covered time (the union of\n"
+         "its calls) on each selected rank within the window, and how it spreads:\n"
+         "min, median, mean, max, imbalance = (max - mean) / max and the slowest\n"
+         "rank (the lowest holding max), largest max - mean first.\n"
+         "\n"
+         "options:\n"
+         "  --ranks SPEC ...    MPI ranks to compare, e.g. 0-63 (default: every rank)\n"
+         "  --include [RE ...]  keep only regions whose name matches one of these at\n"
+         "                      its start (Python re.match)\n"
+         "  --exclude [RE ...]  drop regions whose name matches one of these at its start\n"
+         "  --time-window START:END\n"
+         "                      only [START, END), seconds from the run's first call\n"
+         "                      (2:5, 0.5:, :10, 100ms:250ms)\n"
+         "  --json              print {\"regions\": [...]} (times in ns) instead\n"
+         "  -h, --help          show this help and exit\n"
+         "\n"
+         "Exit status: 0 on success, 1 when the file cannot be read, 2 on a usage error.\n";
+}
+
+std::string export_help() {
   return cli_usage() +
          "\n"
          "Convert scope-profiler HDF5 files to speedscope JSON (one document per file),\n"
@@ -328,9 +389,24 @@ std::string cli_help(CliCommand command) {
          "Exit status: 0 on success, 1 when the export fails (nothing is written),\n"
          "2 on a usage error.\n"
          "\n"
+         "commands (scope-speedscope COMMAND --help):\n"
+         "  imbalance FILE [options]\n"
+         "                          which rank the others wait for, per region\n"
          "commands of the npm package's CLI (npx scope-speedscope COMMAND --help):\n"
          "  view FILE... [options]  convert, then show the flame chart in the browser\n"
          "  serve [--port N]        serve the page that converts and shows files\n";
+}
+
+}  // namespace
+
+std::string cli_help(CliCommand command) {
+  switch (command) {
+    case CliCommand::view: return view_help();
+    case CliCommand::serve: return serve_help();
+    case CliCommand::imbalance: return imbalance_help();
+    case CliCommand::export_files: break;
+  }
+  return export_help();
 }
 
 std::string cli_summary(const std::vector<std::string>& written) {

@@ -14,9 +14,10 @@
 
 namespace scope_speedscope {
 
-// The first argument `view` or `serve` selects those commands; anything else
-// is the export (the default).
-enum class CliCommand { export_files, view, serve };
+// The first argument `view`, `serve` or `imbalance` selects that command;
+// anything else is the export (the default). `imbalance` is in both CLIs,
+// `view` and `serve` in the Node CLI only.
+enum class CliCommand { export_files, view, serve, imbalance };
 
 struct CliOptions {
   CliCommand command = CliCommand::export_files;
@@ -24,6 +25,7 @@ struct CliOptions {
   std::string output_dir;            // -o DIR
   std::string filepath;              // DIR/profile.speedscope.json, or --filepath
   std::vector<int64_t> ranks = {0};  // sorted, de-duplicated
+  bool all_ranks = false;            // imbalance without --ranks: every rank of the run
   std::optional<std::vector<std::string>> include;
   std::optional<std::vector<std::string>> exclude;
   std::vector<std::string> labels;          // --label, per input in order
@@ -40,6 +42,8 @@ struct CliOptions {
   std::optional<int> port;
   // view: open the default browser on the page (--no-open: do not).
   bool open = true;
+  // imbalance: --json.
+  bool json = false;
 };
 
 // The command the arguments ask for (their first one), also on a usage error.
@@ -51,7 +55,7 @@ std::vector<int64_t> parse_rank_specs(const std::vector<std::string>& specs);
 // The usage line and help of a command (export by default).
 std::string cli_usage(CliCommand command = CliCommand::export_files);
 std::string cli_help(CliCommand command = CliCommand::export_files);
-// "export", "view", "serve".
+// "export", "view", "serve", "imbalance".
 const char* cli_command_name(CliCommand command);
 // What the CLI prints after a successful export (empty when quiet).
 std::string cli_summary(const std::vector<std::string>& written);

@@ -18,6 +18,7 @@ import {
   timelineLaneOf,
   timelineLanesOf,
   timelineCountOf,
+  timelineFrameOf,
   timelineOptionsOf,
   timelineRangeError,
   timelineTimeOf,
@@ -259,6 +260,12 @@ class ScopeSpeedscope {
     // (src/wasm/bindings.cpp, export_files); exportSpeedscope's options, a
     // `sink` getting every output as well. Returns the written paths.
     exportFiles: (inputs, options) => this.#exportFiles(inputs, options),
+    // The imbalance command's report (args as for parse, FILE read by the core).
+    imbalance: (args) => {
+      const { files } = this.cli.parse(args);
+      const input = inputOf({ name: files[0], path: files[0] }, 'input');
+      return this.#withInputs([input], (m, [prepared]) => unwrap(m.cliImbalance(prepared, args)));
+    },
   };
 
   #exportFiles(inputs, options) {
@@ -474,6 +481,32 @@ class Timeline {
       total: r.total,
       self: r.self,
     }));
+  }
+
+  /**
+   * Who waits for whom in [start, end): one row per region with calls there,
+   * { frame, name, ranks, min, median, mean, max, imbalance, slowestRank },
+   * a rank's value being the region's covered time on it (regions()' total
+   * over its lanes), largest max - mean first.
+   */
+  imbalance(start, end) {
+    if (this.#closed) throw timelineClosedError('imbalance');
+    timelineWindowOf('imbalance', start, end);
+    const rows = this.#run('imbalance', (m) => unwrap(m.timelineImbalance(this.#id, start, end)));
+    return rows.map((r) => ({ ...r, name: this.frames[r.frame] }));
+  }
+
+  /**
+   * The k-th call of `frame` on every rank, lined up, for each k below every
+   * rank's count whose call starts in [start, end) on some rank: Float64Arrays
+   * { k, rank, start, end, lateness, excess } (k, then rank, ascending), and
+   * ranks, counts (per rank, over the whole run) and common (the smallest count).
+   */
+  alignedCalls(frame, start, end) {
+    if (this.#closed) throw timelineClosedError('alignedCalls');
+    timelineFrameOf('alignedCalls', frame);
+    timelineWindowOf('alignedCalls', start, end);
+    return this.#run('alignedCalls', (m) => unwrap(m.timelineAlignedCalls(this.#id, frame, start, end)));
   }
 
   /**

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The Node command-line tool: the native CLI's flags, messages and bytes,
-// through the wasm core. Arguments, help, messages, the summary and the
+// through the wasm core. Arguments, help, messages, the summary, the
 // writing of the outputs (sp.cli.exportFiles: the core's file rule, as the
-// native CLI writes) come from the core; this file names the inputs and
-// prints. Two more commands serve the page (dist/web) with src/js/server.js:
+// native CLI writes) and the imbalance report come from the core; this file
+// names the inputs and prints. Two more commands serve the page (dist/web) with src/js/server.js:
 // `view FILE...` converts, then shows the result in the browser; `serve`
 // serves the page alone.
 import { spawn } from 'node:child_process';
@@ -146,6 +146,15 @@ async function main(argv) {
   if (options.version) {
     process.stdout.write(`scope-speedscope ${sp.version}\n`);
     return 0;
+  }
+  if (options.command === 'imbalance') {
+    try {
+      process.stdout.write(sp.cli.imbalance(argv));
+      return 0;
+    } catch (error) {
+      process.stderr.write(`error: ${error.message}\n`);
+      return 1;
+    }
   }
   try {
     if (options.command === 'serve') return await serve(options);

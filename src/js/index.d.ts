@@ -275,8 +275,8 @@ export interface SpeedscopeDocument {
 
 /** Options of openTimeline; null or undefined means the default (as for the export). */
 export interface TimelineOptions {
-  /** Ranks (integers), used as given. Default [0]. */
-  ranks?: number[] | null;
+  /** Ranks (integers), used as given, or 'all': every rank of the file. Default [0]. */
+  ranks?: number[] | 'all' | null;
   include?: string | string[] | null;
   exclude?: string | string[] | null;
   onProgress?: ((progress: Progress) => void) | null;
@@ -293,6 +293,8 @@ export interface TimelineLane {
   start: number;
   /** Its latest end, ns from the origin. */
   end: number;
+  /** The MPI rank it belongs to. */
+  rank: number;
 }
 
 /**
@@ -332,6 +334,50 @@ export interface TimelineRegion {
 }
 
 /**
+ * One region in a window across the selected ranks: a rank's value is the
+ * region's covered time there (regions()' total over that rank's lanes; 0
+ * on a rank without calls of it in the window), in ns.
+ */
+export interface TimelineImbalance {
+  frame: number;
+  name: string;
+  /** The selected ranks (each rank with a lane, once). */
+  ranks: number;
+  min: number;
+  median: number;
+  mean: number;
+  max: number;
+  /** (max - mean) / max; 0 when max is 0. */
+  imbalance: number;
+  /** The lowest rank holding max. */
+  slowestRank: number;
+}
+
+/**
+ * The k-th call of a frame on every selected rank, lined up: calls of the
+ * frame on a rank (all its lanes) numbered 0, 1, ... over the whole run by
+ * start (then lane, then depth). Entry i is (k[i], rank[i], start[i],
+ * end[i], lateness[i], excess[i]), k then rank ascending, for each k below
+ * `common` whose call starts in the window on at least one rank.
+ */
+export interface TimelineAlignedCalls {
+  k: Float64Array;
+  rank: Float64Array;
+  start: Float64Array;
+  end: Float64Array;
+  /** start - the median start over the ranks at k (ns). */
+  lateness: Float64Array;
+  /** duration - the median duration at k (ns). */
+  excess: Float64Array;
+  /** The selected ranks, ascending. */
+  ranks: number[];
+  /** Per rank: its calls of the frame in the whole run (beyond `common`: counts[r] - common). */
+  counts: number[];
+  /** The smallest count: every rank has each k below it. */
+  common: number;
+}
+
+/**
  * A run's timeline, open in the module (see docs/package-api.md, Timeline).
  * Times are nanoseconds from the origin (the document's: the earliest start
  * among the lanes shown). A call covers [start, end); one that does not last
@@ -366,6 +412,10 @@ export interface Timeline {
    * when none does). What the page opens in speedscope within its budget.
    */
   windowWithin(start: number, end: number, maxCalls: number): { start: number; end: number; calls: number };
+  /** Who waits for whom in [start, end): per region, its spread over the ranks; largest max - mean first. */
+  imbalance(start: number, end: number): TimelineImbalance[];
+  /** The k-th calls of `frame` (an index into `frames`) on every rank, for the k starting in [start, end). */
+  alignedCalls(frame: number, start: number, end: number): TimelineAlignedCalls;
   /** Frees its memory in the module; later queries throw a TypeError. */
   close(): void;
 }
@@ -393,7 +443,7 @@ export interface CliOptions {
   open: boolean;
 }
 
-export type CliCommand = 'export' | 'view' | 'serve';
+export type CliCommand = 'export' | 'view' | 'serve' | 'imbalance';
 
 export interface ScopeSpeedscope {
   readonly version: string;
@@ -447,6 +497,8 @@ export interface ScopeSpeedscope {
      * gets every output as well. Returns the written paths.
      */
     exportFiles(inputs: Input | Input[], options?: ExportOptions): string[];
+    /** The imbalance command's report (table or JSON) for its arguments, as the native CLI prints it. */
+    imbalance(args: string[]): string;
   };
 }
 

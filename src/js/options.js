@@ -52,6 +52,13 @@ const checks = {
     isString(value) ? [value] : each(value, name, 'a string or an array of strings', isString),
   // Rank numbers are checked against the file by the core ("Invalid rank requested").
   integers: (value, name) => each(value, name, 'an array of integers', Number.isSafeInteger),
+  // openTimeline's ranks: 'all' (every rank of the file) or rank numbers.
+  ranksOrAll: (value, name) => {
+    if (value === 'all') return value;
+    if (!Array.isArray(value))
+      throw optionError(`${name} must be 'all' or an array of integers, not ${describe(value)}`);
+    return checks.integers(value, name);
+  },
   positiveInteger: (value, name) => {
     if (!Number.isSafeInteger(value) || value < 1) {
       throw optionError(`${name} must be a positive integer, not ${describe(value)}`);
@@ -180,7 +187,7 @@ export function suggestOptionsOf(overview, options) {
 
 // openTimeline's options: ranks and filters for the core, onProgress here.
 const TIMELINE_OPTIONS = {
-  ranks: { check: checks.integers, default: null },
+  ranks: { check: checks.ranksOrAll, default: null },
   include: { check: checks.patterns, default: null },
   exclude: { check: checks.patterns, default: null },
   onProgress: { check: checks.function, default: undefined, js: true },
@@ -245,6 +252,18 @@ export function timelineCountOf(method, value, name) {
   }
   if (value < 0) throw timelineError(RangeError, method, `${name} ${value} is out of range (a number of calls)`);
   return value;
+}
+
+// alignedCalls' frame: an index into timeline.frames (the core checks its range).
+export function timelineFrameOf(method, frame) {
+  if (!Number.isInteger(frame)) {
+    throw timelineError(
+      TypeError,
+      method,
+      `frame must be an integer (an index into timeline.frames), not ${describe(frame)}`,
+    );
+  }
+  return frame;
 }
 
 // regions' lanes: undefined or null for all, else lane indices.

@@ -25,6 +25,7 @@
 
 #include "cli/options.hpp"
 #include "export/export.hpp"
+#include "export/imbalance_report.hpp"
 #include "export/narrow.hpp"
 #include "export/overview.hpp"
 #include "read/h5_reader.hpp"
@@ -569,13 +570,15 @@ val open_timeline(val input, val options, val sink) {
   return guarded([&] {
     const ss::Progress progress = progress_of(sink);
     ss::TimelineOptions opts;
-    if (!absent(options["ranks"])) opts.ranks = ranks_of(options["ranks"]);
+    const bool all_ranks = options["ranks"].isString();  // 'all', checked by the JS
+    if (!absent(options["ranks"]) && !all_ranks) opts.ranks = ranks_of(options["ranks"]);
     opts.include = optional_strings(options["include"]);
     opts.exclude = optional_strings(options["exclude"]);
     opts.progress = progress;
     auto entry = std::make_unique<OpenTimeline>();
     {
       const ss::Run run = read_input(input, progress);  // dropped once the columns are made
+      if (all_ranks) opts.ranks = ss::run_ranks(run);
       entry->timeline = ss::open_timeline(run, opts);
     }
     static int next_id = 0;
@@ -592,6 +595,7 @@ val open_timeline(val input, val options, val sink) {
       lane.set("maxDepth", static_cast<double>(l.max_depth));
       lane.set("start", static_cast<double>(l.start_ns));
       lane.set("end", static_cast<double>(l.end_ns));
+      lane.set("rank", static_cast<double>(l.rank));
       lanes.set(i, lane);
     }
     out.set("lanes", lanes);
@@ -677,7 +681,77 @@ val timeline_window_within(int id, double start, double end, double max_calls) {
   });
 }
 
+val timeline_imbalance(int id, double start, double end) {
+  return guarded([&] {
+    const NsWindow window = ns_window(start, end);
+    const auto rows = timeline_of(id).timeline.imbalance(window.start, window.end);
+    val out = val::array();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      val r = val::object();
+      r.set("frame", rows[i].frame);
+      r.set("ranks", rows[i].ranks);
+      r.set("min", static_cast<double>(rows[i].min_ns));
+      r.set("median", rows[i].median_ns);
+      r.set("mean", rows[i].mean_ns);
+      r.set("max", static_cast<double>(rows[i].max_ns));
+      r.set("imbalance", rows[i].imbalance);
+      r.set("slowestRank", static_cast<double>(rows[i].slowest_rank));
+      out.set(i, r);
+    }
+    return out;
+  });
+}
+
+// Fresh typed arrays (JavaScript owns them).
+template <class T>
+val float64_array_of(const std::vector<T>& values) {
+  val array = val::global("Float64Array").new_(values.size());
+  std::vector<double> doubles(values.begin(), values.end());
+  array.call<void>("set", val(emscripten::typed_memory_view(doubles.size(), doubles.data())));
+  return array;
+}
+
+val timeline_aligned_calls(int id, double frame, double start, double end) {
+  return guarded([&] {
+    const NsWindow window = ns_window(start, end);
+    const double limit = 2147483647.0;
+    const auto f = static_cast<int32_t>(std::max(-1.0, std::min(frame, limit)));
+    const auto a = timeline_of(id).timeline.aligned_calls(f, window.start, window.end);
+    val out = val::object();
+    out.set("k", float64_array_of(a.k));
+    out.set("rank", float64_array_of(a.rank));
+    out.set("start", float64_array_of(a.start_ns));
+    out.set("end", float64_array_of(a.end_ns));
+    out.set("lateness", float64_array_of(a.lateness_ns));
+    out.set("excess", float64_array_of(a.excess_ns));
+    val ranks = val::array(), counts = val::array();
+    for (std::size_t r = 0; r < a.ranks.size(); ++r) {
+      ranks.set(r, static_cast<double>(a.ranks[r]));
+      counts.set(r, static_cast<double>(a.counts[r]));
+    }
+    out.set("ranks", ranks);
+    out.set("counts", counts);
+    out.set("common", static_cast<double>(a.common));
+    return out;
+  });
+}
+
 bool timeline_close(int id) { return open_timelines().erase(id) > 0; }
+
+// The imbalance command of the Node CLI: args as given (after the command
+// name too), the FILE as an input; the report the native CLI prints.
+val cli_imbalance(val input, val args) {
+  return guarded([&] {
+    const ss::CliOptions o = ss::parse_cli(strings_of(args));
+    ss::ImbalanceReportOptions report;
+    if (!o.all_ranks) report.ranks = o.ranks;
+    report.include = o.include;
+    report.exclude = o.exclude;
+    report.narrowing = o.narrowing;
+    report.json = o.json;
+    return val(ss::imbalance_report(read_input(input, ss::Progress()), report));
+  });
+}
 
 val parse_cli(val args) {
   return guarded([&] {
@@ -704,11 +778,8 @@ val parse_cli(val args) {
   });
 }
 
-ss::CliCommand command_named(const std::string& name) {
-  if (name == "view") return ss::CliCommand::view;
-  if (name == "serve") return ss::CliCommand::serve;
-  return ss::CliCommand::export_files;
-}
+// A command's name ("export", "view", ...) as the first argument names it.
+ss::CliCommand command_named(const std::string& name) { return ss::cli_command({name}); }
 std::string cli_command(val args) {
   return ss::cli_command_name(ss::cli_command(strings_of(args)));
 }
@@ -768,7 +839,10 @@ EMSCRIPTEN_BINDINGS(scope_speedscope) {
   emscripten::function("timelineStackAt", &timeline_stack_at);
   emscripten::function("timelineRegions", &timeline_regions);
   emscripten::function("timelineWindowWithin", &timeline_window_within);
+  emscripten::function("timelineImbalance", &timeline_imbalance);
+  emscripten::function("timelineAlignedCalls", &timeline_aligned_calls);
   emscripten::function("timelineClose", &timeline_close);
+  emscripten::function("cliImbalance", &cli_imbalance);
   emscripten::function("parseCli", &parse_cli);
   emscripten::function("cliCommand", &cli_command);
   emscripten::function("cliHelp", &cli_help);

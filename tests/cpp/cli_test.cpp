@@ -323,6 +323,86 @@ TEST(cli, bad_rank_spec_is_a_usage_error) {
   EXPECT_EQ(files_under(dir.path()), std::vector<std::string>{});
 }
 
+// imbalance: tests/fixtures/h5/ranks_imbalance_s3.h5 (make_ranks.py fixture):
+// 4 ranks, 5 steps of 1000 ns; solve 600 ns, 900 ns on rank 2 at step 3,
+// exchange the rest of each step. Worked out by hand: solve 3000, 3000,
+// 3300, 3000 ns (mean 3075, imbalance 225 / 3300); exchange 2000, 2000,
+// 1700, 2000 (mean 1925, imbalance 75 / 2000); step 5000 everywhere.
+TEST(cli, imbalance_prints_the_table_of_every_rank) {
+  const std::string file = shared_h5("ranks_imbalance_s3.h5");
+  const Process p = run_cli({"imbalance", file});
+  EXPECT_EQ(p.status, 0) << p.err;
+  EXPECT_EQ(p.err, "");
+  EXPECT_EQ(
+      p.out,
+      file +
+          ": 4 ranks (0-3), the whole run\n"
+          "region    ranks        min     median       mean        max  imbalance  slowest rank\n"
+          "solve         4    3.00 us    3.00 us    3.08 us    3.30 us      6.8 %             2\n"
+          "exchange      4    1.70 us    2.00 us    1.93 us    2.00 us      3.8 %             0\n"
+          "step          4    5.00 us    5.00 us    5.00 us    5.00 us      0.0 %             0\n");
+}
+
+TEST(cli, imbalance_json_has_the_rows_in_ns) {
+  const std::string file = shared_h5("ranks_imbalance_s3.h5");
+  const Process p = run_cli({"imbalance", file, "--json"});
+  EXPECT_EQ(p.status, 0) << p.err;
+  EXPECT_EQ(
+      p.out,
+      "{\"file\": \"" + file +
+          "\", \"ranks\": [0, 1, 2, 3], \"window\": null, \"regions\": ["
+          "{\"frame\": 1, \"name\": \"solve\", \"ranks\": 4, \"min\": 3000, \"median\": 3000.0, "
+          "\"mean\": 3075.0, \"max\": 3300, \"imbalance\": 0.06818181818181818, \"slowestRank\": "
+          "2}, "
+          "{\"frame\": 2, \"name\": \"exchange\", \"ranks\": 4, \"min\": 1700, \"median\": 2000.0, "
+          "\"mean\": 1925.0, \"max\": 2000, \"imbalance\": 0.0375, \"slowestRank\": 0}, "
+          "{\"frame\": 0, \"name\": \"step\", \"ranks\": 4, \"min\": 5000, \"median\": 5000.0, "
+          "\"mean\": 5000.0, \"max\": 5000, \"imbalance\": 0.0, \"slowestRank\": 0}]}\n");
+}
+
+// Step 3 only ([3000, 4000) ns from the first call), ranks 0 and 2, without
+// step: max - mean is 150 ns for both regions, so frame order decides.
+TEST(cli, imbalance_takes_ranks_filters_and_a_time_window) {
+  const std::string file = shared_h5("ranks_imbalance_s3.h5");
+  const Process p = run_cli({"imbalance", file, "--ranks", "0,2", "--exclude", "step",
+                             "--time-window", "3us:4us", "--json"});
+  EXPECT_EQ(p.status, 0) << p.err;
+  EXPECT_EQ(
+      p.out,
+      "{\"file\": \"" + file +
+          "\", \"ranks\": [0, 2], \"window\": {\"start\": 3000, "
+          "\"end\": 4000}, \"regions\": ["
+          "{\"frame\": 0, \"name\": \"solve\", \"ranks\": 2, \"min\": 600, \"median\": 750.0, "
+          "\"mean\": 750.0, \"max\": 900, \"imbalance\": 0.16666666666666666, \"slowestRank\": 2}, "
+          "{\"frame\": 1, \"name\": \"exchange\", \"ranks\": 2, \"min\": 100, \"median\": 250.0, "
+          "\"mean\": 250.0, \"max\": 400, \"imbalance\": 0.375, \"slowestRank\": 0}"
+          "]}\n");
+}
+
+TEST(cli, imbalance_errors_and_usage) {
+  const std::string file = shared_h5("ranks_imbalance_s3.h5");
+  const std::string usage = cli_usage(CliCommand::imbalance);
+  Process p = run_cli({"imbalance"});
+  EXPECT_EQ(p.status, 2);
+  EXPECT_EQ(p.err, usage + "error: the following arguments are required: FILE\n");
+  p = run_cli({"imbalance", file, file + "x"});
+  EXPECT_EQ(p.status, 2);
+  EXPECT_EQ(p.err, usage + "error: unrecognized arguments: " + file + "x\n");
+  p = run_cli({"imbalance", file, "-o", "out"});
+  EXPECT_EQ(p.status, 2);
+  EXPECT_EQ(p.err, usage + "error: unrecognized argument: -o\n");
+  p = run_cli({"imbalance", file, "--ranks", "7"});
+  EXPECT_EQ(p.status, 1);
+  EXPECT_EQ(p.out, "");
+  EXPECT_EQ(p.err, "error: Invalid rank requested: 7\n");  // as the export says it
+  p = run_cli({"imbalance", file, "--include", "nothing"});
+  EXPECT_EQ(p.status, 1);
+  EXPECT_EQ(p.err.rfind("error: ", 0), 0u) << p.err;
+  p = run_cli({"imbalance", "--help"});
+  EXPECT_EQ(p.status, 0);
+  EXPECT_EQ(p.out, cli_help(CliCommand::imbalance));
+}
+
 TEST(cli, view_and_serve_point_to_the_npm_package) {
   for (const std::string command : {"view", "serve"}) {
     const Process p = run_cli({command, shared_h5("hdf5-schema-3.h5")});

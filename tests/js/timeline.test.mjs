@@ -362,7 +362,7 @@ describe('openTimeline: errors', () => {
     });
     await assert.rejects(sp.openTimeline(read(inputPath('nested_s3.h5')), { ranks: 'x' }), {
       name: 'TypeError',
-      message: /ranks must be an array of integers/,
+      message: /ranks must be 'all' or an array of integers/,
     });
   });
 

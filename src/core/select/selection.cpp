@@ -119,6 +119,14 @@ std::vector<int64_t> requested_ranks(const std::optional<std::vector<int64_t>>& 
   return ranks ? *ranks : std::vector<int64_t>{0};
 }
 
+std::vector<int64_t> run_ranks(const Run& run) {
+  std::set<int64_t> ranks;
+  for (const Region& region : run.regions) {
+    for (const RankSlice& slice : region.ranks) ranks.insert(slice.rank);
+  }
+  return {ranks.begin(), ranks.end()};
+}
+
 std::string profile_name(const Run& run, int64_t rank, int64_t lane) {
   std::string name = "rank " + std::to_string(rank);
   if (lane != -1) name += " - " + run.lane_label(lane, rank);

@@ -39,6 +39,8 @@ bool regex_match_at_start(const std::string& pattern, const std::string& text);
 // The ranks a request asks for: [0] when it names none, else as given
 // (repeats and order kept, as export_speedscope takes them).
 std::vector<int64_t> requested_ranks(const std::optional<std::vector<int64_t>>& ranks);
+// Every rank with a row in the run, ascending: what "all ranks" selects.
+std::vector<int64_t> run_ranks(const Run& run);
 // Throws invalid_rank (on the field "ranks", at <index>) unless <rank> is one
 // of the run's ranks.
 void require_rank(const Run& run, int64_t rank, std::size_t index);

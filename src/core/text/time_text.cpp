@@ -3,6 +3,7 @@
 #include "text/time_text.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 #include "write/speedscope_writer.hpp"
 
@@ -136,6 +137,21 @@ std::string seconds_text(double seconds) {
 std::string format_duration_ns(int64_t ns) {
   if (ns < 0) return "-" + duration_text(std::to_string(0 - static_cast<uint64_t>(ns)));
   return duration_text(ns == 0 ? std::string() : std::to_string(ns));
+}
+
+std::string format_duration_short(double ns) {
+  const char* sign = ns < 0 ? "-" : "";
+  double v = std::fabs(ns);
+  static const char* const kUnits[] = {"ns", "us", "ms", "s"};
+  int unit = 0;
+  while (unit < 3 && v >= 999.5) {
+    v /= 1000;
+    ++unit;
+  }
+  char text[64];
+  const int decimals = v >= 99.95 ? 0 : v >= 9.995 ? 1 : 2;
+  std::snprintf(text, sizeof text, "%s%.*f %s", sign, unit == 0 ? 0 : decimals, v, kUnits[unit]);
+  return text;
 }
 
 std::string format_seconds_ns(int64_t ns) {

@@ -24,6 +24,9 @@ std::string seconds_text(double seconds);
 // unit the value reaches); as seconds: "2.5", "0.0015", "0".
 std::string format_duration_ns(int64_t ns);
 std::string format_seconds_ns(int64_t ns);
+// A duration for a table: three significant digits in the largest unit it
+// reaches, a space before the unit ("1.23 s", "45.6 ms", "789 ns", "0 ns").
+std::string format_duration_short(double ns);
 
 // Duration bins: edge j is R10[j % 10] * 10^(j / 10) ns (R10 = 1, 1.25, 1.6,
 // 2, 2.5, 3.15, 4, 5, 6.3, 8; ten a decade from 1 ns to 8e18 ns).

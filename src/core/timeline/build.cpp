@@ -3,6 +3,7 @@
 // origin; size one block of columns per distinct (rank, lane); fill them
 // rank by rank (dropping each rank's reconstruction once its lanes are in);
 // index where the frame changes; describe the lanes.
+#include <algorithm>
 #include <map>
 #include <utility>
 
@@ -25,6 +26,7 @@ struct Timeline::Builder {
   void fill_blocks(const TimelineOptions& options);
   void fill_block(std::size_t blk, const std::vector<int64_t>& frame_of);
   void index_frame_changes();
+  void summarize_chunks();
   void describe_lanes();
 
   Timeline& tl;
@@ -76,6 +78,7 @@ Timeline Timeline::Builder::build(const Run& run, const TimelineOptions& options
   b.size_blocks();
   b.fill_blocks(options);
   b.index_frame_changes();
+  b.summarize_chunks();
   b.describe_lanes();
   return tl;
 }
@@ -119,6 +122,7 @@ void Timeline::Builder::size_blocks() {
   tl.end_.resize(total);
   tl.self_.resize(total);
   tl.frame_.resize(total);
+  tl.nested_.assign((total + 63) / 64, 0);
   tl.depth_begin_.reserve(depth_slots);
   tl.change_begin_.reserve(depth_slots);
   tl.blocks_.reserve(counts.size());
@@ -150,8 +154,9 @@ void Timeline::Builder::fill_blocks(const TimelineOptions& options) {
 }
 
 // Start, end (from the origin), self time and frame of each call, at its
-// depth: the calls come in pre-order, so a call's parent is the latest call
-// one depth up.
+// depth, and whether a call of its frame encloses it: the calls come in
+// pre-order, so a call's parent is the latest call one depth up and its
+// ancestors are the path down to it.
 void Timeline::Builder::fill_block(std::size_t blk, const std::vector<int64_t>& frame_of) {
   const Block& b = tl.blocks_[blk];
   const NamedCalls& nc = selected.profiles()[first_profile[blk]].calls;
@@ -167,19 +172,63 @@ void Timeline::Builder::fill_block(std::size_t blk, const std::vector<int64_t>& 
   int64_t* E = tl.end_.data();
   int64_t* self = tl.self_.data();
   int32_t* F = tl.frame_.data();
+  std::vector<int32_t> path;                            // frames of the path, by depth
+  std::vector<uint32_t> on_path(tl.frames_.size(), 0);  // calls of each frame on it
   for_each_block(nc, [&](const Call* first, const Call* last) {
     for (const Call* c = first; c != last; ++c) {
       const uint32_t d = c->depth;
       const uint64_t pos = cursor[d]++;
       const int64_t duration = c->end_ns - c->start_ns;
+      const auto f = static_cast<int32_t>(frame_of[c->region]);
       S[pos] = rel(c->start_ns);
       E[pos] = rel(c->end_ns);
       self[pos] = duration;
-      F[pos] = static_cast<int32_t>(frame_of[c->region]);
+      F[pos] = f;
       if (d > 0) self[open_at[d - 1]] -= duration;
       open_at[d] = pos;
+      while (path.size() > d) {
+        --on_path[path.back()];
+        path.pop_back();
+      }
+      if (on_path[f]++ > 0) tl.nested_[pos >> 6] |= uint64_t{1} << (pos & 63);
+      path.push_back(f);
     }
   });
+}
+
+// Per kChunk calls of each depth, per frame present (in frame order): its
+// calls and the covered time of those a call of the frame does not enclose.
+void Timeline::Builder::summarize_chunks() {
+  const std::size_t slots = tl.depth_begin_.size();
+  std::vector<uint32_t> calls(tl.frames_.size(), 0);
+  std::vector<int64_t> covered(tl.frames_.size(), 0);
+  std::vector<int32_t> touched;
+  tl.summary_begin_.push_back(0);
+  for (std::size_t k = 0; k < slots; ++k) {
+    tl.chunk_begin_.push_back(tl.summary_begin_.size() - 1);
+    // A block's last slot marks its end (the next block's start): no calls.
+    const uint64_t begin = tl.depth_begin_[k];
+    const uint64_t stop = k + 1 < slots ? tl.depth_begin_[k + 1] : begin;
+    for (uint64_t at = begin; at < stop; at += kChunk) {
+      const uint64_t end = std::min<uint64_t>(stop, at + kChunk);
+      for (uint64_t i = at; i < end; ++i) {
+        const int32_t f = tl.frame_[i];
+        if (calls[f]++ == 0) touched.push_back(f);
+        if (!tl.nested(i)) covered[f] += std::max<int64_t>(0, tl.end_[i] - tl.start_[i]);
+      }
+      std::sort(touched.begin(), touched.end());
+      for (int32_t f : touched) {
+        tl.summary_frame_.push_back(f);
+        tl.summary_calls_.push_back(calls[f]);
+        tl.summary_covered_.push_back(covered[f]);
+        calls[f] = 0;
+        covered[f] = 0;
+      }
+      touched.clear();
+      tl.summary_begin_.push_back(tl.summary_frame_.size());
+    }
+  }
+  tl.chunk_begin_.push_back(tl.summary_begin_.size() - 1);
 }
 
 // Where the frame changes within each depth (counted, then written: no slack).
@@ -219,6 +268,7 @@ void Timeline::Builder::describe_lanes() {
     info.max_depth = b.depths - 1;
     info.start_ns = tl.start_[first];
     info.end_ns = tl.end_[tl.depth_begin_[b.first_depth + 1] - 1];  // the last root's end
+    info.rank = profiles[p].rank;
     tl.lanes_.push_back(std::move(info));
   }
 }

@@ -9,7 +9,9 @@
 // Layout: per distinct lane (a rank listed twice shares its columns), the
 // calls grouped by depth, each depth in time order: start, end, self (ns)
 // and frame columns, 28 bytes a call, plus the positions where the frame
-// changes within a depth (at most 4 bytes a call). At one depth of one lane
+// changes within a depth (at most 4 bytes a call), a bit a call saying
+// whether a call of its frame encloses it, and per 256 calls of a depth a
+// summary per frame present (calls, covered time; under 1 byte a call). At one depth of one lane
 // calls never overlap, so starts, ends and covered ends all ascend and one
 // binary search finds the first call of a window.
 #pragma once
@@ -18,6 +20,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/run.hpp"
@@ -56,6 +59,7 @@ class Timeline {
     uint32_t max_depth = 0;  // deepest depth, 0 at the top
     int64_t start_ns = 0;    // its first call's start
     int64_t end_ns = 0;      // its latest end
+    int64_t rank = 0;        // the MPI rank it belongs to
   };
   // Items of bars, depth after depth, each depth in time order.
   struct Bars {
@@ -124,6 +128,44 @@ class Timeline {
   // speedscope shows within speedscope's budget.
   Window window_within(int64_t start, int64_t end, uint64_t max_calls) const;
 
+  // ---- ranks: who waits for whom (ranks.cpp) ----
+  // A rank's covered time of a region in [start, end): what regions() counts
+  // as total_ns over that rank's lanes (the union of the region's calls cut
+  // to the window, per lane; a rank's threads and tasks add up).
+  struct RegionImbalance {
+    int32_t frame;
+    uint32_t ranks;  // the selected ranks (each rank with a lane, once)
+    int64_t min_ns, max_ns;
+    double median_ns;  // of all selected ranks (0 for a rank without calls there)
+    double mean_ns;
+    double imbalance;      // (max - mean) / max; 0 when max is 0
+    int64_t slowest_rank;  // the lowest rank holding max
+  };
+  // One row per frame with a call overlapping [start, end) on any rank,
+  // sorted by max - mean descending (then by frame). Work: the calls of
+  // the window's edges and one summary per 256 calls within it.
+  std::vector<RegionImbalance> imbalance(int64_t start, int64_t end) const;
+
+  // The k-th call of a frame on each rank, lined up: calls of the frame on
+  // a rank (all its lanes) numbered 0, 1, ... over the whole run by start
+  // (then lane, then depth), so k does not depend on the window.
+  struct AlignedCalls {
+    std::vector<int64_t> ranks;    // the selected ranks, ascending
+    std::vector<uint64_t> counts;  // per rank: its calls of the frame in the whole run
+    uint64_t common = 0;           // the smallest count: every rank has each k below it
+    // One entry per (k, rank), k ascending then rank ascending, for each
+    // k < common whose call starts in [start, end) on at least one rank.
+    std::vector<uint64_t> k;
+    std::vector<int64_t> rank, start_ns, end_ns;
+    std::vector<double> lateness_ns;  // start - the median start at k
+    std::vector<double> excess_ns;    // duration - the median duration at k
+    std::size_t size() const { return k.size(); }
+  };
+  // Throws Error(bad_argument) for a frame out of range or end <= start.
+  AlignedCalls aligned_calls(int32_t frame, int64_t start, int64_t end) const;
+  // The selected ranks, ascending (each rank with a lane, once).
+  std::vector<int64_t> ranks() const;
+
   // Bytes held by the columns and indices.
   std::size_t memory_bytes() const;
 
@@ -152,6 +194,19 @@ class Timeline {
   // of its slice, depth after depth down to the last depth that has any.
   void window_slices(const Block& b, int64_t start, int64_t end, std::vector<Slice>& slices,
                      std::vector<std::size_t>& first, std::vector<std::size_t>& stop) const;
+  std::vector<std::vector<std::size_t>> rank_blocks() const;  // per rank of ranks(): its blocks
+  void fill_aligned(AlignedCalls& out, const std::vector<uint64_t>& at,
+                    const std::vector<std::pair<uint64_t, uint64_t>>& wanted, uint64_t k0,
+                    uint64_t k1) const;
+  struct RankSums;   // ranks.cpp
+  struct FrameWalk;  // ranks.cpp
+  friend struct RankSums;
+  friend struct FrameWalk;
+  // Calls of one depth slot (depth_begin_ index) summarised per kChunk
+  // calls: per chunk, per frame present, its calls and their covered time
+  // counting only calls outermost of their frame (what regions() unions).
+  static constexpr std::size_t kChunk = 256;
+  bool nested(uint64_t at) const { return (nested_[at >> 6] >> (at & 63)) & 1; }
 
   std::vector<LaneInfo> lanes_;
   std::vector<std::size_t> lane_block_;  // lane -> block
@@ -166,6 +221,14 @@ class Timeline {
   std::vector<uint64_t> depth_begin_;  // per block: depths + 1 entries into the columns
   std::vector<uint32_t, UninitializedAllocator<uint32_t>> changes_;
   std::vector<uint64_t> change_begin_;  // per block: depths + 1 entries into changes_
+  // Bit per call: set when a call of its frame encloses it (not counted in
+  // covered time: the outermost one is).
+  std::vector<uint64_t> nested_;
+  std::vector<uint64_t> chunk_begin_;    // per depth slot: its first chunk (+1 entry)
+  std::vector<uint64_t> summary_begin_;  // per chunk: its first summary (+1 entry)
+  std::vector<int32_t> summary_frame_;
+  std::vector<uint32_t> summary_calls_;
+  std::vector<int64_t> summary_covered_;
 };
 
 // Opens a selection of one run as export_speedscope would (the same

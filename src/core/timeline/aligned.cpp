@@ -1,0 +1,239 @@
+// timeline: the k-th call of a frame on each rank, lined up (aligned_calls;
+// see timeline.hpp). A rank's calls of the frame are numbered in the merged
+// order of its depth slots (start, then slot: lane, then depth); counting
+// and stepping skip the chunks whose summary lacks the frame.
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "timeline/checks.hpp"
+#include "timeline/search.hpp"
+#include "timeline/timeline.hpp"
+
+namespace scope_speedscope {
+
+namespace {
+
+constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+constexpr std::size_t kUnknown = kNone - 1;
+
+// The median of v (averaging the middle two of an even count); reorders v.
+double median_of(std::vector<int64_t>& v) {
+  const std::size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+  const auto upper = static_cast<double>(v[mid]);
+  if (v.size() % 2 == 1) return upper;
+  const int64_t lower = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
+  return (static_cast<double>(lower) + upper) / 2;
+}
+
+// [a, b) intervals of k, merged where they touch.
+std::vector<std::pair<uint64_t, uint64_t>> merged(std::vector<std::pair<uint64_t, uint64_t>> v) {
+  std::sort(v.begin(), v.end());
+  std::vector<std::pair<uint64_t, uint64_t>> out;
+  for (const auto& [a, b] : v) {
+    if (a >= b) continue;
+    if (!out.empty() && a <= out.back().second) {
+      out.back().second = std::max(out.back().second, b);
+    } else {
+      out.emplace_back(a, b);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+// One rank's calls of one frame, walked in their numbering order.
+struct Timeline::FrameWalk {
+  struct Slot {
+    uint64_t begin;   // into the columns
+    std::size_t n;    // calls
+    uint64_t chunk0;  // its first chunk
+    std::size_t pos;  // the cursor: calls before it are behind the walk
+    // The frame's call after / before the cursor (kNone: none), once looked for.
+    std::size_t next = kUnknown, prev = kUnknown;
+    void move_to(std::size_t p) {
+      pos = p;
+      next = prev = kUnknown;
+    }
+  };
+  const Timeline& tl;
+  int32_t frame;
+  std::vector<Slot> slots;
+
+  FrameWalk(const Timeline& t, int32_t f, const std::vector<std::size_t>& blocks)
+      : tl(t), frame(f) {
+    for (std::size_t blk : blocks) {
+      const Block& b = tl.blocks_[blk];
+      for (uint32_t d = 0; d < b.depths; ++d) {
+        const std::size_t k = b.first_depth + d;
+        const uint64_t at = tl.depth_begin_[k];
+        slots.push_back(Slot{at, static_cast<std::size_t>(tl.depth_begin_[k + 1] - at),
+                             tl.chunk_begin_[k], 0, kUnknown, kUnknown});
+      }
+    }
+  }
+  // The frame's calls in chunk c of a slot (0 when its summary lacks it).
+  uint32_t in_chunk(const Slot& s, std::size_t c) const {
+    const uint64_t chunk = s.chunk0 + c;
+    for (uint64_t j = tl.summary_begin_[chunk]; j < tl.summary_begin_[chunk + 1]; ++j) {
+      if (tl.summary_frame_[j] == frame) return tl.summary_calls_[j];
+    }
+    return 0;
+  }
+  int64_t start(const Slot& s, std::size_t i) const { return tl.start_[s.begin + i]; }
+  bool is_frame(const Slot& s, std::size_t i) const { return tl.frame_[s.begin + i] == frame; }
+  // Calls of the frame among the slot's first p.
+  uint64_t count_below(const Slot& s, std::size_t p) const {
+    uint64_t n = 0;
+    const std::size_t whole = p / kChunk;
+    for (std::size_t c = 0; c < whole; ++c) n += in_chunk(s, c);
+    for (std::size_t i = whole * kChunk; i < p; ++i) n += is_frame(s, i);
+    return n;
+  }
+  // Moves every cursor to the first call starting at or after t; returns
+  // the frame's calls before it (its number for the next call).
+  uint64_t seek(int64_t t) {
+    uint64_t n = 0;
+    for (Slot& s : slots) {
+      s.move_to(detail::partition_index(0, s.n, [&](std::size_t i) { return start(s, i) < t; }));
+      n += count_below(s, s.pos);
+    }
+    return n;
+  }
+  uint64_t count_all() const {
+    uint64_t n = 0;
+    for (const Slot& s : slots) n += count_below(s, s.n);
+    return n;
+  }
+  // The first call of the frame at or after i in a slot (kNone: none).
+  std::size_t next_in(const Slot& s, std::size_t i) const {
+    while (i < s.n) {
+      if (i % kChunk == 0 && in_chunk(s, i / kChunk) == 0) {
+        i += kChunk;
+      } else if (is_frame(s, i)) {
+        return i;
+      } else {
+        ++i;
+      }
+    }
+    return kNone;
+  }
+  // The last call of the frame before i in a slot (kNone: none).
+  std::size_t prev_in(const Slot& s, std::size_t i) const {
+    while (i > 0) {
+      if (i % kChunk == 0 && in_chunk(s, i / kChunk - 1) == 0) {
+        i -= kChunk;
+      } else if (is_frame(s, i - 1)) {
+        return i - 1;
+      } else {
+        --i;
+      }
+    }
+    return kNone;
+  }
+  // Steps the walk back over the frame's latest call behind it.
+  void step_back() {
+    std::size_t best = kNone, at = 0;
+    for (std::size_t k = 0; k < slots.size(); ++k) {
+      Slot& s = slots[k];
+      if (s.prev == kUnknown) s.prev = prev_in(s, s.pos);
+      if (s.prev != kNone && (best == kNone || start(s, s.prev) >= start(slots[best], at))) {
+        best = k;
+        at = s.prev;
+      }
+    }
+    if (best != kNone) slots[best].move_to(at);
+  }
+  // The frame's next call (its column position), the walk past it.
+  uint64_t take_next() {
+    std::size_t best = kNone, at = 0;
+    for (std::size_t k = 0; k < slots.size(); ++k) {
+      Slot& s = slots[k];
+      if (s.next == kUnknown) s.next = next_in(s, s.pos);
+      if (s.next != kNone && (best == kNone || start(s, s.next) < start(slots[best], at))) {
+        best = k;
+        at = s.next;
+      }
+    }
+    slots[best].move_to(at + 1);
+    return slots[best].begin + at;
+  }
+};
+
+// The entries of each wanted k, from the columns' positions of every
+// rank's calls k0 .. k1 - 1 (rank after rank).
+void Timeline::fill_aligned(AlignedCalls& out, const std::vector<uint64_t>& at,
+                            const std::vector<std::pair<uint64_t, uint64_t>>& wanted, uint64_t k0,
+                            uint64_t k1) const {
+  const std::size_t R = out.ranks.size();
+  std::size_t n = 0;
+  for (const auto& [a, b] : wanted) n += static_cast<std::size_t>(b - a) * R;
+  out.k.reserve(n);
+  for (auto* v : {&out.rank, &out.start_ns, &out.end_ns}) v->reserve(n);
+  for (auto* v : {&out.lateness_ns, &out.excess_ns}) v->reserve(n);
+  std::vector<int64_t> starts(R), durations(R), scratch(R);
+  for (const auto& [a, b] : wanted) {
+    for (uint64_t k = a; k < b; ++k) {
+      for (std::size_t r = 0; r < R; ++r) {
+        const uint64_t c = at[r * (k1 - k0) + (k - k0)];
+        starts[r] = start_[c];
+        durations[r] = end_[c] - start_[c];
+      }
+      scratch = starts;
+      const double start_median = median_of(scratch);
+      scratch = durations;
+      const double duration_median = median_of(scratch);
+      for (std::size_t r = 0; r < R; ++r) {
+        out.k.push_back(k);
+        out.rank.push_back(out.ranks[r]);
+        out.start_ns.push_back(starts[r]);
+        out.end_ns.push_back(starts[r] + durations[r]);
+        out.lateness_ns.push_back(static_cast<double>(starts[r]) - start_median);
+        out.excess_ns.push_back(static_cast<double>(durations[r]) - duration_median);
+      }
+    }
+  }
+}
+
+Timeline::AlignedCalls Timeline::aligned_calls(int32_t frame, int64_t start, int64_t end) const {
+  detail::check_window("alignedCalls", start, end);
+  if (frame < 0 || static_cast<std::size_t>(frame) >= frames_.size()) {
+    detail::bad_argument("alignedCalls: frame " + std::to_string(frame) +
+                         " is out of range (the timeline has " + std::to_string(frames_.size()) +
+                         " frames)");
+  }
+  AlignedCalls out;
+  out.ranks = ranks();
+  const std::size_t R = out.ranks.size();
+  std::vector<FrameWalk> walks;
+  std::vector<uint64_t> first(R);  // per rank: the number of its first call in the window
+  std::vector<std::pair<uint64_t, uint64_t>> ks;
+  for (const auto& blocks : rank_blocks()) walks.emplace_back(*this, frame, blocks);
+  for (std::size_t r = 0; r < R; ++r) {
+    out.counts.push_back(walks[r].count_all());
+    const uint64_t after = walks[r].seek(end);
+    first[r] = walks[r].seek(start);
+    ks.emplace_back(first[r], after);
+  }
+  out.common = R == 0 ? 0 : *std::min_element(out.counts.begin(), out.counts.end());
+  for (auto& k : ks) k.second = std::min(k.second, out.common);
+  const auto wanted = merged(ks);
+  if (wanted.empty()) return out;
+  const uint64_t k0 = wanted.front().first, k1 = wanted.back().second;
+  // Per rank, the columns' positions of its calls k0 .. k1 - 1, rank after rank.
+  std::vector<uint64_t> at(R * (k1 - k0));
+  for (std::size_t r = 0; r < R; ++r) {
+    FrameWalk& w = walks[r];  // its cursors at `start`, before call first[r]
+    uint64_t k = first[r];
+    for (; k > k0; --k) w.step_back();
+    for (; k < k0; ++k) w.take_next();
+    for (uint64_t* into = at.data() + r * (k1 - k0); k < k1; ++k) *into++ = w.take_next();
+  }
+  fill_aligned(out, at, wanted, k0, k1);
+  return out;
+}
+
+}  // namespace scope_speedscope

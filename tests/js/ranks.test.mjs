@@ -1,0 +1,338 @@
+// Who waits for whom, through the package and the Node CLI: timeline.imbalance
+// and timeline.alignedCalls against a naive model of the exported document
+// on every multi-rank fixture case (seeded windows), pinned answers worked
+// out by hand on tests/fixtures/h5/ranks_imbalance_s3.h5 (make_ranks.py
+// fixture), openTimeline's ranks: 'all', and `scope-speedscope imbalance`
+// printing the native CLI's bytes.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it, before } from 'node:test';
+
+import { cases, inputPath, nativeCli, nodeCli } from './helpers.mjs';
+import { createScopeSpeedscope } from '../../dist/node.js';
+import { rng } from './seeded.mjs';
+
+const read = (file) => ({ name: path.basename(file), bytes: new Uint8Array(fs.readFileSync(file)) });
+const imbalanceFile = inputPath('ranks_imbalance_s3.h5');
+
+// ---- the model: the document's calls, by rank ----------------------------------------
+
+// Per profile: its rank, and its calls with depth, frame and ns from the origin.
+function modelOf(doc) {
+  return doc.profiles.map((p) => {
+    const calls = [];
+    const stack = [];
+    for (const ev of p.events) {
+      const ns = Math.round(ev.at * 1e9);
+      if (ev.type === 'O') {
+        const call = { s: ns, e: 0, depth: stack.length, frame: ev.frame };
+        calls.push(call);
+        stack.push(call);
+      } else {
+        stack.pop().e = ns;
+      }
+    }
+    return { name: p.name, rank: Number(/^rank (-?\d+)/.exec(p.name)[1]), calls };
+  });
+}
+
+const ranksOf = (model) => [...new Set(model.map((l) => l.rank))].sort((a, b) => a - b);
+// A rank's lanes, each distinct lane once (a rank listed twice repeats them).
+function lanesOf(model, rank) {
+  const seen = new Set();
+  return model.filter((l) => l.rank === rank && !seen.has(l.name) && seen.add(l.name));
+}
+
+function median(values) {
+  const v = [...values].sort((a, b) => a - b);
+  const n = v.length;
+  return n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// A lane's covered time of each frame in [a, z): the union of its calls cut
+// to the window, counted by sorting the pieces.
+function coveredOf(lane, a, z, into) {
+  const pieces = new Map();
+  for (const c of lane.calls) {
+    const ce = c.e > c.s ? c.e : c.s + 1;
+    if (!(c.s < z && ce > a)) continue;
+    if (!pieces.has(c.frame)) pieces.set(c.frame, []);
+    pieces.get(c.frame).push([Math.max(c.s, a), Math.min(c.e, z)]);
+  }
+  for (const [frame, list] of pieces) {
+    list.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+    let total = 0;
+    let hi = -Infinity;
+    for (const [s, e] of list) {
+      if (e <= s) continue;
+      if (s < hi) {
+        if (e > hi) total += e - hi;
+      } else {
+        total += e - s;
+      }
+      hi = Math.max(hi, e);
+    }
+    into.set(frame, (into.get(frame) ?? 0) + total);
+  }
+}
+
+function modelImbalance(model, frames, a, z) {
+  const ranks = ranksOf(model);
+  const values = new Map();
+  ranks.forEach((rank, r) => {
+    const covered = new Map();
+    for (const lane of lanesOf(model, rank)) coveredOf(lane, a, z, covered);
+    for (const [frame, total] of covered) {
+      if (!values.has(frame)) values.set(frame, new Array(ranks.length).fill(0));
+      values.get(frame)[r] = total;
+    }
+  });
+  const rows = [...values.entries()]
+    .sort((x, y) => x[0] - y[0])
+    .map(([frame, v]) => {
+      const max = Math.max(...v);
+      const mean = v.reduce((n, x) => n + x, 0) / v.length;
+      return {
+        frame,
+        ranks: ranks.length,
+        min: Math.min(...v),
+        median: median(v),
+        mean,
+        max,
+        imbalance: max > 0 ? (max - mean) / max : 0,
+        slowestRank: ranks[v.indexOf(max)],
+        name: frames[frame],
+      };
+    });
+  return rows.sort((x, y) => y.max - y.mean - (x.max - x.mean)); // stable: frame order on ties
+}
+
+function modelAligned(model, frame, a, z) {
+  const ranks = ranksOf(model);
+  const numbered = ranks.map((rank) => {
+    const all = [];
+    lanesOf(model, rank).forEach((lane, li) => {
+      for (const c of lane.calls) if (c.frame === frame) all.push({ ...c, li });
+    });
+    return all.sort((x, y) => x.s - y.s || x.li - y.li || x.depth - y.depth);
+  });
+  const counts = numbered.map((n) => n.length);
+  const common = Math.min(...counts);
+  const out = { k: [], rank: [], start: [], end: [], lateness: [], excess: [], ranks, counts, common };
+  for (let k = 0; k < common; k++) {
+    const at = numbered.map((n) => n[k]);
+    if (!at.some((c) => c.s >= a && c.s < z)) continue;
+    const ms = median(at.map((c) => c.s));
+    const md = median(at.map((c) => c.e - c.s));
+    at.forEach((c, r) => {
+      out.k.push(k);
+      out.rank.push(ranks[r]);
+      out.start.push(c.s);
+      out.end.push(c.e);
+      out.lateness.push(c.s - ms);
+      out.excess.push(c.e - c.s - md);
+    });
+  }
+  return out;
+}
+
+const plain = (aligned) =>
+  Object.fromEntries(Object.entries(aligned).map(([k, v]) => [k, ArrayBuffer.isView(v) ? Array.from(v) : v]));
+
+// ---- the package ---------------------------------------------------------------------
+
+const multiRank = cases.filter((c) => !c.error && c.inputs.length === 1 && new Set(c.ranks ?? [0]).size > 1);
+
+describe('timeline.imbalance and timeline.alignedCalls against the model', () => {
+  let sp;
+  before(async () => {
+    sp = await createScopeSpeedscope();
+  });
+
+  it('has multi-rank fixture cases', () => assert.ok(multiRank.length >= 3, `${multiRank.length}`));
+
+  for (const c of [
+    ...multiRank,
+    { name: 'ranks_imbalance_s3', inputs: ['ranks_imbalance_s3.h5'], ranks: [3, 1, 0, 2, 1] },
+  ]) {
+    it(`case ${c.name}`, async () => {
+      const input = read(inputPath(c.inputs[0]));
+      const options = { ranks: c.ranks, include: c.include, exclude: c.exclude };
+      const doc = sp.buildSpeedscopeDocument(input, options);
+      const tl = await sp.openTimeline(input, options);
+      try {
+        const model = modelOf(doc);
+        assert.deepEqual(
+          tl.lanes.map((l) => l.rank),
+          model.map((l) => l.rank),
+        );
+        const runEnd = Math.max(...tl.lanes.map((l) => l.end));
+        const random = rng(c.name.length * 104729 + 7);
+        const instant = () => Math.floor(random() * (runEnd + 10)) - 5;
+        for (let round = 0; round < 20; round++) {
+          let a = -1;
+          let z = runEnd + 2;
+          if (round % 3 === 1) {
+            a = instant();
+            z = a + 1 + Math.floor(random() * (runEnd / 20 + 2));
+          } else if (round % 3 === 2) {
+            a = instant();
+            z = Math.max(a + 1, instant());
+          }
+          assert.deepEqual(tl.imbalance(a, z), modelImbalance(model, tl.frames, a, z), `imbalance [${a}, ${z})`);
+          const frame = Math.floor(random() * tl.frames.length);
+          const got = tl.alignedCalls(frame, a, z);
+          for (const key of ['k', 'rank', 'start', 'end', 'lateness', 'excess']) {
+            assert.ok(got[key] instanceof Float64Array, key);
+          }
+          assert.deepEqual(plain(got), modelAligned(model, frame, a, z), `alignedCalls ${frame} [${a}, ${z})`);
+        }
+      } finally {
+        tl.close();
+      }
+    });
+  }
+});
+
+describe('who waits for whom on the pinned run', () => {
+  let sp;
+  before(async () => {
+    sp = await createScopeSpeedscope();
+  });
+
+  it("ranks: 'all' opens every rank, and the imbalance is the one worked out by hand", async () => {
+    const tl = await sp.openTimeline(read(imbalanceFile), { ranks: 'all' });
+    try {
+      assert.deepEqual(
+        tl.lanes.map((l) => [l.name, l.rank, l.calls]),
+        [0, 1, 2, 3].map((r) => [`rank ${r}`, r, 15]),
+      );
+      assert.deepEqual(tl.imbalance(0, 5000), [
+        {
+          frame: 1,
+          ranks: 4,
+          min: 3000,
+          median: 3000,
+          mean: 3075,
+          max: 3300,
+          imbalance: 225 / 3300,
+          slowestRank: 2,
+          name: 'solve',
+        },
+        {
+          frame: 2,
+          ranks: 4,
+          min: 1700,
+          median: 2000,
+          mean: 1925,
+          max: 2000,
+          imbalance: 75 / 2000,
+          slowestRank: 0,
+          name: 'exchange',
+        },
+        {
+          frame: 0,
+          ranks: 4,
+          min: 5000,
+          median: 5000,
+          mean: 5000,
+          max: 5000,
+          imbalance: 0,
+          slowestRank: 0,
+          name: 'step',
+        },
+      ]);
+      // Step 3 of solve: rank 2 ran 300 ns longer; every rank started it together.
+      assert.deepEqual(plain(tl.alignedCalls(1, 3000, 3001)), {
+        k: [3, 3, 3, 3],
+        rank: [0, 1, 2, 3],
+        start: [3000, 3000, 3000, 3000],
+        end: [3600, 3600, 3900, 3600],
+        lateness: [0, 0, 0, 0],
+        excess: [0, 0, 300, 0],
+        ranks: [0, 1, 2, 3],
+        counts: [5, 5, 5, 5],
+        common: 5,
+      });
+      // ...so rank 2 reached the exchange 300 ns late, and waited 300 ns less.
+      const exchange = plain(tl.alignedCalls(2, 3000, 4000));
+      assert.deepEqual(exchange.lateness, [0, 0, 300, 0]);
+      assert.deepEqual(exchange.excess, [0, 0, -300, 0]);
+    } finally {
+      tl.close();
+    }
+  });
+
+  it('bad arguments are TypeErrors and RangeErrors naming the query', async () => {
+    const tl = await sp.openTimeline(read(imbalanceFile), { ranks: [0, 1] });
+    try {
+      assert.throws(() => tl.imbalance(5, 5), {
+        name: 'RangeError',
+        message: 'scope-speedscope: timeline.imbalance: end (5) must be after start (5)',
+      });
+      assert.throws(() => tl.alignedCalls(3, 0, 10), {
+        name: 'RangeError',
+        message: 'scope-speedscope: timeline.alignedCalls: frame 3 is out of range (the timeline has 3 frames)',
+      });
+      assert.throws(() => tl.alignedCalls('solve', 0, 10), {
+        name: 'TypeError',
+        message:
+          'scope-speedscope: timeline.alignedCalls: frame must be an integer (an index into timeline.frames), not a string ("solve")',
+      });
+      assert.throws(() => tl.imbalance(0, Infinity), { name: 'TypeError' });
+    } finally {
+      tl.close();
+    }
+    await assert.rejects(sp.openTimeline(read(imbalanceFile), { ranks: 'some' }), {
+      name: 'TypeError',
+      message: `scope-speedscope: ranks must be 'all' or an array of integers, not a string ("some")`,
+    });
+  });
+});
+
+// ---- the Node CLI --------------------------------------------------------------------
+
+describe('scope-speedscope imbalance: the Node CLI prints what the native CLI prints', () => {
+  const run = (command, args) => spawnSync(command, args, { encoding: 'utf8' });
+  const argSets = [
+    ['imbalance', imbalanceFile],
+    ['imbalance', imbalanceFile, '--json'],
+    ['imbalance', imbalanceFile, '--ranks', '0,2', '--exclude', 'step', '--time-window', '3us:4us'],
+    ['imbalance', inputPath('nested_s3.h5'), '--include', 'so', 'ma', '--json'],
+    ['imbalance', imbalanceFile, '--ranks', '9'],
+    ['imbalance', inputPath('not_hdf5.h5')],
+    ['imbalance', imbalanceFile, '--include', '('],
+    ['imbalance', imbalanceFile, 'other.h5'],
+    ['imbalance', imbalanceFile, '--port', '1'],
+    ['imbalance', '--help'],
+    ['imbalance'],
+  ];
+  for (const args of argSets) {
+    it(
+      args
+        .slice(1)
+        .map((a) => path.basename(a))
+        .join(' ') || '(no arguments)',
+      () => {
+        const native = run(nativeCli, args);
+        const node = run(process.execPath, [nodeCli, ...args]);
+        assert.equal(node.stdout, native.stdout);
+        assert.equal(node.stderr, native.stderr);
+        assert.equal(node.status, native.status);
+      },
+    );
+  }
+
+  it('prints the table worked out by hand, and exits 1 or 2 as the export does', () => {
+    const table = run(process.execPath, [nodeCli, 'imbalance', imbalanceFile]);
+    assert.equal(table.status, 0);
+    assert.equal(
+      table.stdout.split('\n')[2],
+      'solve         4    3.00 us    3.00 us    3.08 us    3.30 us      6.8 %             2',
+    );
+    assert.equal(run(process.execPath, [nodeCli, 'imbalance', imbalanceFile, '--ranks', '9']).status, 1);
+    assert.equal(run(process.execPath, [nodeCli, 'imbalance']).status, 2);
+  });
+});
