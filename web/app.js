@@ -189,13 +189,15 @@ async function convertIfItFits({ automatic, reveal = true, show = false }) {
 // Opened in a worker of its own (the converter may be busy writing), for the
 // file of the current output; again only when the file, ranks or filters
 // changed (narrowing is the download's and speedscope's, not the timeline's).
+// With every rank chosen (All ranks), it opens every rank of its file.
 
 const timelineFile = () => goodFiles()[state.outputs.length === goodFiles().length ? state.current : 0]?.file;
 
 async function drawTimeline(opts, mine, { reveal = true } = {}) {
   const file = timelineFile();
   if (!state.features.timeline || !file) return null;
-  const key = JSON.stringify([state.selection, file.name, opts.ranks, opts.include, opts.exclude]);
+  const ranks = options.allRanks() ? 'all' : opts.ranks;
+  const key = JSON.stringify([state.selection, file.name, ranks, opts.include, opts.exclude]);
   if (key === timelineKey) return null;
   timelineKey = key;
   timelineFailure = null;
@@ -205,7 +207,7 @@ async function drawTimeline(opts, mine, { reveal = true } = {}) {
   performance.mark('scope-speedscope:timeline-start');
   const reply = await timelineClient.open(
     file,
-    { ranks: opts.ranks, include: opts.include, exclude: opts.exclude },
+    { ranks, include: opts.include, exclude: opts.exclude },
     {
       onProgress: (p) => {
         if (mine === run) status.showProgress({ ...p, phase: 'timeline' }, { file: file.name });

@@ -6,6 +6,12 @@
 // New selections start from export_speedscope's defaults: rank 0 (or the
 // lowest rank a file recorded, when it has no rank 0), every region, no
 // narrowing, profile.speedscope.json.
+//
+// "All ranks" (shown when the files hold several) is checked exactly when
+// every rank is: checking it checks them all, unchecking it goes back to the
+// default rank. The timeline then opens every rank of its file
+// (openTimeline's ranks: 'all'; allRanks() below); the converter gets the
+// rank numbers, as it does for any other choice.
 
 import { $, count, el } from './dom.js';
 
@@ -40,12 +46,16 @@ export function setUp({ changed }) {
     changeTimer = setTimeout(() => onChange(), delay);
   };
   form.addEventListener('input', (e) => {
-    if (e.target.name === 'rank') return; // checkboxes: 'change' below
+    if (e.target.name === 'rank' || e.target.name === 'all-ranks') return; // checkboxes: 'change' below
     clearFieldError(fieldOf(e.target));
     soon(TEXT_DEBOUNCE_MS);
   });
   form.addEventListener('change', (e) => {
-    if (e.target.name === 'rank') {
+    if (e.target.name === 'all-ranks') {
+      const all = e.target.checked;
+      for (const box of rankBoxes()) box.checked = all || Number(box.value) === defaultRank();
+    }
+    if (e.target.name === 'rank' || e.target.name === 'all-ranks') {
       updateRanksValidity();
       soon(TEXT_DEBOUNCE_MS);
     }
@@ -82,6 +92,19 @@ function fieldOf(input) {
 
 const rankBoxes = () => [...document.querySelectorAll('#ranks input[name=rank]')];
 
+// export_speedscope's default: rank 0, or the lowest rank when there is no rank 0.
+const defaultRank = () => (knownRanks.some(([r]) => r === 0) ? 0 : knownRanks[0]?.[0]);
+
+// "4 ranks, 60 calls: 15 each" or "4 ranks, 58 calls: 12 to 16 a rank".
+function allRanksText() {
+  const calls = knownRanks.map(([, n]) => n);
+  const total = calls.reduce((a, b) => a + b, 0);
+  const least = Math.min(...calls);
+  const most = Math.max(...calls);
+  const each = least === most ? `${count(least)} each` : `${count(least)} to ${count(most)} a rank`;
+  return `(${knownRanks.length} ranks, ${count(total)} calls: ${each})`;
+}
+
 // A new selection: ranks from the inspections, every other option back to the default.
 export function reset(infos) {
   const ranks = new Map(); // rank -> calls over all files
@@ -89,7 +112,7 @@ export function reset(infos) {
     for (const r of info.ranks ?? []) ranks.set(r.rank, (ranks.get(r.rank) ?? 0) + r.calls);
   }
   knownRanks = [...ranks.entries()].sort((a, b) => a[0] - b[0]);
-  const initial = ranks.has(0) ? 0 : knownRanks[0]?.[0];
+  const initial = defaultRank();
   $('ranks').replaceChildren(
     ...knownRanks.map(([rank, calls]) =>
       el(
@@ -108,6 +131,8 @@ export function reset(infos) {
     ),
   );
   $('ranks-tools').hidden = knownRanks.length < 2;
+  $('ranks-all-choice').hidden = knownRanks.length < 2;
+  $('ranks-all-calls').textContent = knownRanks.length < 2 ? '' : allRanksText();
   $('include').value = '';
   $('exclude').value = '';
   $('output-name').value = DEFAULT_OUTPUT;
@@ -127,12 +152,22 @@ export function selectedRanks() {
     .map((b) => Number(b.value));
 }
 
+// Every rank of the files is chosen (and there are several): the timeline
+// opens with ranks: 'all'.
+export function allRanks() {
+  return knownRanks.length > 1 && rankBoxes().every((b) => b.checked);
+}
+
 export function rankCalls() {
   return new Map(knownRanks);
 }
 
 function updateRanksValidity() {
-  const none = knownRanks.length > 0 && selectedRanks().length === 0;
+  const chosen = selectedRanks().length;
+  const all = $('rank-all');
+  all.checked = knownRanks.length > 1 && chosen === knownRanks.length;
+  all.indeterminate = chosen > 0 && chosen < knownRanks.length;
+  const none = knownRanks.length > 0 && chosen === 0;
   if (none) $('ranks-error').textContent = 'Choose at least one rank.';
   $('ranks-error').hidden = !none;
   $('convert').disabled = none;

@@ -4,7 +4,8 @@
 // job: viewport.js (the visible window), bands.js (bands, scroll, lanes
 // list), bars-cache.js (the bars asked of the worker), draw.js (the canvas),
 // hit-test.js and focus.js (finding calls), details.js (the call described),
-// regions.js (the regions table) and search.js.
+// regions.js (the regions table), ranks.js (the Ranks panel: imbalance and
+// heatmap) and search.js.
 
 import { hueIndex } from './colors.js';
 import { AXIS_H, ROW_H, Renderer } from './draw.js';
@@ -15,6 +16,7 @@ import { BarsCache } from './bars-cache.js';
 import { CallDetails } from './details.js';
 import { firstInView, neighbour, refocused } from './focus.js';
 import { itemUnder, sameItem } from './hit-test.js';
+import { RanksPanel } from './ranks.js';
 import { RegionsTable } from './regions.js';
 import { clearSearch, findRegions, showFound, wireSearch } from './search.js';
 import { Viewport } from './viewport.js';
@@ -32,6 +34,7 @@ export class TimelineView {
   #bars;
   #details;
   #regions;
+  #ranks;
   #info = null; // the worker's timeline-open reply, with fileName
   #hue = new Uint8Array(0);
   #hover = null;
@@ -51,6 +54,10 @@ export class TimelineView {
     this.#bars = new BarsCache(client);
     this.#details = new CallDetails(client);
     this.#regions = new RegionsTable(client, (frame) => this.#highlightRegion(frame));
+    this.#ranks = new RanksPanel(client, {
+      onSelect: (frame) => this.#chooseRegion(frame),
+      onZoom: (start, end) => this.#zoomToSpan(start, end),
+    });
     this.#followColourScheme();
     byId('tl-keys').textContent = KEYS;
     wireInput(this.#chart, this);
@@ -126,6 +133,7 @@ export class TimelineView {
     );
     clearSearch();
     this.#bands.show(info.lanes);
+    this.#ranks.show(info);
     this.#describe(null);
     this.#regionsSoon();
     this.#resize();
@@ -138,6 +146,7 @@ export class TimelineView {
     this.#painted = false;
     this.#bands.clear();
     this.#regions.clear();
+    this.#ranks.clear();
     this.#describe(null);
   }
 
@@ -214,6 +223,13 @@ export class TimelineView {
     this.#setView(item.start - length * 0.05, item.start + length * 1.05);
     this.#bands.scrollTo(item, this.#renderer.height - AXIS_H);
     this.invalidate();
+  }
+
+  // [start, end) of calls on several lanes (a step of a region on every
+  // rank), with a little room on each side.
+  #zoomToSpan(start, end) {
+    const length = Math.max(end - start, 1);
+    this.#setView(start - length * 0.05, end + length * 0.05);
   }
 
   toggleLane(lane) {
@@ -397,10 +413,27 @@ export class TimelineView {
     this.invalidate();
   }
 
+  // A region chosen in the Ranks panel: it alone stays in colour (null: the
+  // highlight it set goes).
+  #chooseRegion(frame) {
+    if (frame === null) {
+      if (this.#highlightWhy !== 'region') return;
+      this.#highlight = null;
+      this.#highlightWhy = null;
+    } else {
+      this.#highlight = new Uint8Array(this.#info.frames.length);
+      this.#highlight[frame] = 1;
+      this.#highlightWhy = 'region';
+      clearSearch();
+    }
+    this.#regions.mark(this.#highlight);
+    this.invalidate();
+  }
+
   #regionsSoon() {
-    this.#regions.soon(
-      () => this.#info?.timeline ?? null,
-      () => this.#viewport.window,
-    );
+    const current = () => this.#info?.timeline ?? null;
+    const window = () => this.#viewport.window;
+    this.#regions.soon(current, window);
+    this.#ranks.soon(current, window);
   }
 }

@@ -3,7 +3,9 @@
 // core's (sp.openTimeline), which holds the run's calls as columns in the
 // module's memory. Requests:
 //   timeline-open    { file, options: { ranks, include, exclude } }
+//                    (ranks: rank numbers, or 'all': every rank of the file)
 //                    -> { timeline, lanes, frames, totals, runEnd, originInRun, maxWidth }
+//                       lanes: [{ name, calls, maxDepth, start, end, rank }]
 //                       totals: calls per frame over the run; originInRun: the zero of a time window;
 //                       maxWidth: the widest bars query (the core's)
 //   timeline-bars    { timeline, lanes: [lane], start, end, width }
@@ -11,11 +13,16 @@
 //   timeline-stack   { timeline, lane, time }      -> { stack }
 //   timeline-regions { timeline, start, end, lanes } -> { regions }
 //   timeline-fit     { timeline, start, end, maxCalls } -> { start, end, calls }
+//   timeline-imbalance { timeline, start, end } -> { rows }  (tl.imbalance: one row per region over the ranks)
+//   timeline-aligned { timeline, frame, start, end, maxColumns }
+//                    -> { grid } (aligned.js's gridOf over tl.alignedCalls: at most maxColumns columns)
 //   timeline-close   { timeline }
 // Bars come back as the core gives them, depth after depth, each depth in
 // time order: `rows[d] .. rows[d + 1]` are depth d's items, so the page finds
 // the visible ones by binary search; the work here is proportional to the
 // items (pixels times depth), never to the calls.
+
+import { gridOf } from './aligned.js';
 
 let current = null; // { id, tl }
 let nextId = 1;
@@ -45,79 +52,97 @@ function depthRows(depth, maxDepth) {
   return rows;
 }
 
+// Opens a timeline (closing the open one) and posts what the page draws from.
+async function open(sp, { id, file, options }, post, errorOf) {
+  close();
+  let last = 0;
+  const onProgress = ({ phase, done, total }) => {
+    const now = Date.now();
+    if (now - last < 100 && done !== total) return;
+    last = now;
+    post({ id, type: 'progress', phase, done, total, unit: phase === 'reconstruct' ? 'ranks' : 'fraction' });
+  };
+  try {
+    const o = options ?? {};
+    const tl = await sp.openTimeline(
+      { name: file.name, file },
+      { ranks: o.ranks ?? null, include: o.include ?? null, exclude: o.exclude ?? null, onProgress },
+    );
+    const lanes = tl.lanes.map((l) => ({
+      name: l.name,
+      calls: l.calls,
+      maxDepth: l.maxDepth,
+      start: l.start,
+      end: l.end,
+      rank: l.rank,
+    }));
+    const runEnd = lanes.reduce((e, l) => Math.max(e, l.end), 0) + 1;
+    const totals = new Float64Array(tl.frames.length);
+    for (const r of tl.regions(0, runEnd)) totals[r.frame] = r.calls;
+    current = { id: nextId++, tl };
+    post(
+      {
+        id,
+        type: 'result',
+        timeline: current.id,
+        lanes,
+        frames: [...tl.frames],
+        totals,
+        runEnd,
+        originInRun: tl.originInRun,
+        maxWidth: tl.maxWidth,
+      },
+      [totals.buffer],
+    );
+  } catch (err) {
+    post({ id, ...errorOf(err, [file.name]) });
+  }
+}
+
+function bars(data, post) {
+  const tl = timelineOf(data.timeline);
+  const list = [];
+  const transfer = [];
+  for (const lane of data.lanes) {
+    const b = tl.bars(lane, data.start, data.end, data.width);
+    b.rows = depthRows(b.depth, tl.lanes[lane].maxDepth);
+    list.push({ lane, ...b });
+    for (const k of ['start', 'end', 'depth', 'frame', 'count', 'rows']) transfer.push(b[k].buffer);
+  }
+  post({ id: data.id, type: 'result', bars: list, start: data.start, end: data.end, width: data.width }, [
+    ...new Set(transfer),
+  ]);
+}
+
+// The queries of an open timeline: each returns the reply's fields.
+const QUERIES = {
+  'timeline-close': (data) => {
+    if (current?.id === data.timeline) close();
+    return {};
+  },
+  'timeline-stack': (data) => ({ stack: timelineOf(data.timeline).stackAt(data.lane, data.time) }),
+  'timeline-regions': (data) => {
+    const tl = timelineOf(data.timeline);
+    return { regions: data.lanes ? tl.regions(data.start, data.end, data.lanes) : tl.regions(data.start, data.end) };
+  },
+  'timeline-fit': (data) => timelineOf(data.timeline).windowWithin(data.start, data.end, data.maxCalls),
+  'timeline-imbalance': (data) => ({ rows: timelineOf(data.timeline).imbalance(data.start, data.end) }),
+  'timeline-aligned': (data) => {
+    const aligned = timelineOf(data.timeline).alignedCalls(data.frame, data.start, data.end);
+    return { grid: gridOf(aligned, data.maxColumns) };
+  },
+};
+
 // data: the request; post(message, transfer); errorOf(err, names) the worker's error reply.
 export async function timelineRequest(sp, data, post, errorOf) {
   const { id, type } = data;
   if (type === 'timeline-open') {
-    close();
-    const file = data.file;
-    let last = 0;
-    const onProgress = ({ phase, done, total }) => {
-      const now = Date.now();
-      if (now - last < 100 && done !== total) return;
-      last = now;
-      post({ id, type: 'progress', phase, done, total, unit: phase === 'reconstruct' ? 'ranks' : 'fraction' });
-    };
-    try {
-      const o = data.options ?? {};
-      const tl = await sp.openTimeline(
-        { name: file.name, file },
-        { ranks: o.ranks ?? null, include: o.include ?? null, exclude: o.exclude ?? null, onProgress },
-      );
-      const lanes = tl.lanes.map((l) => ({
-        name: l.name,
-        calls: l.calls,
-        maxDepth: l.maxDepth,
-        start: l.start,
-        end: l.end,
-      }));
-      const runEnd = lanes.reduce((e, l) => Math.max(e, l.end), 0) + 1;
-      const totals = new Float64Array(tl.frames.length);
-      for (const r of tl.regions(0, runEnd)) totals[r.frame] = r.calls;
-      current = { id: nextId++, tl };
-      post(
-        {
-          id,
-          type: 'result',
-          timeline: current.id,
-          lanes,
-          frames: [...tl.frames],
-          totals,
-          runEnd,
-          originInRun: tl.originInRun,
-          maxWidth: tl.maxWidth,
-        },
-        [totals.buffer],
-      );
-    } catch (err) {
-      post({ id, ...errorOf(err, [file.name]) });
-    }
+    await open(sp, data, post, errorOf);
     return;
   }
   try {
-    if (type === 'timeline-close') {
-      if (current?.id === data.timeline) close();
-      post({ id, type: 'result' });
-    } else if (type === 'timeline-bars') {
-      const tl = timelineOf(data.timeline);
-      const bars = [];
-      const transfer = [];
-      for (const lane of data.lanes) {
-        const b = tl.bars(lane, data.start, data.end, data.width);
-        b.rows = depthRows(b.depth, tl.lanes[lane].maxDepth);
-        bars.push({ lane, ...b });
-        for (const k of ['start', 'end', 'depth', 'frame', 'count', 'rows']) transfer.push(b[k].buffer);
-      }
-      post({ id, type: 'result', bars, start: data.start, end: data.end, width: data.width }, [...new Set(transfer)]);
-    } else if (type === 'timeline-stack') {
-      post({ id, type: 'result', stack: timelineOf(data.timeline).stackAt(data.lane, data.time) });
-    } else if (type === 'timeline-regions') {
-      const tl = timelineOf(data.timeline);
-      const regions = data.lanes ? tl.regions(data.start, data.end, data.lanes) : tl.regions(data.start, data.end);
-      post({ id, type: 'result', regions });
-    } else if (type === 'timeline-fit') {
-      post({ id, type: 'result', ...timelineOf(data.timeline).windowWithin(data.start, data.end, data.maxCalls) });
-    }
+    if (type === 'timeline-bars') bars(data, post);
+    else if (QUERIES[type]) post({ id, type: 'result', ...QUERIES[type](data) });
   } catch (err) {
     post({ id, ...errorOf(err) });
   }

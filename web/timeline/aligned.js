@@ -1,0 +1,116 @@
+// The rank × step grid of one region's aligned calls (the core's
+// tl.alignedCalls: the k-th call of the region on every rank, lined up), as
+// the heatmap draws it, and its words and colours. Pure functions: the
+// worker builds the grid (so a long window sends the page a few hundred
+// columns, never every call), the page colours and names its cells, and the
+// tests import them in Node.
+//
+// A column holds one step k, or a group of consecutive steps when there are
+// more steps than columns; a cell (rank r, column c) then shows the step of
+// the group whose call on rank r strays furthest from that step's median
+// duration (relative to it). Steps count from 0, as the core's k.
+
+// excess / median duration: +0.5 is a call 50 % longer than the median.
+export function share(excess, median) {
+  if (median > 0) return excess / median;
+  return excess > 0 ? Infinity : excess < 0 ? -Infinity : 0;
+}
+
+// a: tl.alignedCalls(frame, start, end); maxColumns: the widest grid wanted.
+// -> { rows, cols, group, ranks, counts, common, kFirst, kLast (per column),
+//      k, excess, duration, spanStart, spanEnd (per cell, r * cols + c) }
+// spanStart/spanEnd: the earliest start and latest end of the cell's step
+// over every rank (what shows that step on every rank's lanes).
+export function gridOf(a, maxColumns) {
+  const rows = a.ranks.length;
+  const steps = rows ? a.k.length / rows : 0;
+  const group = Math.max(1, Math.ceil(steps / Math.max(1, Math.floor(maxColumns))));
+  const cols = Math.ceil(steps / group);
+  const size = rows * cols;
+  const g = { rows, cols, group, ranks: [...a.ranks], counts: [...a.counts], common: a.common };
+  for (const name of ['kFirst', 'kLast']) g[name] = new Float64Array(cols);
+  for (const name of ['k', 'excess', 'duration', 'spanStart', 'spanEnd']) g[name] = new Float64Array(size);
+  const strayOf = (cell) => Math.abs(share(g.excess[cell], g.duration[cell] - g.excess[cell]));
+  for (let j = 0; j < steps; j++) {
+    const c = Math.floor(j / group);
+    const base = j * rows;
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let r = 0; r < rows; r++) {
+      lo = Math.min(lo, a.start[base + r]);
+      hi = Math.max(hi, a.end[base + r]);
+    }
+    if (j % group === 0) g.kFirst[c] = a.k[base];
+    g.kLast[c] = a.k[base];
+    for (let r = 0; r < rows; r++) {
+      const i = base + r;
+      const cell = r * cols + c;
+      const duration = a.end[i] - a.start[i];
+      if (j % group !== 0 && Math.abs(share(a.excess[i], duration - a.excess[i])) <= strayOf(cell)) continue;
+      g.k[cell] = a.k[i];
+      g.excess[cell] = a.excess[i];
+      g.duration[cell] = duration;
+      g.spanStart[cell] = lo;
+      g.spanEnd[cell] = hi;
+    }
+  }
+  return g;
+}
+
+export const cellShare = (g, cell) => share(g.excess[cell], g.duration[cell] - g.excess[cell]);
+
+// The share that takes the scale's full colour: the largest in the grid,
+// at least 10 % (so calls within a few percent of the median stay pale),
+// at most 100 %.
+export function scaleOf(g) {
+  let most = 0;
+  for (let cell = 0; cell < g.rows * g.cols; cell++) {
+    const s = Math.abs(cellShare(g, cell));
+    if (Number.isFinite(s)) most = Math.max(most, s);
+  }
+  return Math.min(1, Math.max(0.1, most));
+}
+
+// "+50 %", "−4.2 %", "0 %": whole percents from 10 % on, one decimal below.
+export function percentText(s) {
+  if (!Number.isFinite(s)) return s > 0 ? '+∞ %' : '−∞ %';
+  const p = s * 100;
+  const digits = Math.abs(p) < 10 ? 1 : 0;
+  const text = Math.abs(p).toFixed(digits).replace(/\.0$/, '');
+  if (text === '0') return '0 %';
+  return `${p > 0 ? '+' : '−'}${text} %`;
+}
+
+// What a cell says: "step 3 of solve, rank 2: +50 % (900 ns against a median
+// of 600 ns)"; a column of several steps names them and the one shown.
+// time(ns) formats a duration.
+export function cellText(g, name, r, c, time) {
+  const cell = r * g.cols + c;
+  const median = g.duration[cell] - g.excess[cell];
+  const what = `${percentText(cellShare(g, cell))} (${time(g.duration[cell])} against a median of ${time(median)})`;
+  if (g.kFirst[c] === g.kLast[c]) return `step ${g.k[cell]} of ${name}, rank ${g.ranks[r]}: ${what}`;
+  return (
+    `steps ${g.kFirst[c]} to ${g.kLast[c]} of ${name}, rank ${g.ranks[r]}: ` +
+    `furthest from the median at step ${g.k[cell]}, ${what}`
+  );
+}
+
+// A colour-blind-safe diverging scale around 0 (blue: shorter than the
+// median, orange: longer; ColorBrewer's blue-orange), pale or dark in the
+// middle to match the page's light or dark theme.
+const STOPS = {
+  light: ['#2166ac', '#92c5de', '#f7f7f7', '#fdb863', '#b35806'],
+  dark: ['#8cc2e8', '#3b6ea5', '#2a2f37', '#a8641c', '#fdb863'],
+};
+
+const rgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+
+// t in [-1, 1] (clamped) -> 'rgb(r g b)'.
+export function divergingColour(t, dark) {
+  const stops = STOPS[dark ? 'dark' : 'light'].map(rgb);
+  const x = (Math.max(-1, Math.min(1, Number.isNaN(t) ? 0 : t)) + 1) * 2; // 0 .. 4
+  const i = Math.min(3, Math.floor(x));
+  const f = x - i;
+  const [a, b] = [stops[i], stops[i + 1]];
+  return `rgb(${a.map((v, n) => Math.round(v + (b[n] - v) * f)).join(' ')})`;
+}
