@@ -18,7 +18,15 @@ Then the compressions: one run of --compressed-calls calls (default
 4,000,001) written four times, uncompressed, gzip, LZF and Zstandard (each
 after shuffle, h5py's chunk length), converted by the native CLI and the Node
 CLI; the table gives each file's size (bytes per call) and each conversion's
-time against the uncompressed file's. All eight outputs must be identical."""
+time against the uncompressed file's. All eight outputs must be identical.
+
+Then a whole MPI job (--job-ranks R x --job-calls N calls a rank, default
+64 x 1,500,000 = 96 M calls, written by tests/fixtures/gen/make_ranks.py):
+the native timeline over every rank (timeline-bench: open, memory held and
+peak a call, imbalance and alignedCalls over the whole run and over 1/1000
+windows), the same in the wasm module in Node on a job of half the calls a
+rank (bench/ranks_wasm.mjs; the whole job does not fit its 4 GB yet), and
+`scope-speedscope imbalance` natively."""
 import argparse
 import json
 import os
@@ -74,6 +82,9 @@ def main():
     ap.add_argument("--skip-wasm", action="store_true")
     ap.add_argument("--compressed-calls", type=int, default=4_000_001)
     ap.add_argument("--skip-compressed", action="store_true")
+    ap.add_argument("--job-ranks", type=int, default=64)
+    ap.add_argument("--job-calls", type=int, default=1_500_000)
+    ap.add_argument("--skip-job", action="store_true")
     args = ap.parse_args()
     if not os.path.exists(NATIVE):
         sys.exit("bench: build/native/scope-speedscope is missing: run npm run build first")
@@ -143,6 +154,37 @@ def main():
     print("outputs identical across tools: yes")
     if not args.skip_compressed:
         compressions(args, work)
+    if not args.skip_job:
+        whole_job(args, work)
+
+
+MAKE_RANKS = os.path.join(ROOT, "tests", "fixtures", "gen", "make_ranks.py")
+TIMELINE_BENCH = os.path.join(ROOT, "build", "native", "timeline-bench")
+RANKS_WASM = os.path.join(ROOT, "bench", "ranks_wasm.mjs")
+
+
+def whole_job(args, work):
+    """Every rank of a job: the timeline natively and in wasm, and the CLI's imbalance."""
+    job = os.path.join(work, "job.h5")
+    half = os.path.join(work, "job-half.h5")
+    subprocess.run(["/usr/bin/python3", MAKE_RANKS, "bench", job, str(args.job_ranks),
+                    str(args.job_calls)], check=True)
+    native = json.loads(subprocess.run([TIMELINE_BENCH, job, "all"], check=True,
+                                       capture_output=True, text=True).stdout)
+    wall, rss = measure([NATIVE, "imbalance", job])
+    print(f"\nwhole job: {args.job_ranks} ranks, {native['calls']:,} calls")
+    print(f"native timeline: open {native['open_s']:.1f} s (read {native['open_read_s']:.1f} s), "
+          f"held {native['held_bytes_per_call']:.1f} B/call, peak {native['peak_bytes_per_call']:.1f} B/call")
+    for key in ("imbalance_whole_ms", "imbalance_window_ms", "aligned_whole_ms", "aligned_window_ms"):
+        print(f"  {key}: {native[key]:.2f}")
+    print(f"native `imbalance` CLI: {wall:.1f} s, peak {rss:.0f} MiB")
+    if args.skip_wasm:
+        return
+    subprocess.run(["/usr/bin/python3", MAKE_RANKS, "bench", half, str(args.job_ranks),
+                    str(args.job_calls // 2)], check=True)
+    for path in (half, job):
+        out = subprocess.run(["node", RANKS_WASM, path], capture_output=True, text=True)
+        print(f"wasm (node) on {os.path.basename(path)}: {out.stdout.strip() or out.stderr.strip()}")
 
 
 COMPRESSIONS = ["none", "gzip", "lzf", "zstd"]
