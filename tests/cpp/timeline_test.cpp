@@ -112,7 +112,7 @@ TEST_P(TimelineRandom, every_query_matches_the_model) {
         ASSERT_EQ(v.start[k], c.s);
         ASSERT_EQ(v.end[k], c.e);
         ASSERT_EQ(v.frame[k], c.frame);
-        ASSERT_EQ(v.self[k], c.self);
+        ASSERT_EQ(tl.self_ns(l, d, k), c.self) << "lane " << l << " depth " << d << " call " << k;
         ++k;
       }
       ASSERT_EQ(k, v.calls);
@@ -330,14 +330,18 @@ TEST(Timeline, bad_arguments_are_errors) {
   EXPECT_EQ(code_of([&] { tl.regions(0, 4, {3}); }), "bad_argument");
 }
 
-TEST(Timeline, memory_held_is_within_40_bytes_a_call) {
+// 20 bytes a call of columns, at most 4 of frame changes (this random run
+// changes frame at 4 calls in 5, the worst a run gets; the 64-rank job of
+// the benchmark holds 20.5), the nested bits and the summaries.
+TEST(Timeline, memory_held_is_within_25_bytes_a_call) {
   std::mt19937_64 rng(11);
   const scope_speedscope::Run run = random_run(rng, 1, 4, 50000, 5, 20, 10);
   const Timeline tl = open_timeline(run);
   uint64_t calls = 0;
   for (const auto& l : tl.lanes()) calls += l.calls;
-  EXPECT_LE(tl.memory_bytes(), 40 * calls)
+  EXPECT_LE(tl.memory_bytes(), 25 * calls)
       << tl.memory_bytes() << " bytes for " << calls << " calls";
+  EXPECT_GE(tl.memory_bytes(), 20 * calls);  // it counts the columns
 }
 
 // ---- against the exported document of the fixtures ----------------------------------

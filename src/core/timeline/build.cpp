@@ -120,7 +120,6 @@ void Timeline::Builder::size_blocks() {
   for (const auto& c : counts) depth_slots += c.size() + 1;
   tl.start_.resize(total);
   tl.end_.resize(total);
-  tl.self_.resize(total);
   tl.frame_.resize(total);
   tl.nested_.assign((total + 63) / 64, 0);
   tl.depth_begin_.reserve(depth_slots);
@@ -153,24 +152,21 @@ void Timeline::Builder::fill_blocks(const TimelineOptions& options) {
   }
 }
 
-// Start, end (from the origin), self time and frame of each call, at its
-// depth, and whether a call of its frame encloses it: the calls come in
-// pre-order, so a call's parent is the latest call one depth up and its
-// ancestors are the path down to it.
+// Start, end (from the origin) and frame of each call, at its depth, and
+// whether a call of its frame encloses it: the calls come in pre-order, so
+// a call's ancestors are the path down to it.
 void Timeline::Builder::fill_block(std::size_t blk, const std::vector<int64_t>& frame_of) {
   const Block& b = tl.blocks_[blk];
   const NamedCalls& nc = selected.profiles()[first_profile[blk]].calls;
   std::vector<uint64_t> cursor(
       tl.depth_begin_.begin() + static_cast<std::ptrdiff_t>(b.first_depth),
       tl.depth_begin_.begin() + static_cast<std::ptrdiff_t>(b.first_depth + b.depths));
-  std::vector<uint64_t> open_at(b.depths, 0);  // the latest call at each depth (its position)
   const auto origin = static_cast<uint64_t>(tl.origin_ns_);
   auto rel = [origin](int64_t t) {
     return static_cast<int64_t>(static_cast<uint64_t>(t) - origin);
   };
   int64_t* S = tl.start_.data();
   int64_t* E = tl.end_.data();
-  int64_t* self = tl.self_.data();
   int32_t* F = tl.frame_.data();
   std::vector<int32_t> path;                            // frames of the path, by depth
   std::vector<uint32_t> on_path(tl.frames_.size(), 0);  // calls of each frame on it
@@ -178,14 +174,10 @@ void Timeline::Builder::fill_block(std::size_t blk, const std::vector<int64_t>& 
     for (const Call* c = first; c != last; ++c) {
       const uint32_t d = c->depth;
       const uint64_t pos = cursor[d]++;
-      const int64_t duration = c->end_ns - c->start_ns;
       const auto f = static_cast<int32_t>(frame_of[c->region]);
       S[pos] = rel(c->start_ns);
       E[pos] = rel(c->end_ns);
-      self[pos] = duration;
       F[pos] = f;
-      if (d > 0) self[open_at[d - 1]] -= duration;
-      open_at[d] = pos;
       while (path.size() > d) {
         --on_path[path.back()];
         path.pop_back();
@@ -196,8 +188,9 @@ void Timeline::Builder::fill_block(std::size_t blk, const std::vector<int64_t>& 
   });
 }
 
-// Per kChunk calls of each depth, per frame present (in frame order): its
-// calls and the covered time of those a call of the frame does not enclose.
+// Per kChunk calls of each depth: the sum of their durations, and per frame
+// present (in frame order) its calls and the covered time of those a call
+// of the frame does not enclose.
 void Timeline::Builder::summarize_chunks() {
   const std::size_t slots = tl.depth_begin_.size();
   std::vector<uint32_t> calls(tl.frames_.size(), 0);
@@ -216,6 +209,11 @@ void Timeline::Builder::summarize_chunks() {
         if (calls[f]++ == 0) touched.push_back(f);
         if (!tl.nested(i)) covered[f] += std::max<int64_t>(0, tl.end_[i] - tl.start_[i]);
       }
+      uint64_t durations = 0;  // wrapping, as int64 differences do
+      for (uint64_t i = at; i < end; ++i) {
+        durations += static_cast<uint64_t>(tl.end_[i]) - static_cast<uint64_t>(tl.start_[i]);
+      }
+      tl.chunk_duration_.push_back(static_cast<int64_t>(durations));
       std::sort(touched.begin(), touched.end());
       for (int32_t f : touched) {
         tl.summary_frame_.push_back(f);

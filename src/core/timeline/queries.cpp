@@ -1,6 +1,7 @@
 // timeline: the queries over one instant and over a window (stack_at,
 // regions); bars are in bars.cpp.
 #include <algorithm>
+#include <string>
 
 #include "model/time.hpp"
 #include "timeline/checks.hpp"
@@ -20,10 +21,49 @@ std::vector<Timeline::StackEntry> Timeline::stack_at(std::size_t lane, int64_t t
     if (after == 0) break;
     const std::size_t i = after - 1;
     if (covered_end(sl.s[i], sl.e[i]) <= time) break;
-    const std::size_t at = static_cast<std::size_t>(sl.s - start_.data()) + i;
-    out.push_back(StackEntry{sl.f[i], sl.s[i], sl.e[i], d, self_[at]});
+    out.push_back(StackEntry{sl.f[i], sl.s[i], sl.e[i], d, self_of(b, d, i)});
   }
   return out;
+}
+
+int64_t Timeline::self_ns(std::size_t lane, uint32_t depth, std::size_t index) const {
+  check_lane(lane);
+  const Block& b = blocks_[lane_block_[lane]];
+  if (depth >= b.depths || index >= slice(b, depth).n) {
+    detail::bad_argument("self_ns: no call " + std::to_string(index) + " at depth " +
+                         std::to_string(depth) + " of lane " + std::to_string(lane));
+  }
+  return self_of(b, depth, index);
+}
+
+// Its duration less its children's: the calls one depth down that start
+// within it (from its start to its covered end), summed in wrapping
+// arithmetic as the durations' int64 differences are.
+int64_t Timeline::self_of(const Block& b, uint32_t depth, std::size_t index) const {
+  const Slice sl = slice(b, depth);
+  auto duration = [](int64_t s, int64_t e) {
+    return static_cast<uint64_t>(e) - static_cast<uint64_t>(s);
+  };
+  uint64_t self = duration(sl.s[index], sl.e[index]);
+  if (depth + 1 >= b.depths) return static_cast<int64_t>(self);
+  const Slice kids = slice(b, depth + 1);
+  const int64_t from = sl.s[index], until = covered_end(sl.s[index], sl.e[index]);
+  const std::size_t lo =
+      detail::partition_index(0, kids.n, [&](std::size_t i) { return kids.s[i] < from; });
+  const std::size_t hi =
+      detail::partition_index(lo, kids.n, [&](std::size_t i) { return kids.s[i] < until; });
+  const std::size_t k = b.first_depth + depth + 1;
+  const std::size_t first_chunk = (lo + kChunk - 1) / kChunk, stop_chunk = hi / kChunk;
+  std::size_t i = lo;
+  if (first_chunk < stop_chunk) {
+    for (; i < first_chunk * kChunk; ++i) self -= duration(kids.s[i], kids.e[i]);
+    for (std::size_t c = first_chunk; c < stop_chunk; ++c) {
+      self -= static_cast<uint64_t>(chunk_duration_[chunk_begin_[k] + c]);
+    }
+    i = stop_chunk * kChunk;
+  }
+  for (; i < hi; ++i) self -= duration(kids.s[i], kids.e[i]);
+  return static_cast<int64_t>(self);
 }
 
 void Timeline::window_slices(const Block& b, int64_t start, int64_t end, std::vector<Slice>& slices,

@@ -63,15 +63,18 @@ void Timeline::check_lane(std::size_t lane) const {
 Timeline::DepthView Timeline::depth_view(std::size_t lane, uint32_t depth) const {
   check_lane(lane);
   const Block& b = blocks_[lane_block_[lane]];
-  if (depth >= b.depths) return DepthView{nullptr, nullptr, nullptr, nullptr, 0};
+  if (depth >= b.depths) return DepthView{nullptr, nullptr, nullptr, 0};
   const std::size_t k = b.first_depth + depth;
   const uint64_t at = depth_begin_[k];
-  return DepthView{start_.data() + at, end_.data() + at, self_.data() + at, frame_.data() + at,
+  return DepthView{start_.data() + at, end_.data() + at, frame_.data() + at,
                    static_cast<std::size_t>(depth_begin_[k + 1] - at)};
 }
 
 std::size_t Timeline::memory_bytes() const {
-  std::size_t n = start_.capacity() * 8 + end_.capacity() * 8 + self_.capacity() * 8 +
+  std::size_t n = start_.capacity() * 8 + end_.capacity() * 8 + nested_.capacity() * 8 +
+                  chunk_begin_.capacity() * 8 + summary_begin_.capacity() * 8 +
+                  chunk_duration_.capacity() * 8 + summary_frame_.capacity() * 4 +
+                  summary_calls_.capacity() * 4 + summary_covered_.capacity() * 8 +
                   frame_.capacity() * 4 + depth_begin_.capacity() * 8 + changes_.capacity() * 4 +
                   change_begin_.capacity() * 8 + blocks_.capacity() * sizeof(Block) +
                   lane_block_.capacity() * sizeof(std::size_t) +

@@ -7,11 +7,12 @@
 // the pixels and the depth, not on the number of calls.
 //
 // Layout: per distinct lane (a rank listed twice shares its columns), the
-// calls grouped by depth, each depth in time order: start, end, self (ns)
-// and frame columns, 28 bytes a call, plus the positions where the frame
+// calls grouped by depth, each depth in time order: start, end (ns) and
+// frame columns, 20 bytes a call, plus the positions where the frame
 // changes within a depth (at most 4 bytes a call), a bit a call saying
 // whether a call of its frame encloses it, and per 256 calls of a depth a
-// summary per frame present (calls, covered time; under 1 byte a call). At one depth of one lane
+// summary per frame present (calls, covered time) and their durations'
+// sum (under 1 byte a call); a call's self time is computed when asked. At one depth of one lane
 // calls never overlap, so starts, ends and covered ends all ascend and one
 // binary search finds the first call of a window.
 #pragma once
@@ -173,11 +174,14 @@ class Timeline {
   struct DepthView {
     const int64_t* start;
     const int64_t* end;
-    const int64_t* self;
     const int32_t* frame;
     std::size_t calls;
   };
   DepthView depth_view(std::size_t lane, uint32_t depth) const;
+  // The self time of call `index` of `depth` of `lane`: its duration less
+  // its children's (the calls one depth down starting within it). Work: the
+  // children at the edges of chunks and one sum per 256 children.
+  int64_t self_ns(std::size_t lane, uint32_t depth, std::size_t index) const;
 
  private:
   friend Timeline open_timeline(const Run& run, const TimelineOptions& options);
@@ -207,6 +211,7 @@ class Timeline {
   // counting only calls outermost of their frame (what regions() unions).
   static constexpr std::size_t kChunk = 256;
   bool nested(uint64_t at) const { return (nested_[at >> 6] >> (at & 63)) & 1; }
+  int64_t self_of(const Block& b, uint32_t depth, std::size_t index) const;
 
   std::vector<LaneInfo> lanes_;
   std::vector<std::size_t> lane_block_;  // lane -> block
@@ -216,7 +221,7 @@ class Timeline {
   int64_t origin_in_run_ns_ = 0;
   // Columns of every block, block after block, depth after depth.
   // (Left uninitialised when sized: every element is written while opening.)
-  std::vector<int64_t, UninitializedAllocator<int64_t>> start_, end_, self_;
+  std::vector<int64_t, UninitializedAllocator<int64_t>> start_, end_;
   std::vector<int32_t, UninitializedAllocator<int32_t>> frame_;
   std::vector<uint64_t> depth_begin_;  // per block: depths + 1 entries into the columns
   std::vector<uint32_t, UninitializedAllocator<uint32_t>> changes_;
@@ -226,6 +231,7 @@ class Timeline {
   std::vector<uint64_t> nested_;
   std::vector<uint64_t> chunk_begin_;    // per depth slot: its first chunk (+1 entry)
   std::vector<uint64_t> summary_begin_;  // per chunk: its first summary (+1 entry)
+  std::vector<int64_t> chunk_duration_;  // per chunk: its calls' durations, summed
   std::vector<int32_t> summary_frame_;
   std::vector<uint32_t> summary_calls_;
   std::vector<int64_t> summary_covered_;
