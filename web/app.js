@@ -110,7 +110,7 @@ function clearResults() {
   timeline.clear();
   timelineKey = null;
   timelineFailure = null;
-  $('timeline-box').hidden = true;
+  showTimelineBox(false);
   status.clearError();
   status.hideProgress();
   status.setStatus('');
@@ -228,14 +228,20 @@ async function drawTimeline(opts, mine, { reveal = true } = {}) {
     timelineKey = null;
     timelineFailure = { reply, file };
     update({ chart: 'failed' });
-    $('timeline-box').hidden = true;
+    showTimelineBox(false);
     return 'failed';
   }
-  $('timeline-box').hidden = false;
+  showTimelineBox(true);
   $('fullscreen').hidden = false;
   timeline.show({ ...reply, fileName: file.name });
   if (reveal) revealTimeline();
   return 'drawn';
+}
+
+// The timeline and its controls (in the bar) show together.
+function showTimelineBox(shown) {
+  $('timeline-box').hidden = !shown;
+  $('tl-toolbar').hidden = !shown;
 }
 
 function timelinePainted(info) {
@@ -699,7 +705,8 @@ function wireBar() {
   $('options-toggle').addEventListener('click', () => openOptions($('options-panel').hidden));
   $('output-select').addEventListener('change', (e) => chooseOutput(Number(e.target.value)));
   // Full screen: the timeline, or speedscope where there is no timeline.
-  const fullscreenTarget = () => ($('timeline-box').hidden ? $('viewer-box') : $('timeline-box'));
+  // The timeline's controls live in the bar: its full screen is the bar and the chart.
+  const fullscreenTarget = () => ($('timeline-box').hidden ? $('viewer-box') : $('work'));
   $('fullscreen').addEventListener('click', () => toggleFullscreen(fullscreenTarget()).catch(() => {}));
   document.addEventListener('fullscreenchange', () => {
     $('fullscreen').setAttribute(

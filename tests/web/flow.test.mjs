@@ -300,7 +300,13 @@ describe('the page flow', { timeout: 900_000 }, () => {
     await pick(page, ['real_run_s1.h5']);
     assert.equal(await chartPainted(page), 'painted');
     await page.getByTestId('fullscreen').click();
-    await page.waitForFunction(() => document.fullscreenElement?.id === 'timeline-box');
+    // The timeline's controls are in the bar: full screen is the bar and the chart.
+    await page.waitForFunction(() => document.fullscreenElement?.id === 'work');
+    assert.ok(
+      await page.evaluate(() =>
+        ['tl-toolbar', 'timeline-box'].every((id) => document.fullscreenElement.contains(document.getElementById(id))),
+      ),
+    );
     assert.equal(await page.getByTestId('fullscreen').getAttribute('aria-pressed'), 'true');
     await page.evaluate(() => document.exitFullscreen());
     await page.waitForFunction(() => !document.fullscreenElement);

@@ -132,6 +132,19 @@ describe('the timeline', { timeout: 900_000 }, () => {
     assert.ok(chart.height >= 0.6 * height, `the chart takes most of the window (${chart.height} of ${height})`);
     assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'timeline', 'focus on the chart');
     assert.equal(await page.getByTestId('viewer').count(), 0, 'speedscope waits for a click');
+    // One row of chrome at 1400 x 900: the file, the status, the timeline's
+    // controls and the actions; the timeline right below it.
+    const bar = await page.locator('#bar').boundingBox();
+    assert.ok(bar.height <= 56, `one row of chrome (${bar.height} px)`);
+    assert.ok(box.y <= bar.y + bar.height + 1, `the timeline right below it (${box.y})`);
+    for (const id of ['bar-files', 'status', 'timeline-search', 'zoom-in', 'timeline-reset', 'timeline-range']) {
+      const b = await page.getByTestId(id).boundingBox();
+      assert.ok(b && b.y >= bar.y && b.y + b.height <= bar.y + bar.height, `${id} is in the row: ${JSON.stringify(b)}`);
+    }
+    for (const id of ['open-in-speedscope', 'download', 'open-tab', 'fullscreen', 'options-toggle']) {
+      const b = await page.getByTestId(id).boundingBox();
+      assert.ok(b && b.y >= bar.y && b.x + b.width <= 1400, `${id} is in the row: ${JSON.stringify(b)}`);
+    }
 
     const doc = sp.buildSpeedscopeDocument(input('threads_s3.h5'));
     const tl = await sp.openTimeline(input('threads_s3.h5'));

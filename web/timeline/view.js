@@ -81,16 +81,14 @@ export class TimelineView {
     });
   }
 
-  // The canvas follows the chart's size; on narrow screens the chart takes
-  // the window's height less the toolbar and details.
+  // The canvas follows the chart's size; the chart takes the window's height
+  // less the bar (which holds the toolbar) and the call details.
   #wireSizes() {
     new ResizeObserver(() => this.#resize()).observe(this.#chart);
     const box = byId('timeline-box');
     const chromeObserver = new ResizeObserver(() => {
-      const chrome = byId('tl-toolbar').offsetHeight + byId('call-details').offsetHeight;
-      box.style.setProperty('--tl-chrome', `${chrome}px`);
+      box.style.setProperty('--tl-chrome', `${byId('call-details').offsetHeight}px`);
     });
-    chromeObserver.observe(byId('tl-toolbar'));
     chromeObserver.observe(byId('call-details'));
   }
 
