@@ -91,13 +91,8 @@ int main(int argc, char** argv) {
   }
   if (command == ss::CliCommand::imbalance) {
     return reporting_errors([&] {
-      ss::ImbalanceReportOptions report;
-      if (!options.all_ranks) report.ranks = options.ranks;
-      report.include = options.include;
-      report.exclude = options.exclude;
-      report.narrowing = options.narrowing;
-      report.json = options.json;
-      std::cout << ss::imbalance_report(ss::read_run(expand_globs(options.files).front()), report);
+      const ss::Run run = ss::read_run(expand_globs(options.files).front());
+      std::cout << ss::imbalance_report(run, ss::imbalance_report_options(options));
     });
   }
   return reporting_errors([&] {

@@ -409,6 +409,16 @@ std::string cli_help(CliCommand command) {
   return export_help();
 }
 
+ImbalanceReportOptions imbalance_report_options(const CliOptions& o) {
+  ImbalanceReportOptions report;
+  if (!o.all_ranks) report.ranks = o.ranks;
+  report.include = o.include;
+  report.exclude = o.exclude;
+  report.narrowing = o.narrowing;
+  report.json = o.json;
+  return report;
+}
+
 std::string cli_summary(const std::vector<std::string>& written) {
   if (written.empty()) return "";
   std::string out = "Outputs saved to:\n";

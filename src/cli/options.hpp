@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "export/imbalance_report.hpp"
 #include "export/narrow.hpp"
 
 namespace scope_speedscope {
@@ -57,6 +58,8 @@ std::string cli_usage(CliCommand command = CliCommand::export_files);
 std::string cli_help(CliCommand command = CliCommand::export_files);
 // "export", "view", "serve", "imbalance".
 const char* cli_command_name(CliCommand command);
+// The imbalance command's report options from its parsed arguments.
+ImbalanceReportOptions imbalance_report_options(const CliOptions& o);
 // What the CLI prints after a successful export (empty when quiet).
 std::string cli_summary(const std::vector<std::string>& written);
 

@@ -743,13 +743,8 @@ bool timeline_close(int id) { return open_timelines().erase(id) > 0; }
 val cli_imbalance(val input, val args) {
   return guarded([&] {
     const ss::CliOptions o = ss::parse_cli(strings_of(args));
-    ss::ImbalanceReportOptions report;
-    if (!o.all_ranks) report.ranks = o.ranks;
-    report.include = o.include;
-    report.exclude = o.exclude;
-    report.narrowing = o.narrowing;
-    report.json = o.json;
-    return val(ss::imbalance_report(read_input(input, ss::Progress()), report));
+    return val(
+        ss::imbalance_report(read_input(input, ss::Progress()), ss::imbalance_report_options(o)));
   });
 }
 

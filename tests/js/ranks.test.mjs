@@ -13,30 +13,12 @@ import { describe, it, before } from 'node:test';
 import { cases, inputPath, nativeCli, nodeCli } from './helpers.mjs';
 import { createScopeSpeedscope } from '../../dist/node.js';
 import { rng } from './seeded.mjs';
+import { modelOf } from './timeline-model.mjs';
 
 const read = (file) => ({ name: path.basename(file), bytes: new Uint8Array(fs.readFileSync(file)) });
 const imbalanceFile = inputPath('ranks_imbalance_s3.h5');
 
 // ---- the model: the document's calls, by rank ----------------------------------------
-
-// Per profile: its rank, and its calls with depth, frame and ns from the origin.
-function modelOf(doc) {
-  return doc.profiles.map((p) => {
-    const calls = [];
-    const stack = [];
-    for (const ev of p.events) {
-      const ns = Math.round(ev.at * 1e9);
-      if (ev.type === 'O') {
-        const call = { s: ns, e: 0, depth: stack.length, frame: ev.frame };
-        calls.push(call);
-        stack.push(call);
-      } else {
-        stack.pop().e = ns;
-      }
-    }
-    return { name: p.name, rank: Number(/^rank (-?\d+)/.exec(p.name)[1]), calls };
-  });
-}
 
 const ranksOf = (model) => [...new Set(model.map((l) => l.rank))].sort((a, b) => a - b);
 // A rank's lanes, each distinct lane once (a rank listed twice repeats them).

@@ -10,42 +10,11 @@ import { describe, it, before } from 'node:test';
 import { cases, fixtures, inputPath } from './helpers.mjs';
 import { createScopeSpeedscope, ScopeSpeedscopeError } from '../../dist/node.js';
 import { rng } from './seeded.mjs';
+import { modelOf } from './timeline-model.mjs';
 
 const read = (file) => ({ name: path.basename(file), bytes: new Uint8Array(fs.readFileSync(file)) });
 
 // ---- the model: the document's calls ---------------------------------------------
-
-// Per profile, the calls in event order with depth, frame and ns from the
-// origin (the document's `at` times 1e9, rounded: exact for these runs).
-function modelOf(doc) {
-  return doc.profiles.map((p) => {
-    const calls = [];
-    const stack = [];
-    for (const ev of p.events) {
-      const ns = Math.round(ev.at * 1e9);
-      if (ev.type === 'O') {
-        const call = {
-          s: ns,
-          e: 0,
-          depth: stack.length,
-          frame: ev.frame,
-          self: 0,
-          at: ev.at,
-          parent: stack.at(-1) ?? null,
-        };
-        calls.push(call);
-        stack.push(call);
-      } else {
-        const call = stack.pop();
-        call.e = ns;
-        call.closeAt = ev.at;
-      }
-    }
-    for (const c of calls) c.self = c.e - c.s;
-    for (const c of calls) if (c.parent) c.parent.self -= c.e - c.s;
-    return { name: p.name, calls };
-  });
-}
 
 const coveredEnd = (c) => (c.e > c.s ? c.e : c.s + 1);
 const overlaps = (c, a, z) => c.s < z && coveredEnd(c) > a;

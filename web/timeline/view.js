@@ -398,7 +398,13 @@ export class TimelineView {
   #highlightRegion(frame) {
     const already =
       this.#highlightWhy === 'region' && this.#highlight?.[frame] && this.#highlight.reduce((a, b) => a + b, 0) === 1;
-    if (already) {
+    clearSearch();
+    this.#markRegion(already ? null : frame);
+  }
+
+  // Only `frame` in colour (null: every region), marked in the regions table.
+  #markRegion(frame) {
+    if (frame === null) {
       this.#highlight = null;
       this.#highlightWhy = null;
     } else {
@@ -406,7 +412,6 @@ export class TimelineView {
       this.#highlight[frame] = 1;
       this.#highlightWhy = 'region';
     }
-    clearSearch();
     this.#regions.mark(this.#highlight);
     this.invalidate();
   }
@@ -414,18 +419,9 @@ export class TimelineView {
   // A region chosen in the Ranks panel: it alone stays in colour (null: the
   // highlight it set goes).
   #chooseRegion(frame) {
-    if (frame === null) {
-      if (this.#highlightWhy !== 'region') return;
-      this.#highlight = null;
-      this.#highlightWhy = null;
-    } else {
-      this.#highlight = new Uint8Array(this.#info.frames.length);
-      this.#highlight[frame] = 1;
-      this.#highlightWhy = 'region';
-      clearSearch();
-    }
-    this.#regions.mark(this.#highlight);
-    this.invalidate();
+    if (frame === null && this.#highlightWhy !== 'region') return;
+    if (frame !== null) clearSearch();
+    this.#markRegion(frame);
   }
 
   #regionsSoon() {

@@ -18,16 +18,6 @@ namespace {
 constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 constexpr std::size_t kUnknown = kNone - 1;
 
-// The median of v (averaging the middle two of an even count); reorders v.
-double median_of(std::vector<int64_t>& v) {
-  const std::size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
-  const auto upper = static_cast<double>(v[mid]);
-  if (v.size() % 2 == 1) return upper;
-  const int64_t lower = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
-  return (static_cast<double>(lower) + upper) / 2;
-}
-
 // [a, b) intervals of k, merged where they touch.
 std::vector<std::pair<uint64_t, uint64_t>> merged(std::vector<std::pair<uint64_t, uint64_t>> v) {
   std::sort(v.begin(), v.end());
@@ -183,9 +173,9 @@ void Timeline::fill_aligned(AlignedCalls& out, const std::vector<uint64_t>& at,
         durations[r] = end_[c] - start_[c];
       }
       scratch = starts;
-      const double start_median = median_of(scratch);
+      const double start_median = detail::median_of(scratch);
       scratch = durations;
-      const double duration_median = median_of(scratch);
+      const double duration_median = detail::median_of(scratch);
       for (std::size_t r = 0; r < R; ++r) {
         out.k.push_back(k);
         out.rank.push_back(out.ranks[r]);

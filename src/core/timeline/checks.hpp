@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace scope_speedscope::detail {
 
@@ -12,5 +13,8 @@ namespace scope_speedscope::detail {
 void check_window(const char* what, int64_t start, int64_t end);
 // Error(bad_argument) unless 1 <= width <= kTimelineMaxWidth.
 void check_width(uint32_t width);
+// The median of v, the mean of the middle two for an even count (0 when
+// empty); reorders v.
+double median_of(std::vector<int64_t>& v);
 
 }  // namespace scope_speedscope::detail

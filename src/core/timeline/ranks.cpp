@@ -15,21 +15,6 @@
 
 namespace scope_speedscope {
 
-namespace {
-
-// The median of values (averaging the middle two of an even count).
-double median_of(std::vector<int64_t> v) {
-  if (v.empty()) return 0;
-  const std::size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
-  const auto upper = static_cast<double>(v[mid]);
-  if (v.size() % 2 == 1) return upper;
-  const int64_t lower = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
-  return (static_cast<double>(lower) + upper) / 2;
-}
-
-}  // namespace
-
 // Per frame: calls overlapping a window and their covered time, summed over
 // blocks; `touched` lists the frames with calls.
 struct Timeline::RankSums {
@@ -141,7 +126,8 @@ std::vector<Timeline::RegionImbalance> Timeline::imbalance(int64_t start, int64_
     row.ranks = static_cast<uint32_t>(R);
     row.min_ns = *lo;
     row.max_ns = *hi;
-    row.median_ns = median_of(v);
+    std::vector<int64_t> sorted = v;
+    row.median_ns = detail::median_of(sorted);
     row.mean_ns = static_cast<double>(sum) / static_cast<double>(R);
     row.imbalance = row.max_ns > 0 ? (static_cast<double>(row.max_ns) - row.mean_ns) /
                                          static_cast<double>(row.max_ns)

@@ -3,6 +3,7 @@
 // the rest; opening is in build.cpp).
 #include "timeline/timeline.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "text/messages.hpp"
@@ -28,6 +29,16 @@ void check_width(uint32_t width) {
     bad_argument("bars: width " + std::to_string(width) + " is outside 1 to " +
                  std::to_string(kTimelineMaxWidth));
   }
+}
+
+double median_of(std::vector<int64_t>& v) {
+  if (v.empty()) return 0;
+  const std::size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+  const auto upper = static_cast<double>(v[mid]);
+  if (v.size() % 2 == 1) return upper;
+  const int64_t lower = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
+  return (static_cast<double>(lower) + upper) / 2;
 }
 
 }  // namespace detail
