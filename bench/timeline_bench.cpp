@@ -18,6 +18,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "export/export.hpp"
@@ -121,7 +122,7 @@ int main(int argc, char** argv) {
     std::optional<ss::Timeline> opened;
     double read_done = 0, reconstruct_done = 0;
     {
-      const ss::Run run = ss::read_run(file);
+      ss::Run run = ss::read_run(file);
       read_done = now_s();
       if (all_ranks) ranks = ss::run_ranks(run);
       ss::TimelineOptions options;
@@ -129,7 +130,7 @@ int main(int argc, char** argv) {
       options.progress = [&](std::string_view phase, uint64_t done, uint64_t total) {
         if (phase == "reconstruct" && done == total) reconstruct_done = now_s();
       };
-      opened.emplace(ss::open_timeline(run, options));
+      opened.emplace(ss::open_timeline(std::move(run), options));
     }
     const double open_s = now_s() - t;
     const double open_read_s = read_done - t;
@@ -148,10 +149,9 @@ int main(int argc, char** argv) {
     for (int round = 0; round < 3; ++round) {
       if (round > 0) {
         t = now_s();
-        const ss::Run run = ss::read_run(file);
         ss::TimelineOptions options;
         options.ranks = ranks;
-        ss::Timeline again = ss::open_timeline(run, options);
+        ss::Timeline again = ss::open_timeline(ss::read_run(file), options);
         best_open_s = std::min(best_open_s, now_s() - t);
       }
       t = now_s();

@@ -91,8 +91,8 @@ int main(int argc, char** argv) {
   }
   if (command == ss::CliCommand::imbalance) {
     return reporting_errors([&] {
-      const ss::Run run = ss::read_run(expand_globs(options.files).front());
-      std::cout << ss::imbalance_report(run, ss::imbalance_report_options(options));
+      std::cout << ss::imbalance_report(ss::read_run(expand_globs(options.files).front()),
+                                        ss::imbalance_report_options(options));
     });
   }
   return reporting_errors([&] {

@@ -510,6 +510,19 @@ class Timeline {
   }
 
   /**
+   * How busy `lanes` (an array of lane indices, e.g. one rank's) are at
+   * `width` pixels over [start, end): a Float32Array of the fraction of each
+   * pixel's time their top-level calls cover, averaged over the lanes.
+   */
+  busy(lanes, start, end, width) {
+    if (this.#closed) throw timelineClosedError('busy');
+    const chosen = timelineLanesOf('busy', lanes, true);
+    timelineWindowOf('busy', start, end);
+    timelineWidthOf('busy', width);
+    return this.#run('busy', (m) => unwrap(m.timelineBusy(this.#id, chosen, start, end, width)));
+  }
+
+  /**
    * The window around the middle of [start, end) holding at most `maxCalls`
    * calls over every lane ([start, end) when it does): what fits a budget.
    */

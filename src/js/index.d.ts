@@ -416,6 +416,12 @@ export interface Timeline {
   imbalance(start: number, end: number): TimelineImbalance[];
   /** The k-th calls of `frame` (an index into `frames`) on every rank, for the k starting in [start, end). */
   alignedCalls(frame: number, start: number, end: number): TimelineAlignedCalls;
+  /**
+   * How busy `lanes` (lane indices, e.g. one rank's) are at `width` pixels over
+   * [start, end): per pixel, the fraction of its time their top-level calls
+   * cover, averaged over the lanes (what a rank collapsed to one band shows).
+   */
+  busy(lanes: number[], start: number, end: number, width: number): Float32Array;
   /** Frees its memory in the module; later queries throw a TypeError. */
   close(): void;
 }

@@ -267,8 +267,8 @@ export function timelineFrameOf(method, frame) {
 }
 
 // regions' lanes: undefined or null for all, else lane indices.
-export function timelineLanesOf(method, value) {
-  if (value === undefined || value === null) return null;
+export function timelineLanesOf(method, value, required = false) {
+  if ((value === undefined || value === null) && !required) return null;
   if (!Array.isArray(value)) {
     throw timelineError(TypeError, method, `lanes must be an array of lane indices, not ${describe(value)}`);
   }

@@ -577,9 +577,9 @@ val open_timeline(val input, val options, val sink) {
     opts.progress = progress;
     auto entry = std::make_unique<OpenTimeline>();
     {
-      const ss::Run run = read_input(input, progress);  // dropped once the columns are made
+      ss::Run run = read_input(input, progress);  // its columns become the timeline's
       if (all_ranks) opts.ranks = ss::run_ranks(run);
-      entry->timeline = ss::open_timeline(run, opts);
+      entry->timeline = ss::open_timeline(std::move(run), opts);
     }
     static int next_id = 0;
     const int id = ++next_id;
@@ -736,6 +736,20 @@ val timeline_aligned_calls(int id, double frame, double start, double end) {
   });
 }
 
+val timeline_busy(int id, val lanes, double start, double end, double width) {
+  return guarded([&] {
+    std::vector<std::size_t> chosen;
+    const unsigned n = lanes["length"].as<unsigned>();
+    for (unsigned i = 0; i < n; ++i) chosen.push_back(lane_of(lanes[i].as<double>()));
+    const NsWindow window = ns_window(start, end);
+    const std::vector<float> busy =
+        timeline_of(id).timeline.busy(chosen, window.start, window.end, width_of(width));
+    val array = val::global("Float32Array").new_(busy.size());
+    array.call<void>("set", val(emscripten::typed_memory_view(busy.size(), busy.data())));
+    return array;
+  });
+}
+
 bool timeline_close(int id) { return open_timelines().erase(id) > 0; }
 
 // The imbalance command of the Node CLI: args as given (after the command
@@ -833,6 +847,7 @@ EMSCRIPTEN_BINDINGS(scope_speedscope) {
   emscripten::function("timelineBars", &timeline_bars);
   emscripten::function("timelineStackAt", &timeline_stack_at);
   emscripten::function("timelineRegions", &timeline_regions);
+  emscripten::function("timelineBusy", &timeline_busy);
   emscripten::function("timelineWindowWithin", &timeline_window_within);
   emscripten::function("timelineImbalance", &timeline_imbalance);
   emscripten::function("timelineAlignedCalls", &timeline_aligned_calls);

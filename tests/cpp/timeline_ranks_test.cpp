@@ -164,6 +164,30 @@ void expect_aligned_equal(const Timeline::AlignedCalls& got, const Timeline::Ali
   ASSERT_EQ(got.excess_ns, want.excess_ns) << what;
 }
 
+// Per pixel, the lanes' top-level calls' time within it over its length
+// (the instant at its start when it is empty), averaged over the lanes.
+std::vector<float> model_busy(const Model& m, const std::vector<std::size_t>& lanes, int64_t a,
+                              int64_t z, uint32_t width) {
+  std::vector<double> sum(width, 0.0);
+  for (std::size_t l : lanes) {
+    for (uint32_t p = 0; p < width; ++p) {
+      const auto pa = static_cast<int64_t>(a + (Wide{z} - a) * p / width);
+      auto pz = static_cast<int64_t>(a + (Wide{z} - a) * (p + 1) / width);
+      if (pz == pa) pz = pa + 1;
+      Wide ns = 0;
+      for (const ModelCall& c : m.lanes[l].calls) {
+        if (c.depth != 0) continue;
+        const int64_t lo = std::max(c.s, pa), hi = std::min(c.e, pz);
+        if (hi > lo) ns += Wide{hi} - lo;
+      }
+      sum[p] += static_cast<double>(ns) / static_cast<double>(Wide{pz} - pa);
+    }
+  }
+  std::vector<float> out(width);
+  for (uint32_t p = 0; p < width; ++p) out[p] = static_cast<float>(sum[p] / lanes.size());
+  return out;
+}
+
 // ---- seeded random runs --------------------------------------------------------------
 
 struct RanksCase {
@@ -205,6 +229,11 @@ TEST_P(TimelineRanksRandom, imbalance_and_aligned_calls_match_the_model) {
     const auto frame = static_cast<int32_t>(rng() % tl.frames().size());
     expect_aligned_equal(tl.aligned_calls(frame, a, z), model_aligned(m, frame, a, z),
                          "aligned_calls frame " + std::to_string(frame) + " " + what);
+    const std::vector<int64_t> rs = model_ranks(m);
+    const std::vector<std::size_t> lanes = lanes_of(m, rs[rng() % rs.size()]);
+    const auto width = static_cast<uint32_t>(1 + rng() % 700);
+    ASSERT_EQ(tl.busy(lanes, a, z, width), model_busy(m, lanes, a, z, width))
+        << "busy " << what << " at " << width << " px";
   }
 }
 
@@ -281,6 +310,25 @@ TEST(TimelineRanks, aligned_calls_of_a_pinned_run) {
   EXPECT_EQ(got.end_ns, (std::vector<int64_t>{20, 40, 60}));
   EXPECT_EQ(got.lateness_ns, (std::vector<double>{-10, 0, 10}));
   EXPECT_EQ(got.excess_ns, (std::vector<double>{-10, 0, 10}));
+}
+
+// Rank 2 runs step [1000, 1030), [1030, 1060), [1060, 1090): busy all
+// along; at 8 px over [1000, 1100) the last pixel is [1087, 1100): 3 of 13 ns.
+TEST(TimelineRanks, busy_of_a_pinned_run) {
+  TimelineOptions options;
+  options.ranks = std::vector<int64_t>{0, 1, 2};
+  const Timeline tl = open_timeline(three_ranks(), options);
+  const int64_t o = 1000 - tl.origin_ns();  // the run's t = 1000 in the timeline's terms
+  const std::vector<float> b = tl.busy({2}, o, o + 100, 8);
+  const std::vector<float> want = {1, 1, 1, 1, 1, 1, 1, 3.0f / 13.0f};
+  EXPECT_EQ(b, want);
+  // Rank 0 ([1000, 1030)) and rank 2 together over [1000, 1040) at 2 px:
+  // (1 + 1) / 2 and (10/20 + 1) / 2.
+  EXPECT_EQ(tl.busy({0, 2}, o, o + 40, 2), (std::vector<float>{1.0f, 0.75f}));
+  EXPECT_THROW(tl.busy({}, o, o + 40, 2), Error);
+  EXPECT_THROW(tl.busy({3}, o, o + 40, 2), Error);
+  EXPECT_THROW(tl.busy({0}, o, o, 2), Error);
+  EXPECT_THROW(tl.busy({0}, o, o + 1, 0), Error);
 }
 
 TEST(TimelineRanks, bad_arguments_are_errors) {

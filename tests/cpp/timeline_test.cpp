@@ -394,7 +394,7 @@ TEST_P(TimelineFixture, lanes_frames_and_times_are_the_documents) {
   }
   std::optional<Timeline> tl;
   try {
-    tl.emplace(open_timeline(*run, to));
+    tl.emplace(open_timeline(scope_speedscope::Run(*run), to));  // its columns taken over
   } catch (const Error& e) {
     timeline_error = e.what();
     timeline_field = e.field();

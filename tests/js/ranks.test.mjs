@@ -127,7 +127,26 @@ const plain = (aligned) =>
 
 const multiRank = cases.filter((c) => !c.error && c.inputs.length === 1 && new Set(c.ranks ?? [0]).size > 1);
 
-describe('timeline.imbalance and timeline.alignedCalls against the model', () => {
+// Per pixel, the lanes' top-level time within it over its length (the
+// instant at its start when empty), averaged over the lanes.
+function modelBusy(model, lanes, a, z, width) {
+  const sum = new Float64Array(width);
+  for (const l of lanes) {
+    for (let p = 0; p < width; p++) {
+      const pa = a + Math.floor(((z - a) * p) / width);
+      let pz = a + Math.floor(((z - a) * (p + 1)) / width);
+      if (pz === pa) pz = pa + 1;
+      let ns = 0;
+      for (const c of model[l].calls) {
+        if (c.depth === 0) ns += Math.max(0, Math.min(c.e, pz) - Math.max(c.s, pa));
+      }
+      sum[p] += ns / (pz - pa);
+    }
+  }
+  return Float32Array.from(sum, (v) => v / lanes.length);
+}
+
+describe('timeline.imbalance, timeline.alignedCalls and timeline.busy against the model', () => {
   let sp;
   before(async () => {
     sp = await createScopeSpeedscope();
@@ -170,6 +189,13 @@ describe('timeline.imbalance and timeline.alignedCalls against the model', () =>
             assert.ok(got[key] instanceof Float64Array, key);
           }
           assert.deepEqual(plain(got), modelAligned(model, frame, a, z), `alignedCalls ${frame} [${a}, ${z})`);
+          const ranks = ranksOf(model);
+          const rank = ranks[Math.floor(random() * ranks.length)];
+          const lanes = tl.lanes.flatMap((l, i) => (l.rank === rank ? [i] : []));
+          const width = 1 + Math.floor(random() * 400);
+          const busy = tl.busy(lanes, a, z, width);
+          assert.ok(busy instanceof Float32Array);
+          assert.deepEqual(busy, modelBusy(model, lanes, a, z, width), `busy rank ${rank} [${a}, ${z}) ${width} px`);
         }
       } finally {
         tl.close();
@@ -264,6 +290,18 @@ describe('who waits for whom on the pinned run', () => {
           'scope-speedscope: timeline.alignedCalls: frame must be an integer (an index into timeline.frames), not a string ("solve")',
       });
       assert.throws(() => tl.imbalance(0, Infinity), { name: 'TypeError' });
+      assert.throws(() => tl.busy([], 0, 10, 4), {
+        name: 'RangeError',
+        message: 'scope-speedscope: timeline.busy: no lanes',
+      });
+      assert.throws(() => tl.busy(undefined, 0, 10, 4), {
+        name: 'TypeError',
+        message: 'scope-speedscope: timeline.busy: lanes must be an array of lane indices, not undefined',
+      });
+      assert.throws(() => tl.busy([2], 0, 10, 4), {
+        name: 'RangeError',
+        message: 'scope-speedscope: timeline.busy: lane 2 is out of range (the timeline has 2 lanes)',
+      });
     } finally {
       tl.close();
     }

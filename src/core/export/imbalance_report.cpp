@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <limits>
+#include <utility>
 
 #include "model/time.hpp"
 #include "text/time_text.hpp"
@@ -61,10 +62,10 @@ std::string table(const Timeline& tl, const std::vector<Timeline::RegionImbalanc
   return out;
 }
 
-std::string json(const Run& run, const Timeline& tl, const Narrowing& n,
+std::string json(const std::string& path, const Timeline& tl, const Narrowing& n,
                  const std::vector<Timeline::RegionImbalance>& rows) {
   std::string out = "{\"file\": ";
-  append_json_string(out, run.path);
+  append_json_string(out, path);
   out += ", \"ranks\": [";
   const std::vector<int64_t> ranks = tl.ranks();
   for (std::size_t i = 0; i < ranks.size(); ++i) out += (i ? ", " : "") + std::to_string(ranks[i]);
@@ -96,12 +97,13 @@ std::string json(const Run& run, const Timeline& tl, const Narrowing& n,
 
 }  // namespace
 
-std::string imbalance_report(const Run& run, const ImbalanceReportOptions& options) {
+std::string imbalance_report(Run&& run, const ImbalanceReportOptions& options) {
+  const std::string path = run.path;
   TimelineOptions topts;
   topts.ranks = options.ranks ? *options.ranks : run_ranks(run);
   topts.include = options.include;
   topts.exclude = options.exclude;
-  const Timeline tl = open_timeline(run, topts);
+  const Timeline tl = open_timeline(std::move(run), topts);  // takes its columns over
   const Narrowing& n = options.narrowing;
   // The window in the timeline's terms (ns from its origin).
   const int64_t origin = tl.origin_in_run_ns();
@@ -110,10 +112,10 @@ std::string imbalance_report(const Run& run, const ImbalanceReportOptions& optio
   if (n.window && n.window_end_ns) end = saturating_sub(*n.window_end_ns, origin);
   std::vector<Timeline::RegionImbalance> rows;
   if (end > start) rows = tl.imbalance(start, end);
-  if (options.json) return json(run, tl, n, rows);
+  if (options.json) return json(path, tl, n, rows);
   const std::size_t count = tl.ranks().size();
-  std::string heading = run.path + ": " + std::to_string(count) +
-                        (count == 1 ? " rank" : " ranks") + " (" + ranks_text(tl.ranks()) + "), ";
+  std::string heading = path + ": " + std::to_string(count) + (count == 1 ? " rank" : " ranks") +
+                        " (" + ranks_text(tl.ranks()) + "), ";
   heading += n.window ? "time window " + n.window_text + " (seconds from the run's first call)"
                       : std::string("the whole run");
   return table(tl, rows, heading);

@@ -28,6 +28,7 @@ struct ImbalanceReportOptions {
 // open end), "regions": [{"frame", "name", "ranks", "min", "median",
 // "mean", "max", "imbalance", "slowestRank"}]}, times in ns. Errors as
 // open_timeline's (no_regions_matched, invalid_rank, no_calls_recorded).
-std::string imbalance_report(const Run& run, const ImbalanceReportOptions& options);
+// The run's event columns are taken over (see open_timeline(Run&&)).
+std::string imbalance_report(Run&& run, const ImbalanceReportOptions& options);
 
 }  // namespace scope_speedscope

@@ -3,6 +3,14 @@
 // origin; size one block of columns per distinct (rank, lane); fill them
 // rank by rank (dropping each rank's reconstruction once its lanes are in);
 // index where the frame changes; describe the lanes.
+//
+// Opened from a run it may consume, the start and end columns are the run's
+// own: when the selected ranks' events lie one rank after another in the
+// run's columns and the selection is most of them, each rank's calls are
+// gathered in timeline order and written back over the run's columns at
+// the next free place, which is never past that rank's own events; so no
+// second pair of columns is ever allocated (the peak is the file's columns
+// plus the frames and one rank's reconstruction, not both sets of columns).
 #include <algorithm>
 #include <map>
 #include <utility>
@@ -17,14 +25,17 @@
 namespace scope_speedscope {
 
 struct Timeline::Builder {
-  static Timeline build(const Run& run, const TimelineOptions& options);
+  // `consumed`: the run itself when its event columns may be taken over.
+  static Timeline build(const Run& run, Run* consumed, const TimelineOptions& options);
 
  private:
   Builder(Timeline& tl, SelectedProfiles& selected) : tl(tl), selected(selected) {}
   void take_frames_and_origin(const Run& run);
-  void size_blocks();
-  void fill_blocks(const TimelineOptions& options);
-  void fill_block(std::size_t blk, const std::vector<int64_t>& frame_of);
+  void size_blocks(const Run& run, const std::vector<uint32_t>& regions, bool consume);
+  bool ranks_in_column_order(const Run& run, const std::vector<uint32_t>& regions,
+                             std::vector<uint64_t>& first_event) const;
+  void fill_blocks(Run* run, const TimelineOptions& options);
+  void fill_block(std::size_t blk, int64_t* S, int64_t* E, uint64_t base);
   void index_frame_changes();
   void summarize_chunks();
   void describe_lanes();
@@ -34,6 +45,7 @@ struct Timeline::Builder {
   std::vector<int64_t> frame_of_region;       // the document's frame of each region
   std::vector<std::size_t> first_profile;     // block -> a profile showing it
   std::vector<std::vector<uint64_t>> counts;  // block -> calls at each depth
+  bool in_place = false;                      // the columns are the run's (see above)
 };
 
 namespace {
@@ -53,16 +65,30 @@ std::vector<uint64_t> depth_counts(const NamedCalls& nc) {
 
 }  // namespace
 
-Timeline open_timeline(const Run& run, const TimelineOptions& options) {
+namespace {
+
+template <class Open>
+Timeline blaming_the_file(const std::string& path, Open&& open) {
   try {
-    return Timeline::Builder::build(run, options);
+    return open();
   } catch (Error& e) {
-    if (e.kind() != ErrorKind::io) e.in_file(run.path);  // as the export blames
+    if (e.kind() != ErrorKind::io) e.in_file(path);  // as the export blames
     throw;
   }
 }
 
-Timeline Timeline::Builder::build(const Run& run, const TimelineOptions& options) {
+}  // namespace
+
+Timeline open_timeline(const Run& run, const TimelineOptions& options) {
+  return blaming_the_file(run.path,
+                          [&] { return Timeline::Builder::build(run, nullptr, options); });
+}
+
+Timeline open_timeline(Run&& run, const TimelineOptions& options) {
+  return blaming_the_file(run.path, [&] { return Timeline::Builder::build(run, &run, options); });
+}
+
+Timeline Timeline::Builder::build(const Run& run, Run* consumed, const TimelineOptions& options) {
   // The selection, as export_speedscope makes it (the same errors in the same order).
   const std::vector<int64_t> ranks = requested_ranks(options.ranks);
   const std::vector<uint32_t> regions =
@@ -75,8 +101,9 @@ Timeline Timeline::Builder::build(const Run& run, const TimelineOptions& options
   Timeline tl;
   Builder b(tl, selected);
   b.take_frames_and_origin(run);
-  b.size_blocks();
-  b.fill_blocks(options);
+  if (consumed != nullptr) consumed->lane = {};  // the reconstruction no longer reads it
+  b.size_blocks(run, regions, consumed != nullptr);
+  b.fill_blocks(consumed, options);
   b.index_frame_changes();
   b.summarize_chunks();
   b.describe_lanes();
@@ -99,11 +126,45 @@ void Timeline::Builder::take_frames_and_origin(const Run& run) {
       static_cast<uint64_t>(origin) - static_cast<uint64_t>(run_origin_ns(run).value_or(origin)));
 }
 
+// Whether the selected ranks' events lie one rank after another in the
+// run's columns (each rank's rows of the selected regions within a span of
+// its own, the spans disjoint): then `first_event` holds, per block, the
+// first event of its rank, the order the blocks are laid out in.
+bool Timeline::Builder::ranks_in_column_order(const Run& run, const std::vector<uint32_t>& regions,
+                                              std::vector<uint64_t>& first_event) const {
+  std::map<int64_t, std::pair<uint64_t, uint64_t>> span;  // rank -> [first, end) of its events
+  for (std::size_t p : first_profile)
+    span.emplace(selected.profiles()[p].rank, std::make_pair(UINT64_MAX, uint64_t{0}));
+  for (uint32_t region : regions) {
+    for (const RankSlice& slice : run.regions[region].ranks) {
+      auto it = span.find(slice.rank);
+      if (it == span.end() || slice.count == 0) continue;
+      auto& [lo, hi] = it->second;
+      lo = std::min(lo, slice.offset);
+      hi = std::max(hi, slice.offset + slice.count);
+    }
+  }
+  std::vector<std::pair<uint64_t, uint64_t>> spans;
+  for (const auto& [rank, s] : span) spans.push_back(s);
+  std::sort(spans.begin(), spans.end());
+  for (std::size_t k = 1; k < spans.size(); ++k) {
+    if (spans[k].first < spans[k - 1].second) return false;
+  }
+  for (std::size_t p : first_profile)
+    first_event.push_back(span[selected.profiles()[p].rank].first);
+  return true;
+}
+
 // One block of columns per distinct (rank, lane) (a rank listed twice shows
-// the same block twice); columns sized from the calls at each depth.
-void Timeline::Builder::size_blocks() {
+// the same block twice); columns sized from the calls at each depth. The
+// blocks are laid out rank after rank in the order the ranks are listed,
+// or, for columns taken over from the run, in the order of the ranks'
+// events there (see the top of this file).
+void Timeline::Builder::size_blocks(const Run& run, const std::vector<uint32_t>& regions,
+                                    bool consume) {
   const auto& profiles = selected.profiles();
   std::map<std::pair<int64_t, std::size_t>, std::size_t> block_of;
+  std::vector<std::size_t> block_of_profile;
   uint64_t total = 0;
   for (std::size_t p = 0; p < profiles.size(); ++p) {
     const auto key = std::make_pair(profiles[p].rank, profiles[p].lane);
@@ -114,12 +175,37 @@ void Timeline::Builder::size_blocks() {
       counts.push_back(depth_counts(profiles[p].calls));
       for (uint64_t c : counts.back()) total += c;
     }
-    tl.lane_block_.push_back(found->second);
+    block_of_profile.push_back(found->second);
   }
+  // Taken over when the selection is at least 7/8 of the run's events
+  // (what the columns hold beyond it is kept: at most 16 B a call / 7).
+  std::vector<uint64_t> first_event;
+  const uint64_t events = run.start_ns.size();
+  in_place = consume && total * 8 >= events * 7 && ranks_in_column_order(run, regions, first_event);
+  std::vector<std::size_t> order(first_profile.size());  // layout position -> block as found
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  if (in_place) {
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return first_event[a] < first_event[b]; });
+  }
+  std::vector<std::size_t> position(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k) position[order[k]] = k;
+  for (std::size_t blk : block_of_profile) tl.lane_block_.push_back(position[blk]);
+  std::vector<std::size_t> first_in_order;
+  std::vector<std::vector<uint64_t>> counts_in_order;
+  for (std::size_t blk : order) {
+    first_in_order.push_back(first_profile[blk]);
+    counts_in_order.push_back(std::move(counts[blk]));
+  }
+  first_profile = std::move(first_in_order);
+  counts = std::move(counts_in_order);
+
   std::size_t depth_slots = 0;
   for (const auto& c : counts) depth_slots += c.size() + 1;
-  tl.start_.resize(total);
-  tl.end_.resize(total);
+  if (!in_place) {
+    tl.start_.resize(total);
+    tl.end_.resize(total);
+  }
   tl.frame_.resize(total);
   tl.nested_.assign((total + 63) / 64, 0);
   tl.depth_begin_.reserve(depth_slots);
@@ -136,26 +222,53 @@ void Timeline::Builder::size_blocks() {
   }
 }
 
-// Block by block, in the ranks' order; a rank's reconstruction is dropped
-// once its lanes are in (so one rank's is held at a time beside the columns).
-void Timeline::Builder::fill_blocks(const TimelineOptions& options) {
+// Block by block, rank after rank; a rank's reconstruction is dropped once
+// its lanes are in (so one rank's is held at a time beside the columns).
+// Taking the run's columns over, a rank's calls are gathered apart and then
+// written over the run's columns where its blocks begin.
+void Timeline::Builder::fill_blocks(Run* run, const TimelineOptions& options) {
   const auto& profiles = selected.profiles();
+  std::vector<int64_t> starts, ends;  // one rank's, taking the run's columns over
+  std::size_t rank_first = 0;         // its first block
   for (std::size_t blk = 0; blk < tl.blocks_.size(); ++blk) {
-    fill_block(blk, frame_of_region);
-    if (options.progress) options.progress("index", blk + 1, tl.blocks_.size());
     const int64_t rank = profiles[first_profile[blk]].rank;
-    bool more = false;
-    for (std::size_t later = blk + 1; later < tl.blocks_.size() && !more; ++later) {
-      more = profiles[first_profile[later]].rank == rank;
+    const uint64_t base = tl.depth_begin_[tl.blocks_[rank_first].first_depth];
+    const Block& b = tl.blocks_[blk];
+    if (in_place) {
+      const uint64_t end = tl.depth_begin_[b.first_depth + b.depths];
+      starts.resize(end - base);
+      ends.resize(end - base);
+      fill_block(blk, starts.data(), ends.data(), base);
+    } else {
+      fill_block(blk, tl.start_.data(), tl.end_.data(), 0);
     }
-    if (!more) selected.release_rank(rank);
+    if (options.progress) options.progress("index", blk + 1, tl.blocks_.size());
+    const bool more = blk + 1 < tl.blocks_.size() && profiles[first_profile[blk + 1]].rank == rank;
+    if (more) continue;
+    selected.release_rank(rank);
+    if (in_place) {  // never past this rank's own events (see the top of this file)
+      std::copy(starts.begin(), starts.end(),
+                run->start_ns.begin() + static_cast<std::ptrdiff_t>(base));
+      std::copy(ends.begin(), ends.end(), run->end_ns.begin() + static_cast<std::ptrdiff_t>(base));
+    }
+    rank_first = blk + 1;
+  }
+  if (in_place) {
+    const std::size_t total = tl.frame_.size();
+    tl.start_ = std::move(run->start_ns);
+    tl.end_ = std::move(run->end_ns);
+    tl.start_.resize(total);
+    tl.end_.resize(total);
+    run->start_ns = {};
+    run->end_ns = {};
   }
 }
 
 // Start, end (from the origin) and frame of each call, at its depth, and
 // whether a call of its frame encloses it: the calls come in pre-order, so
 // a call's ancestors are the path down to it.
-void Timeline::Builder::fill_block(std::size_t blk, const std::vector<int64_t>& frame_of) {
+// S and E receive the calls from position `base` of the columns on.
+void Timeline::Builder::fill_block(std::size_t blk, int64_t* S, int64_t* E, uint64_t base) {
   const Block& b = tl.blocks_[blk];
   const NamedCalls& nc = selected.profiles()[first_profile[blk]].calls;
   std::vector<uint64_t> cursor(
@@ -165,8 +278,7 @@ void Timeline::Builder::fill_block(std::size_t blk, const std::vector<int64_t>& 
   auto rel = [origin](int64_t t) {
     return static_cast<int64_t>(static_cast<uint64_t>(t) - origin);
   };
-  int64_t* S = tl.start_.data();
-  int64_t* E = tl.end_.data();
+  const std::vector<int64_t>& frame_of = frame_of_region;
   int32_t* F = tl.frame_.data();
   std::vector<int32_t> path;                            // frames of the path, by depth
   std::vector<uint32_t> on_path(tl.frames_.size(), 0);  // calls of each frame on it
@@ -175,8 +287,8 @@ void Timeline::Builder::fill_block(std::size_t blk, const std::vector<int64_t>& 
       const uint32_t d = c->depth;
       const uint64_t pos = cursor[d]++;
       const auto f = static_cast<int32_t>(frame_of[c->region]);
-      S[pos] = rel(c->start_ns);
-      E[pos] = rel(c->end_ns);
+      S[pos - base] = rel(c->start_ns);
+      E[pos - base] = rel(c->end_ns);
       F[pos] = f;
       while (path.size() > d) {
         --on_path[path.back()];

@@ -52,18 +52,28 @@ int64_t Timeline::self_of(const Block& b, uint32_t depth, std::size_t index) con
       detail::partition_index(0, kids.n, [&](std::size_t i) { return kids.s[i] < from; });
   const std::size_t hi =
       detail::partition_index(lo, kids.n, [&](std::size_t i) { return kids.s[i] < until; });
-  const std::size_t k = b.first_depth + depth + 1;
+  return static_cast<int64_t>(self - duration_sum(b, depth + 1, lo, hi));
+}
+
+uint64_t Timeline::duration_sum(const Block& b, uint32_t depth, std::size_t lo,
+                                std::size_t hi) const {
+  const Slice sl = slice(b, depth);
+  auto duration = [&](std::size_t i) {
+    return static_cast<uint64_t>(sl.e[i]) - static_cast<uint64_t>(sl.s[i]);
+  };
+  const std::size_t k = b.first_depth + depth;
   const std::size_t first_chunk = (lo + kChunk - 1) / kChunk, stop_chunk = hi / kChunk;
+  uint64_t sum = 0;
   std::size_t i = lo;
   if (first_chunk < stop_chunk) {
-    for (; i < first_chunk * kChunk; ++i) self -= duration(kids.s[i], kids.e[i]);
+    for (; i < first_chunk * kChunk; ++i) sum += duration(i);
     for (std::size_t c = first_chunk; c < stop_chunk; ++c) {
-      self -= static_cast<uint64_t>(chunk_duration_[chunk_begin_[k] + c]);
+      sum += static_cast<uint64_t>(chunk_duration_[chunk_begin_[k] + c]);
     }
     i = stop_chunk * kChunk;
   }
-  for (; i < hi; ++i) self -= duration(kids.s[i], kids.e[i]);
-  return static_cast<int64_t>(self);
+  for (; i < hi; ++i) sum += duration(i);
+  return sum;
 }
 
 void Timeline::window_slices(const Block& b, int64_t start, int64_t end, std::vector<Slice>& slices,

@@ -167,6 +167,16 @@ class Timeline {
   // The selected ranks, ascending (each rank with a lane, once).
   std::vector<int64_t> ranks() const;
 
+  // How busy `lanes` are (busy.cpp): per pixel p of [start, end) at `width`
+  // pixels (pixel p is [start + floor(p * span / width), start +
+  // floor((p + 1) * span / width)), or the instant at its start when that
+  // is empty), the fraction of its time covered by the lanes' top-level
+  // calls, averaged over the lanes (a lane listed twice counts twice).
+  // Work: two searches a pixel and a lane, one sum per 256 calls within.
+  // Throws Error(bad_argument) as bars() does, or for an empty `lanes`.
+  std::vector<float> busy(const std::vector<std::size_t>& lanes, int64_t start, int64_t end,
+                          uint32_t width) const;
+
   // Bytes held by the columns and indices.
   std::size_t memory_bytes() const;
 
@@ -185,6 +195,7 @@ class Timeline {
 
  private:
   friend Timeline open_timeline(const Run& run, const TimelineOptions& options);
+  friend Timeline open_timeline(Run&& run, const TimelineOptions& options);
   struct Block {              // the columns of one distinct lane
     std::size_t first_depth;  // into depth_begin_ / change_begin_
     uint32_t depths = 0;
@@ -212,6 +223,9 @@ class Timeline {
   static constexpr std::size_t kChunk = 256;
   bool nested(uint64_t at) const { return (nested_[at >> 6] >> (at & 63)) & 1; }
   int64_t self_of(const Block& b, uint32_t depth, std::size_t index) const;
+  // The calls [lo, hi) of a depth of a block: their durations, summed in
+  // wrapping arithmetic as the durations' int64 differences are.
+  uint64_t duration_sum(const Block& b, uint32_t depth, std::size_t lo, std::size_t hi) const;
 
   std::vector<LaneInfo> lanes_;
   std::vector<std::size_t> lane_block_;  // lane -> block
@@ -220,8 +234,8 @@ class Timeline {
   int64_t origin_ns_ = 0;
   int64_t origin_in_run_ns_ = 0;
   // Columns of every block, block after block, depth after depth.
-  // (Left uninitialised when sized: every element is written while opening.)
-  std::vector<int64_t, UninitializedAllocator<int64_t>> start_, end_;
+  // (start_ and end_ may be the run's own columns, taken over.)
+  std::vector<int64_t> start_, end_;
   std::vector<int32_t, UninitializedAllocator<int32_t>> frame_;
   std::vector<uint64_t> depth_begin_;  // per block: depths + 1 entries into the columns
   std::vector<uint32_t, UninitializedAllocator<uint32_t>> changes_;
@@ -242,5 +256,10 @@ class Timeline {
 // no_calls_recorded, each blaming the run's file). The run may be dropped
 // afterwards: nothing refers to it.
 Timeline open_timeline(const Run& run, const TimelineOptions& options = {});
+// The same, taking the run's event columns over as the timeline's when the
+// selected ranks lie one after another in them (a file as scope-profiler
+// writes it): no second copy of the calls while opening. The run is left
+// without its event columns.
+Timeline open_timeline(Run&& run, const TimelineOptions& options = {});
 
 }  // namespace scope_speedscope
