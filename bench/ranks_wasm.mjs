@@ -1,7 +1,8 @@
 // The whole-job benchmark in the wasm module (Node): openTimeline with every
 // rank, memory held, then imbalance and alignedCalls (of the region with the
 // fewest calls) over the whole run (median of 5) and over windows of 1/1000
-// of it (median of 51). Prints one JSON object; a job that does not fit
+// of it (median of 51), and busy for every rank at 1,400 px (what the
+// collapsed bands paint: one call a rank). Prints one JSON object; a job that does not fit
 // prints the error the package gave. Run by bench/bench.py.
 //
 // usage: node bench/ranks_wasm.mjs FILE
@@ -27,6 +28,11 @@ try {
   const span = Math.floor(end / 1000);
   const regions = tl.regions(0, end);
   const fewest = regions.reduce((a, b) => (b.calls < a.calls ? b : a));
+  const byRank = new Map();
+  tl.lanes.forEach((l, i) => byRank.set(l.rank, [...(byRank.get(l.rank) ?? []), i]));
+  const bands = (a, z) => {
+    for (const lanes of byRank.values()) tl.busy(lanes, a, z, 1400);
+  };
   const out = {
     calls,
     open_s: open,
@@ -42,6 +48,11 @@ try {
       (i) => tl.alignedCalls(fewest.frame, (i * 7919 * span) % (end - span), ((i * 7919 * span) % (end - span)) + span),
       51,
     ),
+    busy_bands_whole_ms: time(() => bands(0, end), 5),
+    busy_bands_window_ms: time((i) => {
+      const a = (i * 7919 * span) % (end - span);
+      bands(a, a + span);
+    }, 11),
   };
   console.log(JSON.stringify(out));
 } catch (e) {
