@@ -6,13 +6,19 @@
 // against the core over the same window; sorting; choosing a region by
 // keyboard shows its rank × step heatmap, whose cells name themselves and
 // zoom the timeline to their step; a single rank gets a note; 390 px, dark
-// mode and axe-core at zero violations.
+// mode and axe-core at zero violations. Then the ranks as bands: collapsed,
+// one row a rank, whose hover says the core's busy share (tl.busy) at that
+// pixel; ordered latest first by the mean lateness of the core's
+// alignedCalls in the window, following it (never during a drag); a rank
+// expanded from its label shows its lanes; light and dark, 1400 and 390 px.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createScopeSpeedscope } from '../../dist/node.js';
+import { HEADER_H, ROW_H } from '../../web/timeline/draw.js';
+import { exactTime } from '../../web/timeline/format.js';
 import { rowTexts } from '../../web/timeline/ranks.js';
 import {
   assertAccessible,
@@ -259,6 +265,274 @@ describe('the Ranks panel', { timeout: 600_000 }, () => {
   });
 
   test('no request left the origin, and nothing was blocked', () => {
+    assertSameOrigin(browser.log, new URL(browser.server.url).origin);
+  });
+});
+
+// The rank bands top to bottom: [rank, collapsed].
+const bandList = (page) =>
+  page.getByTestId('rank-band').evaluateAll((rows) => rows.map((r) => [Number(r.dataset.rank), r.dataset.collapsed]));
+const bandRanks = async (page) => (await bandList(page)).map(([rank]) => rank);
+
+// The ranks latest first as the definition says: each rank's mean lateness
+// over the region's aligned calls in the window (a rank without one last),
+// ties by rank number; worked out here from the core's numbers.
+function latenessOrder(tl, frame, start, end) {
+  const a = tl.alignedCalls(frame, start, end);
+  const values = new Map(a.ranks.map((r) => [r, []]));
+  a.rank.forEach((r, i) => values.get(r).push(a.lateness[i]));
+  const mean = (r) => {
+    const v = values.get(r);
+    return v.length ? v.reduce((x, y) => x + y, 0) / v.length : -Infinity;
+  };
+  return [...a.ranks].sort((p, q) => mean(q) - mean(p) || p - q);
+}
+
+// Waits until the order control says it ordered the ranks latest first for
+// a window other than `after`'s: { frame, start, end, order }.
+async function latenessSettled(page, after = null) {
+  await page.waitForFunction(
+    (a) => {
+      const d = document.querySelector('[data-testid=rank-order]').dataset;
+      return (
+        d.applied === 'lateness' && (!a || d.windowStart !== a.start || d.windowEnd !== a.end || d.frame !== a.frame)
+      );
+    },
+    after && { start: String(after.start), end: String(after.end), frame: String(after.frame) },
+  );
+  return page.getByTestId('rank-order').evaluate((s) => ({
+    frame: Number(s.dataset.frame),
+    start: Number(s.dataset.windowStart),
+    end: Number(s.dataset.windowEnd),
+    order: s.dataset.order.split(',').map(Number),
+  }));
+}
+
+// The view zoomed to a heatmap cell's step (from the whole run).
+async function zoomToCell(page, r, c) {
+  await page.getByTestId('timeline').focus();
+  await page.keyboard.press('0');
+  await page.waitForFunction(() => document.querySelector('[data-testid=rank-heatmap]').dataset.cols === '5');
+  const p = await cellPoint(page, r, c);
+  await page.mouse.click(p.x, p.y);
+}
+
+describe('the ranks as bands', { timeout: 600_000 }, () => {
+  let browser;
+  let page;
+  let tl;
+  before(async () => {
+    browser = await startBrowser();
+    const sp = await createScopeSpeedscope();
+    tl = await sp.openTimeline(input(FIXTURE), { ranks: 'all' });
+    page = await browser.openPage();
+    assert.equal(await drop(page, [FIXTURE]), 'done');
+    assert.equal(await chartPainted(page), 'painted');
+    await chooseRanks(page, () => page.getByTestId('rank-all').check());
+    await imbalanceSettled(page, 3);
+  });
+  after(async () => {
+    tl?.close();
+    await browser?.close();
+  });
+
+  test('four ranks open expanded; collapsed, each rank is one thin band, in rank order', async () => {
+    assert.deepEqual(await bandList(page), [
+      [0, 'false'],
+      [1, 'false'],
+      [2, 'false'],
+      [3, 'false'],
+    ]);
+    const collapse = page.getByTestId('bands-collapse');
+    assert.equal(await collapse.textContent(), 'Collapse all ranks');
+    await collapse.click();
+    assert.equal(await collapse.textContent(), 'Expand all ranks');
+    assert.deepEqual(await bandList(page), [
+      [0, 'true'],
+      [1, 'true'],
+      [2, 'true'],
+      [3, 'true'],
+    ]);
+    // One under the other right below the axis, nothing in between.
+    const chart = await page.getByTestId('timeline').boundingBox();
+    const boxes = await page.getByTestId('rank-band').evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect()));
+    assert.ok(Math.abs(boxes[0].y - (chart.y + 26)) < 0.5, `the first band below the axis: ${boxes[0].y}`);
+    boxes.forEach((b, i) => {
+      assert.ok(b.height >= 12 && b.height <= 16, `a thin band: ${b.height} px`);
+      if (i) assert.ok(Math.abs(b.y - (boxes[i - 1].y + boxes[i - 1].height)) < 0.5, `band ${i} follows`);
+    });
+    // The lanes list: a button a rank, collapsed, no lane.
+    const buttons = page.locator('#tl-lanes .tl-rank');
+    assert.deepEqual(await buttons.locator('.tl-rank-name').allTextContents(), [
+      'rank 0',
+      'rank 1',
+      'rank 2',
+      'rank 3',
+    ]);
+    assert.deepEqual(await buttons.evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-expanded'))), [
+      'false',
+      'false',
+      'false',
+      'false',
+    ]);
+    assert.equal(await page.locator('#tl-lanes .tl-lane-name').count(), 0);
+    const legend = (await page.getByTestId('busy-legend').textContent()).replace(/\s+/g, ' ').trim();
+    assert.match(legend, /^Busy 0 % 100 %: /);
+    assert.equal(await page.getByTestId('rank-order').inputValue(), 'rank');
+  });
+
+  test("pointing at a band names its rank and the core's busy share at that pixel", async () => {
+    const chart = await page.getByTestId('timeline').boundingBox();
+    const view = await viewOf(page);
+    const shares = [];
+    // The middle of rank 2's band, and the last pixel of rank 1's (the run
+    // ends 1 ns after the last call: not busy all the time).
+    for (const [rank, x] of [
+      [2, Math.floor(chart.width / 2) + 0.5],
+      [1, chart.width - 0.5],
+    ]) {
+      const band = await page.locator(`[data-testid=rank-band][data-rank="${rank}"]`).boundingBox();
+      await page.mouse.move(chart.x + x, band.y + band.height / 2);
+      await page.waitForFunction((r) => {
+        const box = document.querySelector('[data-testid=call-details]');
+        return box.dataset.state === 'busy' && box.querySelector('[data-field=busy]').dataset.rank === String(r);
+      }, rank);
+      const field = page.locator('[data-testid=call-details] [data-field=busy]');
+      const { pixel, width } = await field.evaluate((f) => ({
+        pixel: Number(f.dataset.pixel),
+        width: Number(f.dataset.width),
+      }));
+      assert.equal(width, Math.round(chart.width));
+      assert.equal(pixel, Math.floor((x * width) / chart.width), 'the pixel under the pointer');
+      const lanes = tl.lanes.flatMap((l, i) => (l.rank === rank ? [i] : []));
+      const share = tl.busy(lanes, view.start, view.end, width)[pixel];
+      const time = Math.round(view.start + ((pixel + 0.5) * (view.end - view.start)) / width);
+      assert.equal(await field.textContent(), `rank ${rank}: busy ${Math.round(share * 100)} % at ${exactTime(time)}`);
+      shares.push(share);
+    }
+    assert.equal(shares[0], 1, 'busy all the time in the middle of the run');
+    assert.ok(shares[1] > 0 && shares[1] < 1, `the last pixel is partly busy: ${shares[1]}`);
+    await page.mouse.move(chart.x + 10, chart.y + chart.height - 10);
+  });
+
+  test('latest first: the mean lateness in the chosen region (else the widest spread), following the window', async () => {
+    await page.getByTestId('rank-order').selectOption('lateness');
+    // No region chosen: the imbalance table's first row, solve (every step
+    // starts together on every rank: no rank is late, so by rank).
+    const first = await latenessSettled(page);
+    assert.equal(tl.frames[first.frame], 'solve');
+    assert.equal(first.frame, tl.imbalance(first.start, first.end)[0].frame);
+    const expected = latenessOrder(tl, first.frame, first.start, first.end);
+    assert.deepEqual(first.order, expected);
+    assert.deepEqual(await bandRanks(page), expected);
+    // exchange chosen: rank 2 starts it 300 ns late at step 3.
+    await page.locator('#tl-imbalance button', { hasText: 'exchange' }).click();
+    const second = await latenessSettled(page, first);
+    assert.equal(tl.frames[second.frame], 'exchange');
+    const late = latenessOrder(tl, second.frame, second.start, second.end);
+    assert.equal(late[0], 2, 'rank 2 is the late one');
+    assert.deepEqual(second.order, late);
+    assert.deepEqual(await bandRanks(page), late);
+    assert.match(await page.getByTestId('rank-order-note').textContent(), /^in exchange, /);
+    // The order follows the window: step 1 alone (no rank late), then step 3.
+    await zoomToCell(page, 0, 1);
+    const step1 = await latenessSettled(page, second);
+    assert.deepEqual(step1.order, latenessOrder(tl, step1.frame, step1.start, step1.end));
+    assert.deepEqual(step1.order, [0, 1, 2, 3]);
+    assert.deepEqual(await bandRanks(page), [0, 1, 2, 3]);
+    await zoomToCell(page, 2, 3);
+    const step3 = await latenessSettled(page, step1);
+    assert.deepEqual(step3.order, latenessOrder(tl, step3.frame, step3.start, step3.end));
+    assert.deepEqual(await bandRanks(page), step3.order);
+    assert.equal(step3.order[0], 2);
+  });
+
+  test('never reordered during a drag: the new order comes when the pointer lets go', async () => {
+    const before = await latenessSettled(page);
+    const chart = await page.getByTestId('timeline').boundingBox();
+    const y = chart.y + chart.height - 40; // below the bands
+    await page.mouse.move(chart.x + 20, y);
+    await page.mouse.down();
+    // Dragged right nearly the chart's width: the window moves back before
+    // step 3's exchange, where no call of it starts (no rank late).
+    await page.mouse.move(chart.x + chart.width - 20, y, { steps: 12 });
+    await page.waitForTimeout(800); // well past the Ranks panel's delay
+    const held = await page.getByTestId('rank-order').evaluate((s) => ({ ...s.dataset }));
+    assert.equal(held.windowStart, String(before.start), 'no new order while the pointer drags');
+    assert.deepEqual(await bandRanks(page), before.order);
+    await page.mouse.up();
+    const after = await latenessSettled(page, before);
+    assert.ok(after.end < before.end, JSON.stringify([before, after]));
+    assert.deepEqual(after.order, latenessOrder(tl, after.frame, after.start, after.end));
+    assert.deepEqual(after.order, [0, 1, 2, 3]);
+    assert.deepEqual(await bandRanks(page), [0, 1, 2, 3]);
+  });
+
+  test("a rank expanded from its band's label shows its lanes; the lanes list collapses it again", async () => {
+    await page.getByTestId('rank-order').selectOption('rank');
+    await page.getByTestId('timeline').focus();
+    await page.keyboard.press('0');
+    const band = page.locator('[data-testid=rank-band][data-rank="2"]');
+    const b = await band.boundingBox();
+    const below = await page.locator('[data-testid=rank-band][data-rank="3"]').boundingBox();
+    await page.mouse.click(b.x + 8, b.y + b.height / 2);
+    assert.deepEqual(await bandList(page), [
+      [0, 'true'],
+      [1, 'true'],
+      [2, 'false'],
+      [3, 'true'],
+    ]);
+    assert.equal(await page.getByTestId('bands-collapse').textContent(), 'Collapse all ranks');
+    // Its lane, in the lanes list under it and on the chart below its band.
+    const item = page.locator('.tl-rank-item', { has: page.locator('.tl-rank[data-rank="2"]') });
+    assert.deepEqual(await item.locator('.tl-lane-name').allTextContents(), ['rank 2']);
+    assert.equal(await page.locator('#tl-lanes .tl-lane-name').count(), 1);
+    const lane = tl.lanes.findIndex((l) => l.rank === 2);
+    const laneHeight = HEADER_H + (tl.lanes[lane].maxDepth + 1) * ROW_H + 6;
+    const moved = await page.locator('[data-testid=rank-band][data-rank="3"]').boundingBox();
+    assert.ok(Math.abs(moved.y - below.y - laneHeight) < 0.5, `rank 3 moved down by the lane: ${moved.y - below.y}`);
+    await page.mouse.move(b.x + 120, b.y + b.height + HEADER_H + ROW_H / 2);
+    await page.waitForFunction(() => document.querySelector('[data-testid=call-details]').dataset.state === 'call');
+    const fields = await page
+      .locator('[data-testid=call-details] dd[data-field]')
+      .evaluateAll((dds) => Object.fromEntries(dds.map((d) => [d.dataset.field, d.textContent])));
+    assert.equal(fields.lane, 'rank 2');
+    assert.equal(fields.name, 'step');
+    assert.equal(fields.depth, '0');
+    // The keyboard: the rank's button in the lanes list collapses it.
+    await page.locator('.tl-rank[data-rank="2"]').focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await band.getAttribute('data-collapsed'), 'true');
+    assert.equal(await page.locator('.tl-rank[data-rank="2"]').getAttribute('aria-expanded'), 'false');
+  });
+
+  test('light and dark, 1400 and 390 px: the bands fit, no sideways scrolling, no axe violations', async () => {
+    for (const [width, height] of [
+      [1400, 900],
+      [390, 844],
+    ]) {
+      await page.setViewportSize({ width, height });
+      for (const scheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.evaluate(() => document.getElementById('work').scrollIntoView());
+        await page.waitForTimeout(300);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert.ok(overflow <= 0, `no horizontal scrolling at ${width} px (${overflow} px too wide)`);
+        for (const id of ['bands-collapse', 'rank-order', 'busy-legend']) {
+          const box = await page.getByTestId(id).boundingBox();
+          assert.ok(box.x >= 0 && box.x + box.width <= width, `${id} fits at ${width} px: ${JSON.stringify(box)}`);
+        }
+        const chart = await page.getByTestId('timeline').boundingBox();
+        assert.ok(chart.height >= 0.5 * height, `the chart keeps most of the height (${chart.height})`);
+        await screenshot(page, `rank-bands-${width}-${scheme}.png`);
+        await assertAccessible(page, `rank bands, ${width} px, ${scheme}`);
+      }
+    }
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  test('no request left the origin, and nothing was blocked (bands)', () => {
     assertSameOrigin(browser.log, new URL(browser.server.url).origin);
   });
 });

@@ -57,6 +57,31 @@ export function gridOf(a, maxColumns) {
   return g;
 }
 
+// Per rank, the mean lateness of its aligned calls (a: tl.alignedCalls):
+// { ranks, lateness } (NaN for a rank without a call in the window).
+export function meanLateness(a) {
+  const ranks = [...a.ranks];
+  const at = new Map(ranks.map((r, i) => [r, i]));
+  const sum = new Float64Array(ranks.length);
+  const n = new Float64Array(ranks.length);
+  for (let i = 0; i < a.rank.length; i++) {
+    const r = at.get(a.rank[i]);
+    sum[r] += a.lateness[i];
+    n[r]++;
+  }
+  return { ranks, lateness: Array.from(sum, (s, r) => (n[r] ? s / n[r] : NaN)) };
+}
+
+// Ranks in order of lateness, latest first (ties and ranks without a value
+// by rank number, the latter last).
+export function latestFirst({ ranks, lateness }) {
+  const key = (i) => (Number.isNaN(lateness[i]) ? -Infinity : lateness[i]);
+  return ranks
+    .map((_, i) => i)
+    .sort((i, j) => key(j) - key(i) || ranks[i] - ranks[j])
+    .map((i) => ranks[i]);
+}
+
 export const cellShare = (g, cell) => share(g.excess[cell], g.duration[cell] - g.excess[cell]);
 
 // The share that takes the scale's full colour: the largest in the grid,

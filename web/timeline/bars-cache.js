@@ -6,6 +6,27 @@
 // Per lane the bars hold the core's columns and `rows` (rows[d] .. rows[d +
 // 1]: depth d's items in time order).
 
+// The query for `view` ({ start, end, runEnd }) at `pixels` px: its level
+// (log2 of ns a pixel), the window padded by its span on both sides, and the
+// width that keeps the level (at most maxWidth). The bars and the busy
+// shares (busy-cache.js) are asked for so.
+export function paddedWindow(view, pixels, maxWidth) {
+  const span = view.end - view.start;
+  const level = Math.floor(Math.log2(span / pixels));
+  const nsPerPixel = 2 ** level;
+  const start = Math.max(0, Math.floor(view.start - span));
+  let end = Math.min(view.runEnd, Math.ceil(view.end + span));
+  if (end <= start) end = start + 1;
+  const width = Math.max(1, Math.min(maxWidth, Math.ceil((end - start) / nsPerPixel)));
+  return { level, start, end, width };
+}
+
+// True when a cache of `level` over [start, end) covers `view` at `pixels` px.
+export function covers(cache, view, pixels) {
+  const level = Math.floor(Math.log2((view.end - view.start) / pixels));
+  return cache.level === level && cache.start <= view.start && cache.end >= view.end;
+}
+
 export class BarsCache {
   #client;
   #timeline = null; // the open timeline's id
@@ -38,6 +59,7 @@ export class BarsCache {
   // True when the cache holds the open timeline's bars of every one of `lanes`.
   has(lanes) {
     const c = this.#cache;
+    if (!lanes.length) return true;
     return c !== null && c.timeline === this.#timeline && lanes.every((l) => c.data.has(l));
   }
 
@@ -46,19 +68,16 @@ export class BarsCache {
   // worker failed, failed(reply).
   ensure(view, lanes, width, { arrived, failed }) {
     const pixels = Math.max(width, 1);
-    const level = Math.floor(Math.log2((view.end - view.start) / pixels));
     const cached = this.#cache;
     if (
       cached &&
       cached.timeline === this.#timeline &&
-      cached.level === level &&
-      cached.start <= view.start &&
-      cached.end >= view.end &&
+      covers(cached, view, pixels) &&
       lanes.every((l) => cached.data.has(l))
     )
       return;
     if (this.#inflight || !lanes.length) return;
-    const want = this.#wanted(view, pixels);
+    const want = paddedWindow(view, pixels, this.#maxWidth);
     this.#inflight = true;
     const timeline = this.#timeline;
     this.#client
@@ -79,18 +98,5 @@ export class BarsCache {
         };
         arrived();
       });
-  }
-
-  // The query for `view` at `pixels` px: its level (log2 of ns a pixel), the
-  // window padded by its span on both sides, and the width that keeps the level.
-  #wanted(view, pixels) {
-    const span = view.end - view.start;
-    const level = Math.floor(Math.log2(span / pixels));
-    const nsPerPixel = 2 ** level;
-    const start = Math.max(0, Math.floor(view.start - span));
-    let end = Math.min(view.runEnd, Math.ceil(view.end + span));
-    if (end <= start) end = start + 1;
-    const width = Math.max(1, Math.min(this.#maxWidth, Math.ceil((end - start) / nsPerPixel)));
-    return { level, start, end, width };
   }
 }

@@ -2,7 +2,11 @@
 // every file and session (a hash of the name picks one of HUES hues), light
 // fills with dark text in a light page, dark fills with light text in a dark
 // one (both at a contrast of 7:1 or more). Merged blocks (calls too short to
-// draw apart) are grey and hatched; bars outside a search are faded.
+// draw apart) are grey and hatched; bars outside a search are faded. A
+// rank's summary band is coloured by its busy share on a sequential scale
+// of one hue (ColorBrewer's blues: lightness alone carries the value, so it
+// reads the same with any colour vision), pale to dark in a light page and
+// dark to pale in a dark one.
 
 export const HUES = 30;
 
@@ -15,6 +19,29 @@ export function hueIndex(name) {
   }
   return h % HUES;
 }
+
+// The busy scale: BUSY_LEVELS + 1 colours, from 0 (nothing runs) to 1
+// (busy all the time).
+export const BUSY_LEVELS = 24;
+const BUSY_STOPS = {
+  light: ['#f7fbff', '#c6dbef', '#6baed6', '#2171b5', '#08306b'],
+  dark: ['#1b2129', '#1c3a5c', '#2f6ea8', '#6baed6', '#c6dbef'],
+};
+
+// '#rrggbb' -> [r, g, b].
+export const rgbOf = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+
+// t in [0, 1] (clamped) -> 'rgb(r g b)' on the busy scale.
+export function busyColour(t, dark) {
+  const stops = BUSY_STOPS[dark ? 'dark' : 'light'].map(rgbOf);
+  const x = Math.max(0, Math.min(1, Number.isNaN(t) ? 0 : t)) * (stops.length - 1);
+  const i = Math.min(stops.length - 2, Math.floor(x));
+  const f = x - i;
+  return `rgb(${stops[i].map((v, n) => Math.round(v + (stops[i + 1][n] - v) * f)).join(' ')})`;
+}
+
+// The level of a busy share on the scale (0 .. BUSY_LEVELS).
+export const busyLevel = (t) => Math.round(Math.max(0, Math.min(1, t)) * BUSY_LEVELS);
 
 export function palette(dark) {
   const fill = [];
@@ -39,5 +66,6 @@ export function palette(dark) {
     focus: dark ? '#f5b041' : '#b45309',
     selected: dark ? '#7aa5ff' : '#2257c5',
     range: dark ? 'rgba(122,165,255,0.25)' : 'rgba(34,87,197,0.18)',
+    busy: Array.from({ length: BUSY_LEVELS + 1 }, (_, i) => busyColour(i / BUSY_LEVELS, dark)),
   };
 }

@@ -1,10 +1,11 @@
 // The details of the hovered, focused or selected call, as text in
 // [data-testid=call-details]: name, start, duration, self time (asked of the
 // core: the worker's stack query), depth and lane, exact to the nanosecond;
-// a merged block says how many calls it stands for.
+// a merged block says how many calls it stands for; a rank's summary band,
+// its busy share at the pixel pointed at.
 
 import { el } from '../dom.js';
-import { count, exactTime } from './format.js';
+import { busyText, count, exactTime } from './format.js';
 
 const HINT = 'Point at a call, or focus the chart and press Enter, to see its details.';
 
@@ -39,6 +40,21 @@ export class CallDetails {
       const call = reply.stack.find((s) => s.depth === item.depth && s.start === item.start);
       if (call) this.#showCall(item, info, call.self);
     });
+  }
+
+  // A rank's busy share at one pixel: { rank, share (null: being asked;
+  // undefined: not available), time, pixel, width } (pixel of width: what
+  // the share was asked for, for the tests).
+  showBusy({ rank, share, time, pixel, width }) {
+    ++this.#shown;
+    const known = share !== undefined;
+    this.#box.dataset.state = share === null ? 'loading' : 'busy';
+    const text = known
+      ? busyText(rank, share, time)
+      : `rank ${rank} at ${exactTime(time)} (this build cannot say how busy)`;
+    const p = el('p', { 'data-field': 'busy', text });
+    Object.assign(p.dataset, { rank: String(rank), pixel: String(pixel), width: String(width) });
+    this.#box.replaceChildren(p);
   }
 
   // The timeline stopped answering: says so in place of the details.

@@ -1,18 +1,23 @@
 // Draws the timeline on a canvas (2D): the time axis on top, then one band
 // per lane (a header with the lane's name, then one row per depth), calls as
 // bars coloured by region name with their names inside when they fit,
-// merged blocks (calls too short to draw apart) grey and hatched. The work
+// merged blocks (calls too short to draw apart) grey and hatched; with
+// several ranks, a row per rank above its lanes (or alone, collapsed): its
+// label, and its busy share pixel by pixel on the busy scale. The work
 // per frame is the bars the core returned for the view (at most about two a
 // pixel per row) that fall into it, found by binary search: never the calls.
 // Rects are filled per colour to keep state changes few, on whole pixels.
 
-import { HUES, palette } from './colors.js';
+import { BusyPainter, rowGap } from './busy-paint.js';
+import { BUSY_LEVELS, HUES, busyColour, palette } from './colors.js';
 import { tickLabel, ticks } from './format.js';
 
 export const AXIS_H = 26;
 export const HEADER_H = 22;
 export const ROW_H = 18;
 export const BAND_GAP = 6;
+export const RANK_H = 16; // a rank's row, when the chart has room for every rank at it
+export const MIN_RANK_H = 0.25; // thinner rank rows (4 ranks a pixel) leave the chart to scroll
 const FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Liberation Sans", sans-serif';
 const LABEL_MIN_PX = 24;
 
@@ -26,6 +31,33 @@ export function firstEndingAfter(bars, t, lo, hi) {
     else lo = mid + 1;
   }
   return lo;
+}
+
+// The width of a rank row's label (what a click toggles), in px.
+export const rankLabelWidth = (rank) => 44 + 7 * String(rank).length;
+
+// Rank rows `h` px high are labelled every `every` rows (each row from 10
+// px on, else every 12 px), the label `height` px high from its row's top.
+export function rankLabels(h) {
+  const every = h >= 10 ? 1 : Math.ceil(12 / h);
+  return { every, height: Math.max(h - rowGap(h), Math.min(12, h * every)) };
+}
+
+// The busy scale as a legend, on a small canvas (CSS px wide and high).
+export function drawBusyScale(canvas, dark) {
+  const w = canvas.clientWidth || canvas.width;
+  const h = canvas.clientHeight || canvas.height;
+  const dpr = window.devicePixelRatio || 1;
+  canvas.width = Math.round(w * dpr);
+  canvas.height = Math.round(h * dpr);
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  for (let x = 0; x < w; x++) {
+    ctx.fillStyle = busyColour(Math.round((x / Math.max(1, w - 1)) * BUSY_LEVELS) / BUSY_LEVELS, dark);
+    ctx.fillRect(x, 0, 1, h);
+  }
+  ctx.strokeStyle = dark ? '#a7b0bd' : '#596170';
+  ctx.strokeRect(0.5, 0.5, w - 1, h - 1);
 }
 
 export class Renderer {
@@ -42,6 +74,7 @@ export class Renderer {
   #faded = Array.from({ length: HUES }, () => []);
   #merged = [];
   #labels = [];
+  #busy = new BusyPainter();
 
   constructor(canvas) {
     this.#canvas = canvas;
@@ -58,6 +91,7 @@ export class Renderer {
 
   setTheme(dark) {
     this.#colors = palette(dark);
+    this.#busy.setTheme(this.#colors);
     const tile = document.createElement('canvas');
     tile.width = 6;
     tile.height = 6;
@@ -108,9 +142,11 @@ export class Renderer {
     return `${name.slice(0, chars)}…`;
   }
 
-  // scene: { view: { start, end }, scrollY, bands, data (lane -> bars), frames,
+  // scene: { view: { start, end }, scrollY, bands, ranks (rank rows, bands.js), data (lane -> bars),
+  //          busyOf(rank, out) (its shares at out.length pixels, or null), frames,
   //          hue (frame -> hue index), highlight (Uint8Array or null),
-  //          hover, focus, selected (items), range ({ a, b } ns or null), focused (chart has focus) }
+  //          hover, focus, selected (items), hoverRank (a rank row or null),
+  //          range ({ a, b } ns or null), focused (chart has focus) }
   draw(scene) {
     const ctx = this.#ctx;
     const { view } = scene;
@@ -138,6 +174,7 @@ export class Renderer {
     ctx.rect(0, AXIS_H, W, H - AXIS_H);
     ctx.clip();
     for (const band of scene.bands) this.#band(band, scene, geometry);
+    this.#rankRows(scene, geometry);
     this.#paintGathered(scene);
     this.#outlines(scene, geometry);
     this.#range(scene, geometry, AXIS_H, H - AXIS_H);
@@ -145,12 +182,46 @@ export class Renderer {
     this.#axis(scene, geometry);
   }
 
+  // The rank rows in view: the busy shares (busy-paint.js), then the labels
+  // (rankLabels), the hovered row outlined.
+  #rankRows(scene, geometry) {
+    const ranks = scene.ranks ?? [];
+    const inView = [];
+    ranks.forEach((row, i) => {
+      const top = AXIS_H + row.top - scene.scrollY;
+      if (top < geometry.H && top + row.height > AXIS_H) inView.push(i);
+    });
+    if (!inView.length) return;
+    const rows = inView.map((i) => ({ y: AXIS_H + ranks[i].top - scene.scrollY, h: ranks[i].height }));
+    const area = { width: geometry.W, top: AXIS_H, bottom: geometry.H, dpr: this.#dpr };
+    this.#busy.paint(this.#ctx, rows, area, (k, out) => scene.busyOf(ranks[inView[k]].rank, out));
+    const { every, height: lh } = rankLabels(ranks[inView[0]].height);
+    const ctx = this.#ctx;
+    ctx.font = `${Math.min(11, Math.max(9, lh - 4))}px ${FONT.slice(FONT.indexOf(' ') + 1)}`;
+    for (const i of inView) {
+      if (i % every) continue;
+      const top = AXIS_H + ranks[i].top - scene.scrollY;
+      ctx.fillStyle = this.#colors.band;
+      ctx.fillRect(0, top, rankLabelWidth(ranks[i].rank), lh);
+      ctx.fillStyle = this.#colors.bandText;
+      ctx.fillText(`${ranks[i].collapsed ? '▸' : '▾'} rank ${ranks[i].rank}`, 4, top + lh / 2);
+    }
+    ctx.font = FONT;
+    const hovered = scene.hoverRank && ranks.find((r) => r.rank === scene.hoverRank.rank);
+    if (hovered) {
+      const top = AXIS_H + hovered.top - scene.scrollY;
+      ctx.strokeStyle = this.#colors.bandText;
+      ctx.lineWidth = 1;
+      ctx.strokeRect(0.5, Math.round(top) + 0.5, geometry.W - 1, Math.max(1, Math.round(hovered.height) - 2));
+    }
+  }
+
   // One band: its header, and its rows' bars gathered by colour (drawn by #paintGathered).
   #band(band, scene, geometry) {
     const ctx = this.#ctx;
     const colors = this.#colors;
     const top = AXIS_H + band.top - scene.scrollY;
-    if (top > geometry.H || top + band.height < AXIS_H) return;
+    if (band.hidden || top > geometry.H || top + band.height < AXIS_H) return;
     // The header: the lane's name, and whether it is open.
     ctx.fillStyle = colors.band;
     ctx.fillRect(0, top, geometry.W, HEADER_H);
@@ -233,8 +304,8 @@ export class Renderer {
     const colors = this.#colors;
     const outline = (item, style, width) => {
       if (!item) return;
-      const band = scene.bands.find((b) => b.lane === item.lane);
-      if (!band || band.collapsed) return;
+      const band = scene.bands[item.lane];
+      if (!band || band.collapsed || band.hidden) return;
       const y = AXIS_H + band.top - scene.scrollY + HEADER_H + item.depth * ROW_H;
       const x0 = Math.max(geometry.xOf(item.start), -4);
       const x1 = Math.min(geometry.xOf(Math.max(item.end, item.start + 1)), geometry.W + 4);

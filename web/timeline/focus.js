@@ -6,7 +6,8 @@
 import { firstEndingAfter } from './draw.js';
 import { indexOf, itemOf, rowOf, sameItem } from './hit-test.js';
 
-// The first call in [start, end): band by band, depth by depth; or null.
+// The first call in [start, end): band by band (`bands` top to bottom),
+// depth by depth; or null.
 export function firstInView(bands, barsOf, start, end) {
   for (const band of bands) {
     if (band.collapsed) continue;
@@ -45,11 +46,12 @@ function aboveOrBelow(f, bars, band, up) {
 }
 
 // The first call in view at depth 0 of the next open band with bars
-// (step 1: below, -1: above).
-function inNextBand(f, bands, barsOf, step, viewStart) {
-  for (let lane = f.lane + step; lane >= 0 && lane < bands.length; lane += step) {
+// (step 1: below, -1: above; `shown`: the bands on the chart, top to bottom).
+function inNextBand(f, shown, barsOf, step, viewStart) {
+  for (let at = shown.findIndex((b) => b.lane === f.lane) + step; at >= 0 && at < shown.length; at += step) {
+    const { lane } = shown[at];
     const bars = barsOf(lane);
-    if (bands[lane].collapsed || !bars) continue;
+    if (shown[at].collapsed || !bars) continue;
     const i = firstEndingAfter(bars, viewStart, bars.rows[0], bars.rows[1]);
     if (i < bars.rows[1]) return itemOf(lane, bars, i);
   }
@@ -58,7 +60,8 @@ function inNextBand(f, bands, barsOf, step, viewStart) {
 
 // Where focus moves from `f`: how is 'previous', 'next', 'parent', 'child',
 // 'lane-previous' or 'lane-next'; null when there is no such call.
-export function neighbour(f, how, bands, barsOf, viewStart) {
+// bands: bands.js's (list: by lane; shown: top to bottom).
+export function neighbour(f, how, { list, shown }, barsOf, viewStart) {
   const bars = barsOf(f.lane);
   switch (how) {
     case 'previous':
@@ -66,11 +69,11 @@ export function neighbour(f, how, bands, barsOf, viewStart) {
     case 'next':
       return besideInRow(f, bars, 1);
     case 'parent':
-      return aboveOrBelow(f, bars, bands[f.lane], true);
+      return aboveOrBelow(f, bars, list[f.lane], true);
     case 'child':
-      return aboveOrBelow(f, bars, bands[f.lane], false);
+      return aboveOrBelow(f, bars, list[f.lane], false);
     default:
-      return inNextBand(f, bands, barsOf, how === 'lane-next' ? 1 : -1, viewStart);
+      return inNextBand(f, shown, barsOf, how === 'lane-next' ? 1 : -1, viewStart);
   }
 }
 

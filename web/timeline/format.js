@@ -59,3 +59,10 @@ export function shortTime(ns) {
 
 const integer = new Intl.NumberFormat('en-US');
 export const count = (n) => integer.format(n);
+
+// What pointing at a rank's summary band says: "rank 2: busy 83 % at
+// 2.5 µs" (share: 0 to 1, whole percents; null while it is asked for).
+export function busyText(rank, share, time) {
+  const what = share === null ? 'busy …' : `busy ${Math.round(share * 100)} %`;
+  return `rank ${rank}: ${what} at ${exactTime(time)}`;
+}

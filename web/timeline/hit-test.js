@@ -3,7 +3,7 @@
 // items depth after depth, each row in time order (rows[d] .. rows[d + 1]),
 // so a row is searched by binary search, never walked whole.
 
-import { AXIS_H, HEADER_H, ROW_H, firstEndingAfter } from './draw.js';
+import { AXIS_H, HEADER_H, ROW_H, firstEndingAfter, rankLabelWidth, rankLabels } from './draw.js';
 
 export function itemOf(lane, bars, i) {
   return {
@@ -38,10 +38,27 @@ export function indexOf(bars, item) {
   return -1;
 }
 
+// The rank row under (x, y) px of the chart: { rankRow, label } (label:
+// on the label that toggles `rankRow`, which may be a row above when thin
+// rows share one), or null.
+export function rankUnder(x, y, bands) {
+  const i = bands.rankIndexAt(y);
+  if (i < 0) return null;
+  const row = bands.ranks[i];
+  const labels = rankLabels(row.height);
+  const first = bands.ranks[i - (i % labels.every)];
+  const cy = y - AXIS_H + bands.scrollY;
+  if (x < rankLabelWidth(first.rank) && cy < first.top + labels.height) return { rankRow: first, label: true };
+  return { rankRow: row, label: false };
+}
+
 // The item under (x, y) px of the chart: a bar, { header: band } on a band's
-// header, or null. chart: { bands (bands.js), barsOf(lane), viewport, width }.
+// header, { rankRow, label } on a rank's row (rankUnder), or null.
+// chart: { bands (bands.js), barsOf(lane), viewport, width }.
 export function itemUnder(x, y, { bands, barsOf, viewport, width }) {
   if (y < AXIS_H) return null;
+  const rank = rankUnder(x, y, bands);
+  if (rank) return rank;
   const band = bands.at(y);
   if (!band || band.collapsed) return null;
   const yInRows = y - AXIS_H + bands.scrollY - band.top - HEADER_H;

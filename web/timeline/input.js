@@ -50,7 +50,8 @@ function onWheel(e, { x }, view) {
 }
 
 // Pointers: a drag pans (or, from the axis, picks a range), two fingers
-// pinch, a press without moving clicks; a mouse that moves hovers.
+// pinch, a press without moving clicks; a mouse that moves hovers. While a
+// pointer is down the ranks' rows keep their order (view.holdLayout).
 function wirePointers(chart, view, local) {
   const pointers = new Map(); // pointerId -> { x, y }
   let drag = null; // { kind: 'pan' | 'range', x, y, lastX, lastY, moved }
@@ -64,6 +65,7 @@ function wirePointers(chart, view, local) {
     chart.setPointerCapture(e.pointerId);
     const p = local(e);
     pointers.set(e.pointerId, p);
+    view.holdLayout(true);
     if (pointers.size === 2) {
       pinch = twoFingers();
       drag = null;
@@ -90,10 +92,12 @@ function wirePointers(chart, view, local) {
     pointers.delete(e.pointerId);
     if (pointers.size < 2) pinch = null;
     chart.classList.remove('dragging');
-    if (!drag) return;
-    const released = drag;
-    drag = null;
-    dragEnded(released, e, local(e), view);
+    if (drag) {
+      const released = drag;
+      drag = null;
+      dragEnded(released, e, local(e), view);
+    }
+    if (!pointers.size) view.holdLayout(false);
   };
   chart.addEventListener('pointerup', end);
   chart.addEventListener('pointercancel', end);

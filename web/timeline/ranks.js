@@ -6,6 +6,8 @@
 // as the regions table is, and sortable by each column. A region chosen in
 // it (a click, or Enter on its button) is highlighted on the timeline and
 // shown on the heatmap (heatmap.js) of its aligned calls in the window.
+// The chosen region (else the table's first row) and the window are what
+// the ranks' rows are ordered by when latest first (rank-controls.js).
 // Only for timelines of more than one rank; otherwise a one-line note.
 
 import { el } from '../dom.js';
@@ -32,6 +34,7 @@ export const rowTexts = (r) => [
 export class RanksPanel {
   #client;
   #onSelect;
+  #onQuery;
   #heatmap;
   #timer = 0;
   #asked = 0; // bumps with every query, so only the newest answer shows
@@ -44,9 +47,11 @@ export class RanksPanel {
 
   // onSelect(frame | null): a region was chosen (or let go) in the table.
   // onZoom(start, end): a heatmap cell was chosen.
-  constructor(client, { onSelect, onZoom }) {
+  // onQuery(query): new rows, or another region chosen (orderQuery).
+  constructor(client, { onSelect, onZoom, onQuery }) {
     this.#client = client;
     this.#onSelect = onSelect;
+    this.#onQuery = onQuery;
     this.#heatmap = new Heatmap(onZoom);
     for (const th of document.querySelectorAll('#tl-imbalance-table th[data-sort]')) {
       th.querySelector('button').addEventListener('click', () => this.#sortBy(th.dataset.sort));
@@ -79,6 +84,15 @@ export class RanksPanel {
     this.#heatmap.clear();
   }
 
+  // The region the ranks are ordered by (the chosen one, else the table's
+  // first row: the widest spread) and the window of the rows shown:
+  // { timeline, frame, name, start, end } (frame null: no region), or null.
+  get orderQuery() {
+    if (!this.#query) return null;
+    const frame = this.#selected ?? this.#rows[0]?.frame ?? null;
+    return { ...this.#query, frame, name: frame === null ? '' : this.#frames[frame] };
+  }
+
   // Asks for the window's rows soon (as RegionsTable.soon).
   soon(current, window) {
     if (!this.#active) return;
@@ -103,6 +117,7 @@ export class RanksPanel {
       (ranks ? `: each region's time on ${ranks} ranks, the widest spread first.` : ': no call.');
     this.#render();
     if (this.#selected !== null) this.#loadHeatmap(asked);
+    this.#onQuery(this.orderQuery);
   }
 
   async #loadHeatmap(asked) {
@@ -131,6 +146,7 @@ export class RanksPanel {
   #choose(frame) {
     this.#select(this.#selected === frame ? null : frame);
     if (this.#selected !== null && this.#query) this.#loadHeatmap(this.#asked);
+    if (this.#query) this.#onQuery(this.orderQuery);
   }
 
   #mark() {

@@ -1,11 +1,12 @@
 // The timeline: the page's first view of every file. It holds what is shown
 // (the run, hover, focus, selection, the dragged range, the highlighted
 // regions) and answers the verbs of input.js by the modules that do each
-// job: viewport.js (the visible window), bands.js (bands, scroll, lanes
-// list), bars-cache.js (the bars asked of the worker), draw.js (the canvas),
-// hit-test.js and focus.js (finding calls), details.js (the call described),
-// regions.js (the regions table), ranks.js (the Ranks panel: imbalance and
-// heatmap) and search.js.
+// job: viewport.js (the visible window), bands.js (bands, ranks' rows,
+// scroll, lanes list), bars-cache.js (the bars asked of the worker),
+// busy-cache.js (the ranks' busy shares), draw.js (the canvas), hit-test.js
+// and focus.js (finding calls), details.js (the call described), regions.js
+// (the regions table), ranks.js (the Ranks panel: imbalance and heatmap),
+// rank-controls.js (collapsing and ordering the ranks' rows) and search.js.
 
 import { hueIndex } from './colors.js';
 import { AXIS_H, ROW_H, Renderer } from './draw.js';
@@ -13,15 +14,18 @@ import { exactTime, shortTime, count } from './format.js';
 import { KEYS, wireInput } from './input.js';
 import { Bands } from './bands.js';
 import { BarsCache } from './bars-cache.js';
+import { BusyCache } from './busy-cache.js';
 import { CallDetails } from './details.js';
 import { firstInView, neighbour, refocused } from './focus.js';
 import { itemUnder, sameItem } from './hit-test.js';
+import { RankControls } from './rank-controls.js';
 import { RanksPanel } from './ranks.js';
 import { RegionsTable } from './regions.js';
 import { clearSearch, findRegions, showFound, wireSearch } from './search.js';
 import { Viewport } from './viewport.js';
 
 const ZOOM_BUTTON_STEP = 1.6;
+const RANK_HOVER_DELAY_MS = 120;
 
 const byId = (id) => document.getElementById(id);
 
@@ -32,12 +36,15 @@ export class TimelineView {
   #viewport = new Viewport();
   #bands;
   #bars;
+  #busy;
+  #rankControls;
   #details;
   #regions;
   #ranks;
   #info = null; // the worker's timeline-open reply, with fileName
   #hue = new Uint8Array(0);
   #hover = null;
+  #hoverRank = null; // { rank, pixel }: the rank row pointed at
   #focus = null;
   #selected = null;
   #range = null; // { a, b } ns being dragged on the axis, or null
@@ -45,18 +52,28 @@ export class TimelineView {
   #highlightWhy = null; // 'search' | 'region'
   #painted = false;
   #frameRequested = false;
+  #rankTimer = 0;
 
   constructor({ client, onPainted }) {
     this.#onPainted = onPainted;
     this.#chart = byId('tl-chart');
     this.#renderer = new Renderer(byId('tl-canvas'));
-    this.#bands = new Bands((lane) => this.toggleLane(lane));
+    this.#bands = new Bands({
+      onToggle: (lane) => this.toggleLane(lane),
+      onToggleRank: (rank) => this.toggleRank(rank),
+    });
     this.#bars = new BarsCache(client);
+    this.#busy = new BusyCache(client);
     this.#details = new CallDetails(client);
     this.#regions = new RegionsTable(client, (frame) => this.#highlightRegion(frame));
+    this.#rankControls = new RankControls(client, {
+      onOrder: (ranks) => this.#orderRanks(ranks),
+      onCollapseAll: () => this.#collapseAllRanks(),
+    });
     this.#ranks = new RanksPanel(client, {
       onSelect: (frame) => this.#chooseRegion(frame),
       onZoom: (start, end) => this.#zoomToSpan(start, end),
+      onQuery: (query) => this.#rankControls.update(query),
     });
     this.#followColourScheme();
     byId('tl-keys').textContent = KEYS;
@@ -82,14 +99,16 @@ export class TimelineView {
   }
 
   // The canvas follows the chart's size; the chart takes the window's height
-  // less the bar (which holds the toolbar) and the call details.
+  // less the bar (which holds the toolbar), the ranks' controls and the call details.
   #wireSizes() {
     new ResizeObserver(() => this.#resize()).observe(this.#chart);
     const box = byId('timeline-box');
     const chromeObserver = new ResizeObserver(() => {
-      box.style.setProperty('--tl-chrome', `${byId('call-details').offsetHeight}px`);
+      const chrome = byId('call-details').offsetHeight + byId('tl-ranksbar').offsetHeight;
+      box.style.setProperty('--tl-chrome', `${chrome}px`);
     });
     chromeObserver.observe(byId('call-details'));
+    chromeObserver.observe(byId('tl-ranksbar'));
   }
 
   get timeline() {
@@ -116,8 +135,9 @@ export class TimelineView {
   show(info) {
     this.#info = info;
     this.#bars.show(info.timeline, info.maxWidth);
+    this.#busy.show(info.timeline, info.maxWidth);
     this.#painted = false;
-    this.#hover = this.#focus = this.#selected = null;
+    this.#hover = this.#focus = this.#selected = this.#hoverRank = null;
     this.#range = null;
     this.#highlight = null;
     this.#highlightWhy = null;
@@ -131,6 +151,7 @@ export class TimelineView {
     );
     clearSearch();
     this.#bands.show(info.lanes);
+    this.#rankControls.show(this.#bands.severalRanks, this.#bands.allRanksCollapsed);
     this.#ranks.show(info);
     this.#describe(null);
     this.#regionsSoon();
@@ -140,9 +161,11 @@ export class TimelineView {
   clear() {
     this.#info = null;
     this.#bars.clear();
+    this.#busy.clear();
     this.#viewport.clear();
     this.#painted = false;
     this.#bands.clear();
+    this.#rankControls.clear();
     this.#regions.clear();
     this.#ranks.clear();
     this.#describe(null);
@@ -235,12 +258,36 @@ export class TimelineView {
     this.scrollBy(0);
   }
 
+  // A rank collapsed to its row, or expanded to its lanes.
+  toggleRank(rank) {
+    this.#bands.toggleRank(rank);
+    this.#rankControls.collapsed(this.#bands.allRanksCollapsed);
+    this.scrollBy(0);
+  }
+
+  #collapseAllRanks() {
+    this.#bands.setAllRanks(!this.#bands.allRanksCollapsed);
+    this.#rankControls.collapsed(this.#bands.allRanksCollapsed);
+    this.scrollBy(0);
+  }
+
+  // The ranks' rows top to bottom (null: by rank number).
+  #orderRanks(ranks) {
+    if (this.#bands.setOrder(ranks)) this.scrollBy(0);
+  }
+
+  // A pointer holds the chart (true) or let go: the rows keep their order meanwhile.
+  holdLayout(on) {
+    this.#rankControls.hold(on);
+  }
+
   // ---- drawing --------------------------------------------------------------------
 
   #resize() {
     const r = this.#chart.getBoundingClientRect();
     if (!r.width || !r.height) return;
     this.#renderer.resize(r.width, r.height, window.devicePixelRatio || 1);
+    if (this.#bands.fit(r.height)) this.scrollBy(0);
     this.invalidate();
   }
 
@@ -263,11 +310,16 @@ export class TimelineView {
       },
       failed: (reply) => this.#details.failed(reply),
     });
+    const rankRows = this.#bands.ranksInView(this.#renderer.height - AXIS_H);
+    this.#busy.ensure(this.#viewport, rankRows, this.#renderer.width, () => this.invalidate());
     const { start, end } = this.#viewport;
     this.#renderer.draw({
       view: { start, end },
       scrollY: this.#bands.scrollY,
       bands: this.#bands.list,
+      ranks: this.#bands.ranks,
+      busyOf: (rank, out) => this.#busy.resample(rank, { start, end }, out),
+      hoverRank: this.#hoverRank,
       data: this.#bars.data,
       frames: this.#info.frames,
       hue: this.#hue,
@@ -281,7 +333,7 @@ export class TimelineView {
     this.#chart.dataset.viewStart = String(start);
     this.#chart.dataset.viewEnd = String(end);
     byId('tl-range').textContent = `${shortTime(end - start)} from ${exactTime(Math.round(start))}`;
-    if (!this.#painted && this.#bars.has(lanes)) {
+    if (!this.#painted && this.#bars.has(lanes) && this.#busy.has(rankRows)) {
       this.#painted = true;
       this.#onPainted?.(this.#info);
     }
@@ -301,18 +353,66 @@ export class TimelineView {
 
   hoverAt(x, y) {
     const item = x == null ? null : this.#itemAt(x, y);
-    const next = item?.header ? null : item;
-    this.#chart.style.cursor = item?.header ? 'pointer' : '';
-    if (sameItem(next, this.#hover)) return;
+    const next = item?.header || item?.rankRow ? null : item;
+    this.#chart.style.cursor = item?.header || item?.label ? 'pointer' : '';
+    if (item?.rankRow) {
+      this.#pointAtRank(item.rankRow, x);
+      return;
+    }
+    const wasRank = this.#hoverRank !== null;
+    this.#hoverRank = null;
+    if (sameItem(next, this.#hover) && !wasRank) return;
     this.#hover = next;
     this.invalidate();
     this.#describe(this.#hover ?? this.#focus ?? this.#selected);
+  }
+
+  // The pixel `x` of a rank's row pointed at: its busy share, asked exactly
+  // for the view at the chart's width in whole pixels.
+  #pointAtRank(row, x) {
+    const width = Math.max(1, Math.round(this.#renderer.width));
+    const pixel = Math.max(0, Math.min(width - 1, Math.floor((x * width) / this.#renderer.width)));
+    if (this.#hover) {
+      this.#hover = null;
+      this.invalidate();
+    }
+    if (this.#hoverRank?.rank === row.rank && this.#hoverRank.pixel === pixel) return;
+    const changed = this.#hoverRank?.rank !== row.rank;
+    this.#hoverRank = { rank: row.rank, pixel, x };
+    if (changed) this.invalidate();
+    this.#describeRank(row);
+  }
+
+  // The view moved under a pointed rank row: its share there, once the view settles.
+  #describeRankSoon() {
+    clearTimeout(this.#rankTimer);
+    this.#rankTimer = setTimeout(() => {
+      const row = this.#bands.ranks.find((r) => r.rank === this.#hoverRank?.rank);
+      if (row) this.#describeRank(row);
+    }, RANK_HOVER_DELAY_MS);
+  }
+
+  async #describeRank(row) {
+    const hovered = this.#hoverRank;
+    const { pixel } = hovered;
+    const width = Math.max(1, Math.round(this.#renderer.width));
+    const view = { start: this.#viewport.start, end: this.#viewport.end };
+    const time = Math.round(view.start + ((pixel + 0.5) * (view.end - view.start)) / width);
+    const at = { rank: row.rank, time, pixel, width };
+    this.#details.showBusy({ ...at, share: null });
+    const share = await this.#busy.at(row, view, width, pixel);
+    if (this.#hoverRank !== hovered) return;
+    this.#details.showBusy({ ...at, share: share ?? undefined });
   }
 
   clickAt(x, y) {
     const item = this.#itemAt(x, y);
     if (item?.header) {
       this.toggleLane(item.header.lane);
+      return;
+    }
+    if (item?.rankRow) {
+      if (item.label) this.toggleRank(item.rankRow.rank);
       return;
     }
     this.#selected = item;
@@ -323,15 +423,20 @@ export class TimelineView {
 
   zoomToCallAt(x, y) {
     const item = this.#itemAt(x, y);
-    if (item && !item.header) this.#zoomToItem(item);
+    if (item && !item.header && !item.rankRow) this.#zoomToItem(item);
   }
 
   // ---- keyboard focus on calls -------------------------------------------------------
 
   focusFirst() {
     const barsOf = (lane) => this.#bars.data.get(lane);
-    const item = firstInView(this.#bands.list, barsOf, this.#viewport.start, this.#viewport.end);
+    const item = firstInView(this.#bands.shown, barsOf, this.#viewport.start, this.#viewport.end);
     if (item) this.#setFocus(item);
+    else if (this.#bands.severalRanks && !this.#bands.expandedLanes.length)
+      this.#describe(
+        null,
+        'Every rank is collapsed: expand one (its label, or the lanes list) to step through its calls.',
+      );
     else this.#describe(null, 'No call in view: zoom out (0 shows the whole run).');
   }
 
@@ -354,7 +459,7 @@ export class TimelineView {
   moveFocus(how) {
     if (!this.#focus) return;
     const barsOf = (lane) => this.#bars.data.get(lane);
-    const next = neighbour(this.#focus, how, this.#bands.list, barsOf, this.#viewport.start);
+    const next = neighbour(this.#focus, how, this.#bands, barsOf, this.#viewport.start);
     if (next) this.#setFocus(next);
   }
 
@@ -425,6 +530,7 @@ export class TimelineView {
   }
 
   #regionsSoon() {
+    if (this.#hoverRank) this.#describeRankSoon();
     const current = () => this.#info?.timeline ?? null;
     const window = () => this.#viewport.window;
     this.#regions.soon(current, window);

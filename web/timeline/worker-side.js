@@ -16,13 +16,19 @@
 //   timeline-imbalance { timeline, start, end } -> { rows }  (tl.imbalance: one row per region over the ranks)
 //   timeline-aligned { timeline, frame, start, end, maxColumns }
 //                    -> { grid } (aligned.js's gridOf over tl.alignedCalls: at most maxColumns columns)
+//   timeline-lateness { timeline, frame, start, end }
+//                    -> { ranks, lateness } (aligned.js's meanLateness over tl.alignedCalls: per rank,
+//                       the mean lateness of its calls of `frame` in the window, NaN without one)
+//   timeline-busy    { timeline, groups: [[lane]], start, end, width }
+//                    -> { busy: [Float32Array] }  (transferred; tl.busy of each group of lanes, a
+//                       rank's: per pixel, the share of its time the lanes' depth-0 calls cover)
 //   timeline-close   { timeline }
 // Bars come back as the core gives them, depth after depth, each depth in
 // time order: `rows[d] .. rows[d + 1]` are depth d's items, so the page finds
 // the visible ones by binary search; the work here is proportional to the
 // items (pixels times depth), never to the calls.
 
-import { gridOf } from './aligned.js';
+import { gridOf, meanLateness } from './aligned.js';
 
 let current = null; // { id, tl }
 let nextId = 1;
@@ -114,6 +120,18 @@ function bars(data, post) {
   ]);
 }
 
+// A typed array the reply may transfer: `a` itself when it owns its buffer
+// (never the module's memory), else a copy.
+const own = (a) => (a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : a.slice());
+
+function busy(data, post) {
+  const tl = timelineOf(data.timeline);
+  const list = data.groups.map((lanes) => own(tl.busy(lanes, data.start, data.end, data.width)));
+  post({ id: data.id, type: 'result', busy: list, start: data.start, end: data.end, width: data.width }, [
+    ...new Set(list.map((b) => b.buffer)),
+  ]);
+}
+
 // The queries of an open timeline: each returns the reply's fields.
 const QUERIES = {
   'timeline-close': (data) => {
@@ -131,6 +149,7 @@ const QUERIES = {
     const aligned = timelineOf(data.timeline).alignedCalls(data.frame, data.start, data.end);
     return { grid: gridOf(aligned, data.maxColumns) };
   },
+  'timeline-lateness': (data) => meanLateness(timelineOf(data.timeline).alignedCalls(data.frame, data.start, data.end)),
 };
 
 // data: the request; post(message, transfer); errorOf(err, names) the worker's error reply.
@@ -142,6 +161,7 @@ export async function timelineRequest(sp, data, post, errorOf) {
   }
   try {
     if (type === 'timeline-bars') bars(data, post);
+    else if (type === 'timeline-busy') busy(data, post);
     else if (QUERIES[type]) post({ id, type: 'result', ...QUERIES[type](data) });
   } catch (err) {
     post({ id, ...errorOf(err) });
