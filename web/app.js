@@ -10,9 +10,11 @@
 //   worker-client.js + worker.js (the converter), budget.js (the viewer's budget),
 //   viewer.js (speedscope in a sandboxed frame), downloads.js (the bar's links),
 //   timeline/ (the timeline: its worker side, client, drawing, input and view),
-//   status.js (status line, progress, the error box), site.js (where the parts come from),
+//   status.js (status line, progress, the error box), actions-menu.js (the bar's actions,
+//   a menu on phones), site.js (where the parts come from),
 //   offline.js (the service worker), served-result.js (outputs `scope-speedscope view` serves).
 
+import * as actionsMenu from './actions-menu.js';
 import * as budget from './budget.js';
 import { $, bytes, count, el, nextFrame, plural, seconds } from './dom.js';
 import { exactTime } from './timeline/format.js';
@@ -709,12 +711,13 @@ function wireBar() {
   const fullscreenTarget = () => ($('timeline-box').hidden ? $('viewer-box') : $('work'));
   $('fullscreen').addEventListener('click', () => toggleFullscreen(fullscreenTarget()).catch(() => {}));
   document.addEventListener('fullscreenchange', () => {
-    $('fullscreen').setAttribute(
-      'aria-pressed',
-      String(!!document.fullscreenElement && document.fullscreenElement === fullscreenTarget()),
+    actionsMenu.markPressed(
+      $('fullscreen'),
+      !!document.fullscreenElement && document.fullscreenElement === fullscreenTarget(),
     );
     timeline.invalidate();
   });
+  actionsMenu.setUp();
   $('cancel').addEventListener('click', () => {
     if (state.phase === 'drawing') timelineClient.cancel();
     converter.cancel();

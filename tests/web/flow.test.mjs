@@ -275,13 +275,16 @@ describe('the page flow', { timeout: 900_000 }, () => {
     await page.getByTestId('timeline-box').scrollIntoViewIfNeeded();
     const box = await page.getByTestId('timeline').boundingBox();
     assert.ok(box.height >= 0.5 * 844, `the timeline keeps most of the phone's height (${box.height})`);
-    for (const id of ['output-select', 'download', 'options-toggle', 'open-tab', 'fullscreen']) {
+    // Download, Open in a new tab and Full screen fold into the actions' menu on a phone.
+    for (const id of ['output-select', 'options-toggle', 'actions-menu', 'download', 'open-tab', 'fullscreen']) {
+      if (id === 'download') await page.getByTestId('actions-menu').click();
       const control = await page.getByTestId(id).boundingBox();
       assert.ok(
         control.width >= 30 && control.x >= 0 && control.x + control.width <= 390,
         `${id} fits: ${JSON.stringify(control)}`,
       );
     }
+    await page.keyboard.press('Escape');
     assert.ok((await page.getByTestId('output-select').boundingBox()).width >= 120, 'the output selector is usable');
     await screenshot(page, 'page-phone.png');
     await assertAccessible(page, 'phone, three outputs');

@@ -430,6 +430,100 @@ describe('the timeline', { timeout: 900_000 }, () => {
     await page.close();
   });
 
+  test('390 px: the actions fold into one menu, by pointer and keyboard; 1400 px keeps the row', async () => {
+    const page = await browser.openPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    assert.equal(await pick(page, ['real_run_s1.h5']), 'done');
+    await chartPainted(page);
+    const menu = page.getByTestId('actions-menu');
+    const active = () => page.evaluate(() => document.activeElement?.dataset.testid);
+    const expanded = () => menu.getAttribute('aria-expanded');
+    assert.ok(await menu.isVisible());
+    assert.equal(await menu.getAttribute('aria-haspopup'), 'menu');
+    assert.equal(await expanded(), 'false');
+    const items = ['download', 'open-tab', 'fullscreen'];
+    for (const id of items) assert.ok(await page.getByTestId(id).isHidden(), `${id} folded`);
+    const b = await menu.boundingBox();
+    const bar = await page.locator('#bar').boundingBox();
+    assert.ok(b.y < bar.y + 44, `the menu button on the bar's first row (${b.y})`);
+
+    // Enter opens it on its first item; the arrows move round, Home and End; Escape closes it.
+    await menu.focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await expanded(), 'true');
+    assert.equal(await page.locator('#actions-list').getAttribute('role'), 'menu');
+    assert.deepEqual(
+      await page.locator('#actions-list > *').evaluateAll((els) => els.map((e) => e.getAttribute('role'))),
+      ['menuitem', 'menuitem', 'menuitemcheckbox'],
+    );
+    assert.equal(await page.getByTestId('fullscreen').getAttribute('aria-checked'), 'false');
+    assert.equal(await active(), 'download');
+    for (const id of items) {
+      const box = await page.getByTestId(id).boundingBox();
+      assert.ok(box.width >= 30 && box.x >= 0 && box.x + box.width <= 390, `${id} fits: ${JSON.stringify(box)}`);
+    }
+    for (const [key, id] of [
+      ['ArrowDown', 'open-tab'],
+      ['ArrowDown', 'fullscreen'],
+      ['ArrowDown', 'download'],
+      ['ArrowUp', 'fullscreen'],
+      ['Home', 'download'],
+      ['End', 'fullscreen'],
+    ]) {
+      await page.keyboard.press(key);
+      assert.equal(await active(), id, key);
+    }
+    await assertAccessible(page, 'actions menu open, 390 px');
+    await page.keyboard.press('Escape');
+    assert.equal(await expanded(), 'false');
+    assert.equal(await active(), 'actions-menu', 'Escape returns the focus to the button');
+    for (const id of items) assert.ok(await page.getByTestId(id).isHidden(), `${id} folded again`);
+    // Space opens it too; ↑ on the button opens it on its last item.
+    await page.keyboard.press(' ');
+    assert.equal(await active(), 'download');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await active(), 'fullscreen');
+    await page.keyboard.press('Escape');
+
+    // Its items work: Download downloads the output, and the menu closes.
+    await menu.click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download').click()]);
+    assert.equal(download.suggestedFilename(), 'profile.speedscope.json');
+    await page.waitForFunction(() => document.querySelector('[data-testid=actions-menu]').ariaExpanded === 'false');
+    // Open in a new tab: speedscope's page on the output.
+    await menu.click();
+    assert.match(await page.getByTestId('open-tab').getAttribute('href'), /^speedscope\/index\.html#profileURL=blob/);
+    // A click elsewhere closes it.
+    await page.mouse.click(10, 800);
+    assert.equal(await expanded(), 'false');
+    // Full screen by keyboard (Enter on the item), checked once on.
+    await menu.focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.fullscreenElement?.id === 'work');
+    assert.equal(await page.getByTestId('fullscreen').getAttribute('aria-checked'), 'true');
+    await page.evaluate(() => document.exitFullscreen());
+    await page.waitForFunction(() => !document.fullscreenElement);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await menu.click();
+    await assertAccessible(page, 'actions menu open, 390 px, dark');
+    await page.keyboard.press('Escape');
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // 1400 px: no menu; the actions are buttons in the bar's one row again.
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.waitForFunction(() => document.querySelector('[data-testid=actions-menu]').hidden);
+    for (const id of items) assert.ok(await page.getByTestId(id).isVisible(), `${id} in the row`);
+    assert.equal(await page.getByTestId('fullscreen').getAttribute('role'), null);
+    assert.equal(await page.getByTestId('fullscreen').getAttribute('aria-pressed'), 'false');
+    assert.equal(await page.locator('#actions-list').getAttribute('role'), null);
+    assert.ok((await page.locator('#bar').boundingBox()).height <= 56, 'one row of chrome');
+    await assertAccessible(page, 'actions in the row, 1400 px');
+    await page.close();
+  });
+
   test('no request left the origin, and nothing was blocked', () => {
     assertSameOrigin(browser.log, new URL(browser.server.url).origin);
   });
