@@ -17,6 +17,7 @@ import {
   timelineClosedError,
   timelineLaneOf,
   timelineLanesOf,
+  timelineExportOptionsOf,
   timelineCountOf,
   timelineFrameOf,
   timelineOptionsOf,
@@ -520,6 +521,23 @@ class Timeline {
     timelineWindowOf('busy', start, end);
     timelineWidthOf('busy', width);
     return this.#run('busy', (m) => unwrap(m.timelineBusy(this.#id, chosen, start, end, width)));
+  }
+
+  /**
+   * The document exportSpeedscope writes for this timeline's file, ranks,
+   * include and exclude, narrowed by options.timeWindow / minDuration, written
+   * from the columns held here (the file is not read again): the same bytes.
+   * The timeline must hold every rank with calls of its regions (ranks: 'all').
+   */
+  exportSpeedscope(options) {
+    if (this.#closed) throw timelineClosedError('exportSpeedscope');
+    const { core, js } = timelineExportOptionsOf(options);
+    const outputs = [];
+    const guardedSink = guardSink(js.sink ?? collectingSink(outputs), js.onProgress);
+    const written = this.#run('exportSpeedscope', (m) =>
+      unwrap(m.timelineExportSpeedscope(this.#id, core, guardedSink)),
+    );
+    return js.sink ? written : outputs;
   }
 
   /**

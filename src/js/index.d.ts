@@ -126,6 +126,9 @@ export interface OutputSink {
  * Options of exportSpeedscope; null or undefined means the default. A wrong
  * type or an unknown option is a TypeError naming it.
  */
+/** timeline.exportSpeedscope's options: the export's, less the selection the timeline was opened with. */
+export type TimelineExportOptions = Omit<ExportOptions, 'ranks' | 'include' | 'exclude' | 'labels'>;
+
 export interface ExportOptions {
   /** Base path as export_speedscope takes it. Default "profile.speedscope.json". */
   filepath?: string | null;
@@ -422,6 +425,15 @@ export interface Timeline {
    * cover, averaged over the lanes (what a rank collapsed to one band shows).
    */
   busy(lanes: number[], start: number, end: number, width: number): Float32Array;
+  /**
+   * exportSpeedscope of this timeline's file with its ranks, include and
+   * exclude, narrowed by `timeWindow` / `minDuration`, written from the columns
+   * held here without reading the file again: the same bytes and errors. The
+   * timeline must hold every rank with calls of its regions (`ranks: 'all'`),
+   * else a RangeError.
+   */
+  exportSpeedscope(options?: TimelineExportOptions & { sink?: undefined }): Output[];
+  exportSpeedscope(options: TimelineExportOptions & { sink: OutputSink }): string[];
   /** Frees its memory in the module; later queries throw a TypeError. */
   close(): void;
 }

@@ -155,6 +155,16 @@ export function exportOptionsOf(options) {
   return optionsOf(options, EXPORT_OPTIONS, 'options');
 }
 
+// timeline.exportSpeedscope's: the export's, less what the timeline was opened with.
+const TIMELINE_EXPORT_OPTIONS = Object.fromEntries(
+  Object.entries(EXPORT_OPTIONS).filter(([name]) => !['ranks', 'include', 'exclude', 'labels'].includes(name)),
+);
+
+/** Checks timeline.exportSpeedscope's options; returns { core, js }. */
+export function timelineExportOptionsOf(options) {
+  return optionsOf(options, TIMELINE_EXPORT_OPTIONS, "timeline.exportSpeedscope's options");
+}
+
 // overview's options, all for the core.
 const OVERVIEW_OPTIONS = {
   ranks: { check: checks.integers, default: null },

@@ -28,6 +28,7 @@
 #include "export/imbalance_report.hpp"
 #include "export/narrow.hpp"
 #include "export/overview.hpp"
+#include "export/timeline_export.hpp"
 #include "read/h5_reader.hpp"
 #include "select/inspect.hpp"
 #include "text/messages.hpp"
@@ -408,6 +409,21 @@ struct ExportRequest {
   std::string filepath;
 };
 
+// What every export takes beside its selection: the narrowing, progress,
+// flush size (options: {minDuration, timeWindow, flushSize, filepath});
+// returns the output name.
+std::string output_options_of(const val& options, const ss::Progress& progress,
+                              ss::ExportOptions& opts) {
+  opts.narrowing = narrowing_of(options);
+  opts.verbose = false;
+  opts.progress = progress;
+  if (!options["flushSize"].isUndefined()) {
+    opts.flush_size = static_cast<std::size_t>(options["flushSize"].as<double>());
+  }
+  return options["filepath"].isUndefined() ? std::string("profile.speedscope.json")
+                                           : options["filepath"].as<std::string>();
+}
+
 ExportRequest export_request(const val& inputs, const val& options, const ss::Progress& progress) {
   ExportRequest request;
   ss::ExportOptions& opts = request.options;
@@ -423,13 +439,7 @@ ExportRequest export_request(const val& inputs, const val& options, const ss::Pr
   if (!absent(options["ranks"])) opts.ranks = ranks_of(options["ranks"]);
   opts.include = optional_strings(options["include"]);
   opts.exclude = optional_strings(options["exclude"]);
-  opts.verbose = false;
-  opts.progress = progress;
-  if (!options["flushSize"].isUndefined()) {
-    opts.flush_size = static_cast<std::size_t>(options["flushSize"].as<double>());
-  }
-  request.filepath = options["filepath"].isUndefined() ? std::string("profile.speedscope.json")
-                                                       : options["filepath"].as<std::string>();
+  request.filepath = output_options_of(options, progress, opts);
   return request;
 }
 
@@ -750,6 +760,17 @@ val timeline_busy(int id, val lanes, double start, double end, double width) {
   });
 }
 
+// options: {filepath, minDuration, timeWindow, flushSize} (the selection is
+// the timeline's); the outputs streamed into the JavaScript sink.
+val timeline_export_speedscope(int id, val options, val sink) {
+  return guarded([&] {
+    ss::ExportOptions opts;
+    const std::string filepath = output_options_of(options, progress_of(sink), opts);
+    JsOutputTarget target(sink);
+    return array_of(ss::export_timeline(timeline_of(id).timeline, filepath, opts, target));
+  });
+}
+
 bool timeline_close(int id) { return open_timelines().erase(id) > 0; }
 
 // The imbalance command of the Node CLI: args as given (after the command
@@ -848,6 +869,7 @@ EMSCRIPTEN_BINDINGS(scope_speedscope) {
   emscripten::function("timelineStackAt", &timeline_stack_at);
   emscripten::function("timelineRegions", &timeline_regions);
   emscripten::function("timelineBusy", &timeline_busy);
+  emscripten::function("timelineExportSpeedscope", &timeline_export_speedscope);
   emscripten::function("timelineWindowWithin", &timeline_window_within);
   emscripten::function("timelineImbalance", &timeline_imbalance);
   emscripten::function("timelineAlignedCalls", &timeline_aligned_calls);

@@ -22,6 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "export/export.hpp"
 #include "export/narrow.hpp"
 #include "model/run.hpp"
 #include "reconstruct/streams.hpp"
@@ -304,6 +305,22 @@ void expect_python_table(const std::string& name, std::size_t min_rows, Differs&
 // ---- in-memory runs ------------------------------------------------------------------
 
 // The calls one region made on one rank; lanes empty or one per call.
+// The documents an export writes, in memory, with the names it gave them.
+class CollectTarget final : public OutputTarget {
+ public:
+  Sink& open(const std::string& path) override {
+    names.push_back(path);
+    docs.emplace_back();
+    return docs.back();
+  }
+  void close() override {}
+  void commit() override { committed = true; }
+  void abort() noexcept override {}
+  std::vector<std::string> names;
+  std::vector<StringSink> docs;
+  bool committed = false;
+};
+
 struct SliceSpec {
   std::string region;
   int64_t rank = 0;

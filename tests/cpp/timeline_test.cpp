@@ -346,18 +346,6 @@ TEST(Timeline, memory_held_is_within_25_bytes_a_call) {
 
 // ---- against the exported document of the fixtures ----------------------------------
 
-class CollectTarget final : public OutputTarget {
- public:
-  Sink& open(const std::string&) override {
-    docs.emplace_back();
-    return docs.back();
-  }
-  void close() override {}
-  void commit() override {}
-  void abort() noexcept override {}
-  std::vector<StringSink> docs;
-};
-
 class TimelineFixture : public ::testing::TestWithParam<Case> {};
 
 TEST_P(TimelineFixture, lanes_frames_and_times_are_the_documents) {

@@ -121,6 +121,7 @@ int64_t lane_id(int64_t thread_id, const int64_t* task_id) {
 }
 
 std::optional<int64_t> run_origin_ns(const Run& run) {
+  if (run.file_first_start_ns) return run.file_first_start_ns;
   std::optional<int64_t> origin;
   for (const Region& region : run.regions) {
     for (const RankSlice& slice : region.ranks) {

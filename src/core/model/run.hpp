@@ -64,6 +64,10 @@ struct Run {
 
   bool lane_column = false;  // true when the file has a thread_ids column
 
+  // Set on a run holding only some of its file's calls (a timeline's, given
+  // back as a run): the file's first start, which run_origin_ns answers.
+  std::optional<int64_t> file_first_start_ns;
+
   // The row of the first thread and task of each (rank, index), so that
   // labelling every lane of a run with 100,000 asyncio tasks is not
   // quadratic. index_lanes() builds it (the reader calls it once the tables
@@ -75,7 +79,7 @@ struct Run {
 
 // The earliest start over every call of the run (all regions, ranks and
 // lanes), in ns: the zero of a time window, whatever is selected; nullopt
-// when the run has no call.
+// when the run has no call. (file_first_start_ns when set.)
 std::optional<int64_t> run_origin_ns(const Run& run);
 
 // Lane id of one call from its thread and task ids (task_id < 0 or absent:

@@ -41,7 +41,7 @@ SelectedProfiles reconstruct_profiles(const Run& run, const std::vector<uint32_t
         named.begin = calls.calls.data() + lane.begin;
         named.end = calls.calls.data() + lane.end;
       }
-      out.profiles_.push_back(SelectedProfiles::Profile{rank, l, std::move(named)});
+      out.profiles_.push_back(SelectedProfiles::Profile{rank, l, lane.lane, std::move(named)});
     }
   }
   return out;

@@ -45,6 +45,7 @@ class SelectedProfiles {
   struct Profile {
     int64_t rank;
     std::size_t lane;  // into RankCalls::lanes of its rank
+    int64_t lane_id;   // the run's lane (Lane::lane)
     NamedCalls calls;
   };
   const std::vector<Profile>& profiles() const { return profiles_; }

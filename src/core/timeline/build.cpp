@@ -39,6 +39,8 @@ struct Timeline::Builder {
   void index_frame_changes();
   void summarize_chunks();
   void describe_lanes();
+  void describe_selection(const Run& run, const std::vector<uint32_t>& regions,
+                          const std::vector<int64_t>& ranks, const TimelineOptions& options);
 
   Timeline& tl;
   SelectedProfiles& selected;
@@ -46,6 +48,7 @@ struct Timeline::Builder {
   std::vector<std::size_t> first_profile;     // block -> a profile showing it
   std::vector<std::vector<uint64_t>> counts;  // block -> calls at each depth
   bool in_place = false;                      // the columns are the run's (see above)
+  uint64_t longest_at = 0;                    // the longest call's place in the columns
 };
 
 namespace {
@@ -100,6 +103,7 @@ Timeline Timeline::Builder::build(const Run& run, Run* consumed, const TimelineO
   if (selected.empty()) throw Error(Msg::no_calls_recorded).on_field("ranks");
   Timeline tl;
   Builder b(tl, selected);
+  b.describe_selection(run, regions, ranks, options);
   b.take_frames_and_origin(run);
   if (consumed != nullptr) consumed->lane = {};  // the reconstruction no longer reads it
   b.size_blocks(run, regions, consumed != nullptr);
@@ -113,6 +117,7 @@ Timeline Timeline::Builder::build(const Run& run, Run* consumed, const TimelineO
 void Timeline::Builder::take_frames_and_origin(const Run& run) {
   const detail::DocumentPlan plan = detail::plan_document(run.regions.size(), selected.named());
   for (uint32_t region : plan.frame_regions) tl.frames_.push_back(run.regions[region].name);
+  tl.frame_regions_ = plan.frame_regions;
   frame_of_region = plan.frame_of_region;
   bool any = false;
   for (const auto& bounds : plan.bounds) {
@@ -323,7 +328,11 @@ void Timeline::Builder::summarize_chunks() {
       }
       uint64_t durations = 0;  // wrapping, as int64 differences do
       for (uint64_t i = at; i < end; ++i) {
-        durations += static_cast<uint64_t>(tl.end_[i]) - static_cast<uint64_t>(tl.start_[i]);
+        const uint64_t d = static_cast<uint64_t>(tl.end_[i]) - static_cast<uint64_t>(tl.start_[i]);
+        durations += d;
+        if (d > static_cast<uint64_t>(tl.end_[longest_at]) -
+                    static_cast<uint64_t>(tl.start_[longest_at]))
+          longest_at = i;
       }
       tl.chunk_duration_.push_back(static_cast<int64_t>(durations));
       std::sort(touched.begin(), touched.end());
@@ -379,7 +388,48 @@ void Timeline::Builder::describe_lanes() {
     info.start_ns = tl.start_[first];
     info.end_ns = tl.end_[tl.depth_begin_[b.first_depth + 1] - 1];  // the last root's end
     info.rank = profiles[p].rank;
+    info.lane_id = profiles[p].lane_id;
+    const uint64_t end = tl.depth_begin_[b.first_depth + b.depths];
+    if (longest_at >= first && longest_at < end) {  // the lane showing the longest call
+      uint32_t d = 0;
+      while (tl.depth_begin_[b.first_depth + d + 1] <= longest_at) ++d;
+      tl.longest_ =
+          CallAt{p, d, static_cast<std::size_t>(longest_at - tl.depth_begin_[b.first_depth + d])};
+      longest_at = UINT64_MAX;  // found
+    }
     tl.lanes_.push_back(std::move(info));
+  }
+}
+
+// What was opened, for giving its calls back as a run (export/): the
+// options, the run without its calls, and whether every rank with calls of
+// the selected regions is in.
+void Timeline::Builder::describe_selection(const Run& run, const std::vector<uint32_t>& regions,
+                                           const std::vector<int64_t>& ranks,
+                                           const TimelineOptions& options) {
+  tl.selection_.ranks = ranks;
+  tl.selection_.include = options.include;
+  tl.selection_.exclude = options.exclude;
+  auto described = std::make_shared<Run>();
+  described->path = run.path;
+  described->label = run.label;
+  described->schema_version = run.schema_version;
+  described->storage_layout = run.storage_layout;
+  described->num_ranks = run.num_ranks;
+  described->threads = run.threads;
+  described->tasks = run.tasks;
+  described->lane_column = run.lane_column;
+  described->lane_index = run.lane_index;
+  for (const Region& region : run.regions) described->regions.push_back(Region{region.name, {}});
+  tl.described_ = std::move(described);
+  std::vector<int64_t> in = ranks;
+  std::sort(in.begin(), in.end());
+  tl.holds_every_rank_ = true;
+  for (uint32_t region : regions) {
+    for (const RankSlice& slice : run.regions[region].ranks) {
+      if (slice.count > 0 && !std::binary_search(in.begin(), in.end(), slice.rank))
+        tl.holds_every_rank_ = false;
+    }
   }
 }
 

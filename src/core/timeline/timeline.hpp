@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -61,6 +62,7 @@ class Timeline {
     int64_t start_ns = 0;    // its first call's start
     int64_t end_ns = 0;      // its latest end
     int64_t rank = 0;        // the MPI rank it belongs to
+    int64_t lane_id = -1;    // the run's lane: -1 (one stack), a thread (<= -2), a task (>= 0)
   };
   // Items of bars, depth after depth, each depth in time order.
   struct Bars {
@@ -86,6 +88,24 @@ class Timeline {
 
   const std::vector<LaneInfo>& lanes() const { return lanes_; }
   const std::vector<std::string>& frames() const { return frames_; }
+  // The run's region (index into its regions) of each frame.
+  const std::vector<uint32_t>& frame_regions() const { return frame_regions_; }
+  // What was opened: the options' ranks (as listed), include and exclude.
+  const TimelineOptions& selection() const { return selection_; }
+  // The run without its calls (its regions without rows): names, lanes'
+  // labels, ranks, label and path.
+  const Run& described_run() const { return *described_; }
+  // Whether every rank with calls of the selected regions is in the
+  // timeline: then its calls, narrowed, are what the file's narrowed are.
+  bool holds_every_rank() const { return holds_every_rank_; }
+  // The longest call of all (lane, depth, index), for messages about a
+  // narrowing that keeps nothing.
+  struct CallAt {
+    std::size_t lane;
+    uint32_t depth;
+    std::size_t index;
+  };
+  CallAt longest_call() const { return longest_; }
   // The document's origin in absolute ns (0 when no lane).
   int64_t origin_ns() const { return origin_ns_; }
   // The origin in ns from the run's first call (the earliest start in the
@@ -231,6 +251,11 @@ class Timeline {
   std::vector<std::size_t> lane_block_;  // lane -> block
   std::vector<Block> blocks_;
   std::vector<std::string> frames_;
+  std::vector<uint32_t> frame_regions_;
+  TimelineOptions selection_;  // without its progress callback
+  std::shared_ptr<const Run> described_;
+  bool holds_every_rank_ = false;
+  CallAt longest_{0, 0, 0};
   int64_t origin_ns_ = 0;
   int64_t origin_in_run_ns_ = 0;
   // Columns of every block, block after block, depth after depth.

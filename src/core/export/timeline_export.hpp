@@ -1,0 +1,31 @@
+// export: a narrowing of an open timeline written as the file's would be.
+// The page opens a window of what it shows in speedscope without reading
+// the file again: the timeline's calls that the narrowing keeps are given
+// back as a run, which export_speedscope then narrows and writes exactly as
+// it does the file (the same rule, the same code: narrow.hpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "export/export.hpp"
+#include "timeline/timeline.hpp"
+
+namespace scope_speedscope {
+
+// The run holding the timeline's calls that `narrowing` keeps (unclipped),
+// plus its longest call (so a narrowing that keeps nothing is refused as it
+// is for the file), with the file's origin: narrowed by narrow_run, it is
+// the file narrowed. Exact when tl.holds_every_rank(): region order
+// depends on every rank's calls.
+Run timeline_calls_as_run(const Timeline& tl, const Narrowing& narrowing);
+
+// export_speedscope of the timeline's file with the timeline's ranks,
+// include and exclude and options.narrowing (the other selection fields of
+// `options` are ignored): the same bytes, errors and output names. Throws
+// Error(bad_argument) when the timeline does not hold every rank with calls
+// of its regions (then export from the file).
+std::vector<std::string> export_timeline(const Timeline& tl, const std::string& filepath,
+                                         ExportOptions options, OutputTarget& target);
+
+}  // namespace scope_speedscope

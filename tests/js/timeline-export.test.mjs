@@ -1,0 +1,95 @@
+// timeline.exportSpeedscope: a window (or minimum duration) of an open
+// timeline of every rank, written from its columns, is byte for byte the
+// package's exportSpeedscope of the file with that narrowing: on every
+// readable one-file fixture case, for seeded windows and minimum durations;
+// errors alike; refused (RangeError) for a timeline without every rank.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it, before } from 'node:test';
+
+import { cases, inputPath } from './helpers.mjs';
+import { createScopeSpeedscope } from '../../dist/node.js';
+import { rng } from './seeded.mjs';
+
+const read = (file) => ({ name: path.basename(file), bytes: new Uint8Array(fs.readFileSync(file)) });
+const text = (outputs) => outputs.map((o) => [o.fileName, Buffer.concat(o.chunks ?? [o.bytes]).toString()]);
+
+// ns from the run's first call as the seconds a window is written in (exact).
+function seconds(ns) {
+  const sign = ns < 0 ? '-' : '';
+  const abs = BigInt(Math.abs(ns));
+  return `${sign}${abs / 1000000000n}.${String(abs % 1000000000n).padStart(9, '0')}`;
+}
+
+function outcome(fn) {
+  try {
+    return { outputs: text(fn()) };
+  } catch (error) {
+    return { error: `${error.name}: ${error.message}` };
+  }
+}
+
+const oneFile = cases.filter((c) => !c.error && c.inputs.length === 1 && !c.minDuration && !c.timeWindow);
+
+describe('timeline.exportSpeedscope is the file exported with the same narrowing', () => {
+  let sp;
+  before(async () => {
+    sp = await createScopeSpeedscope();
+  });
+
+  for (const c of oneFile) {
+    it(`case ${c.name}`, async (t) => {
+      const input = read(inputPath(c.inputs[0]));
+      const selection = { include: c.include, exclude: c.exclude };
+      let tl;
+      try {
+        tl = await sp.openTimeline(input, { ranks: 'all', ...selection });
+      } catch (error) {
+        t.skip(`not opened with every rank: ${error.message}`);
+        return;
+      }
+      try {
+        const ranks = [...new Set(tl.lanes.map((l) => l.rank))];
+        const end = Math.max(...tl.lanes.map((l) => l.end)) + 1;
+        const random = rng(c.name.length * 7919 + 3);
+        const narrowings = [{ timeWindow: `${seconds(end + 50)}:${seconds(end + 60)}` }];
+        for (let k = 0; k < 4; k++) {
+          const a = tl.originInRun + Math.floor(random() * end) - 1;
+          const z = a + 1 + Math.floor((random() * end) / (k + 1));
+          narrowings.push({ timeWindow: `${seconds(a)}:${seconds(z)}` });
+        }
+        narrowings.push({ minDuration: `${Math.floor(end / 40) + 1}ns` });
+        narrowings.push({ minDuration: '1ns', timeWindow: `:${seconds(tl.originInRun + Math.floor(end / 2))}` });
+        let written = 0;
+        for (const n of narrowings) {
+          const file = outcome(() => sp.exportSpeedscope(input, { ranks, ...selection, ...n }));
+          const mine = outcome(() => tl.exportSpeedscope(n));
+          assert.deepEqual(mine, file, JSON.stringify(n));
+          if (file.outputs) written++;
+        }
+        assert.ok(written >= 2, `${written} of the narrowings wrote a document`);
+      } finally {
+        tl.close();
+      }
+    });
+  }
+
+  it('refuses a timeline without every rank, and options that are the timeline’s', async () => {
+    const tl = await sp.openTimeline(read(inputPath('ranks_imbalance_s3.h5')), { ranks: [0, 2] });
+    try {
+      assert.throws(() => tl.exportSpeedscope({ timeWindow: '0:1' }), {
+        name: 'RangeError',
+        message:
+          "scope-speedscope: timeline.exportSpeedscope: the timeline does not hold every rank with calls of its regions (open it with ranks: 'all', or export from the file)",
+      });
+      assert.throws(() => tl.exportSpeedscope({ ranks: [0] }), {
+        name: 'TypeError',
+        message:
+          'scope-speedscope: unknown option "ranks" (the options are filepath, minDuration, timeWindow, flushSize, onProgress, sink)',
+      });
+    } finally {
+      tl.close();
+    }
+  });
+});
