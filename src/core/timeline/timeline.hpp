@@ -230,7 +230,8 @@ class Timeline {
   void window_slices(const Block& b, int64_t start, int64_t end, std::vector<Slice>& slices,
                      std::vector<std::size_t>& first, std::vector<std::size_t>& stop) const;
   std::vector<std::vector<std::size_t>> rank_blocks() const;  // per rank of ranks(): its blocks
-  void fill_aligned(AlignedCalls& out, const std::vector<uint64_t>& at,
+  void fill_aligned(AlignedCalls& out, const std::vector<int64_t>& at_start,
+                    const std::vector<int64_t>& at_duration,
                     const std::vector<std::pair<uint64_t, uint64_t>>& wanted, uint64_t k0,
                     uint64_t k1) const;
   struct RankSums;   // ranks.cpp
