@@ -18,6 +18,7 @@ export class BusyCache {
   #inflight = false;
   #unsupported = false;
   #exact = null; // { key, values }: the hovered rank's shares at the view's pixels
+  #plan = null; // #planOf's last
 
   constructor(client) {
     this.#client = client;
@@ -86,20 +87,50 @@ export class BusyCache {
     const c = this.#cache;
     const values = c?.timeline === this.#timeline ? c.data.get(rank) : null;
     if (!values) return null;
-    const perColumn = (c.end - c.start) / c.width;
-    const perPixel = (view.end - view.start) / out.length;
+    const { lo, hi, first, last, scale } = this.#planOf(c, view, out.length);
     for (let x = 0; x < out.length; x++) {
-      const a = Math.max(0, (view.start + x * perPixel - c.start) / perColumn);
-      const b = Math.min(c.width, (view.start + (x + 1) * perPixel - c.start) / perColumn);
-      if (b <= a) {
+      const i = lo[x];
+      const n = hi[x] - i;
+      if (n <= 0) {
         out[x] = NaN;
-        continue;
+      } else if (n === 1) {
+        out[x] = values[i];
+      } else {
+        let sum = values[i] * first[x] + values[i + n - 1] * last[x];
+        for (let k = i + 1; k < i + n - 1; k++) sum += values[k];
+        out[x] = sum * scale[x];
       }
-      let sum = 0;
-      for (let i = Math.floor(a); i < b; i++) sum += values[i] * (Math.min(b, i + 1) - Math.max(a, i));
-      out[x] = sum / (b - a);
     }
     return out;
+  }
+
+  // Per pixel of `view` at `width` px, the cache's columns under it, the
+  // same for every rank (kept for the frame's ranks): [lo, hi), the weights
+  // of the first and the last (how much of them it covers) and 1 / its
+  // width in columns.
+  #planOf(c, view, width) {
+    const p = this.#plan;
+    if (p && p.cache === c && p.start === view.start && p.end === view.end && p.lo.length === width) return p;
+    const plan = { cache: c, start: view.start, end: view.end, lo: new Int32Array(width), hi: new Int32Array(width) };
+    plan.first = new Float32Array(width);
+    plan.last = new Float32Array(width);
+    plan.scale = new Float32Array(width);
+    const perColumn = (c.end - c.start) / c.width;
+    const perPixel = (view.end - view.start) / width;
+    for (let x = 0; x < width; x++) {
+      const a = Math.max(0, (view.start + x * perPixel - c.start) / perColumn);
+      const b = Math.min(c.width, (view.start + (x + 1) * perPixel - c.start) / perColumn);
+      if (b <= a) continue;
+      const i = Math.floor(a);
+      const j = Math.ceil(b);
+      plan.lo[x] = i;
+      plan.hi[x] = j;
+      plan.first[x] = Math.min(b, i + 1) - a;
+      plan.last[x] = b - Math.max(a, j - 1);
+      plan.scale[x] = 1 / (b - a);
+    }
+    this.#plan = plan;
+    return plan;
   }
 
   // The share of `row`'s ({ rank, lanes }) pixel `pixel` of `view` at

@@ -10,18 +10,26 @@ import { busyLevel, rgbOf } from './colors.js';
 // The gap below a rank row (rows of 8 px and more are drawn apart).
 export const rowGap = (h) => (h >= 8 ? 1 : 0);
 
+// A colour as the four bytes of a pixel in a Uint32Array over image data.
+const LITTLE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+const pixelOf = ([r, g, b]) =>
+  (LITTLE ? (255 << 24) | (b << 16) | (g << 8) | r : (r << 24) | (g << 16) | (b << 8) | 255) >>> 0;
+
 export class BusyPainter {
   #canvas = document.createElement('canvas');
   #ctx = this.#canvas.getContext('2d');
   #image = null;
+  #pixels = new Uint32Array(0); // over #image's data
   #pool = [];
-  #rgb = new Uint8Array(0); // the busy scale's levels, 3 bytes each
-  #blank = [0, 0, 0]; // a share not known yet: the band colour
+  #mix = new Float32Array(0);
+  #count = new Uint32Array(0);
+  #colours = new Uint32Array(0); // the busy scale's levels, as pixels
+  #blank = 0; // a share not known yet: the band colour
 
   // colors: palette()'s.
   setTheme(colors) {
-    this.#rgb = Uint8Array.from(colors.busy.flatMap((c) => c.match(/\d+/g).map(Number)));
-    this.#blank = rgbOf(colors.band);
+    this.#colours = Uint32Array.from(colors.busy, (c) => pixelOf(c.match(/\d+/g).map(Number)));
+    this.#blank = pixelOf(rgbOf(colors.band));
   }
 
   // Paints `rows` ([{ y, h }]: CSS px in the chart, top to bottom) onto `ctx`
@@ -36,8 +44,9 @@ export class BusyPainter {
     if (d1 <= d0) return;
     const W = Math.max(1, Math.round(width));
     const wd = Math.max(1, Math.round(width * dpr));
-    const data = this.#imageOf(wd, d1 - d0).data;
-    data.fill(0);
+    this.#imageOf(wd, d1 - d0);
+    const pixels = this.#pixels;
+    pixels.fill(0);
     const values = rows.map((_, k) => valuesOf(k, this.#array(k, W)));
     let first = 0;
     let lastKey = '';
@@ -51,17 +60,18 @@ export class BusyPainter {
         if (rows[k].y + rows[k].h - rowGap(rows[k].h) > ya) set.push(k);
       }
       if (!set.length) continue;
-      const at = (d - d0) * wd * 4;
+      const at = (d - d0) * wd;
       const key = set.join();
-      if (key === lastKey) data.copyWithin(at, lastAt, lastAt + wd * 4);
+      if (key === lastKey) pixels.copyWithin(at, lastAt, lastAt + wd);
       else
         this.#fillRow(
-          data,
           at,
           wd,
           dpr,
-          W,
-          set.map((k) => values[k]),
+          this.#sharesOf(
+            set.map((k) => values[k]),
+            W,
+          ),
         );
       lastKey = key;
       lastAt = at;
@@ -74,26 +84,43 @@ export class BusyPainter {
     ctx.restore();
   }
 
-  // One device row: per device pixel, the mean known share of `arrays` there.
-  #fillRow(data, at, wd, dpr, W, arrays) {
-    const rgb = this.#rgb;
-    for (let xd = 0; xd < wd; xd++) {
-      const x = Math.min(W - 1, Math.floor(xd / dpr));
-      let sum = 0;
-      let n = 0;
-      for (const a of arrays) {
-        const v = a ? a[x] : NaN;
+  // The shares of one pixel row: a rank's, or the mean known share of
+  // several (NaN where none is known); null without any.
+  #sharesOf(arrays, W) {
+    const known = arrays.filter(Boolean);
+    if (known.length <= 1) return known[0] ?? null;
+    if (this.#mix.length !== W) {
+      this.#mix = new Float32Array(W);
+      this.#count = new Uint32Array(W);
+    }
+    const mix = this.#mix.fill(0);
+    const count = this.#count.fill(0);
+    for (const a of known) {
+      for (let x = 0; x < W; x++) {
+        const v = a[x];
         if (v === v) {
-          sum += v;
-          n++;
+          mix[x] += v;
+          count[x]++;
         }
       }
-      const o = at + xd * 4;
-      const l = n ? busyLevel(sum / n) * 3 : -1;
-      data[o] = l < 0 ? this.#blank[0] : rgb[l];
-      data[o + 1] = l < 0 ? this.#blank[1] : rgb[l + 1];
-      data[o + 2] = l < 0 ? this.#blank[2] : rgb[l + 2];
-      data[o + 3] = 255;
+    }
+    for (let x = 0; x < W; x++) mix[x] = count[x] ? mix[x] / count[x] : NaN;
+    return mix;
+  }
+
+  // One device row from `at`: each device pixel the colour of its CSS
+  // pixel's share (the band colour where it is not known).
+  #fillRow(at, wd, dpr, shares) {
+    const pixels = this.#pixels;
+    if (!shares) {
+      pixels.fill(this.#blank, at, at + wd);
+      return;
+    }
+    const colours = this.#colours;
+    const last = shares.length - 1;
+    for (let xd = 0; xd < wd; xd++) {
+      const v = shares[Math.min(last, Math.floor(xd / dpr))];
+      pixels[at + xd] = v === v ? colours[busyLevel(v)] : this.#blank;
     }
   }
 
@@ -102,8 +129,8 @@ export class BusyPainter {
       this.#canvas.width = w;
       this.#canvas.height = h;
       this.#image = this.#ctx.createImageData(w, h);
+      this.#pixels = new Uint32Array(this.#image.data.buffer);
     }
-    return this.#image;
   }
 
   #array(k, W) {

@@ -40,8 +40,8 @@ export function busyColour(t, dark) {
   return `rgb(${stops[i].map((v, n) => Math.round(v + (stops[i + 1][n] - v) * f)).join(' ')})`;
 }
 
-// The level of a busy share on the scale (0 .. BUSY_LEVELS).
-export const busyLevel = (t) => Math.round(Math.max(0, Math.min(1, t)) * BUSY_LEVELS);
+// The level of a busy share on the scale (0 .. BUSY_LEVELS: the nearest).
+export const busyLevel = (t) => (t <= 0 ? 0 : t >= 1 ? BUSY_LEVELS : (t * BUSY_LEVELS + 0.5) | 0);
 
 export function palette(dark) {
   const fill = [];
