@@ -9,15 +9,15 @@
 // Every rule (filters, naming, messages, counting) is the core's: this file
 // only moves Files in and Blobs out. Files go to the package as they are (it
 // reads them whole up to 256 MiB, else in slices as the core's file driver
-// asks, with FileReaderSync); outputs stream into Blobs of BLOCK bytes, never
-// one big string.
+// asks, with FileReaderSync); outputs stream into Blobs (output-sink.js),
+// never one big string.
 // Cancelling, time limits and restarts are the client's business: it
 // terminates this worker and starts a new one.
 
 import { createScopeSpeedscope } from './lib/index.js';
+import { blobSink, progressReporter } from './output-sink.js';
 import { timelineRequest } from './timeline/worker-side.js';
 
-const PROGRESS_EVERY_MS = 100;
 // Test hook (the page's ?test-stall=<file name>): reading a file of that name
 // spins as a converter stuck in a damaged file would, for the watchdog's test.
 const STALL_ON = new URLSearchParams(self.location.search).get('test-stall');
@@ -25,7 +25,6 @@ const STALL_ON = new URLSearchParams(self.location.search).get('test-stall');
 // also take the lazy path (slices as the core asks) that only files over
 // 256 MiB take otherwise.
 const READ_WHOLE = new URLSearchParams(self.location.search).get('read-whole-bytes');
-const BLOCK = 16 * 1024 * 1024;
 
 let module = null;
 function lib() {
@@ -69,41 +68,6 @@ function errorOf(err, files = []) {
   };
 }
 
-// Progress in the units the page shows: the writer counts speedscope events,
-// two per call (an open and a close); the page counts calls.
-function progressReporter(id) {
-  let last = 0;
-  let lastPhase = null;
-  let output = null;
-  const report = ({ phase, done, total }) => {
-    if (phase === 'write') report.calls.set(output, Math.floor(total / 2));
-    const now = Date.now();
-    if (phase === lastPhase && now - last < PROGRESS_EVERY_MS && done !== total) return;
-    last = now;
-    lastPhase = phase;
-    if (phase === 'write') {
-      self.postMessage({
-        id,
-        type: 'progress',
-        phase,
-        output,
-        done: Math.floor(done / 2),
-        total: Math.floor(total / 2),
-        unit: 'calls',
-      });
-    } else if (phase === 'reconstruct') {
-      self.postMessage({ id, type: 'progress', phase, done, total, unit: 'ranks' });
-    } else {
-      self.postMessage({ id, type: 'progress', phase, done, total, unit: 'fraction' });
-    }
-  };
-  report.output = (name) => {
-    output = name;
-  };
-  report.calls = new Map(); // output file name -> calls written (the writer's exact count)
-  return report;
-}
-
 function coreOptions(options) {
   const out = {
     filepath: options.filepath,
@@ -119,43 +83,9 @@ function coreOptions(options) {
 async function convert(id, files, options) {
   const sp = await lib();
   const inputs = files.map((file) => ({ name: file.name, file }));
-  const onProgress = progressReporter(id);
-  // Outputs stream into Blobs as the core writes them: chunks are gathered
-  // into blocks of BLOCK bytes, each turned into a Blob at once.
-  const outputs = [];
-  let current = null;
-  const flushBlock = () => {
-    if (current.pending.length) current.parts.push(new Blob(current.pending));
-    current.pending = [];
-    current.pendingBytes = 0;
-  };
-  const sink = {
-    open(fileName) {
-      current = { fileName, parts: [], pending: [], pendingBytes: 0, size: 0 };
-      onProgress.output(fileName);
-    },
-    write(chunk) {
-      current.pending.push(chunk.slice()); // valid during the call only
-      current.pendingBytes += chunk.byteLength;
-      current.size += chunk.byteLength;
-      if (current.pendingBytes >= BLOCK) flushBlock();
-    },
-    close() {
-      flushBlock();
-      outputs.push({
-        fileName: current.fileName,
-        blob: new Blob(current.parts, { type: 'application/json' }),
-        size: current.size,
-        calls: onProgress.calls.get(current.fileName) ?? 0,
-      });
-      current = null;
-    },
-    commit() {},
-    abort() {
-      outputs.length = 0;
-      current = null;
-    },
-  };
+  const onProgress = progressReporter(id, (message) => self.postMessage(message));
+  // Outputs stream into Blobs as the core writes them.
+  const { sink, outputs } = blobSink(onProgress);
   try {
     await sp.exportSpeedscope(inputs, { ...coreOptions(options), onProgress, sink });
   } catch (err) {
