@@ -195,11 +195,15 @@ async function convertIfItFits({ automatic, reveal = true, show = false }) {
 
 const timelineFile = () => goodFiles()[state.outputs.length === goodFiles().length ? state.current : 0]?.file;
 
+// What a timeline of `file` with these options holds (timelineKey when shown).
+const timelineKeyOf = (file, opts) =>
+  JSON.stringify([state.selection, file.name, options.allRanks() ? 'all' : opts.ranks, opts.include, opts.exclude]);
+
 async function drawTimeline(opts, mine, { reveal = true } = {}) {
   const file = timelineFile();
   if (!state.features.timeline || !file) return null;
   const ranks = options.allRanks() ? 'all' : opts.ranks;
-  const key = JSON.stringify([state.selection, file.name, ranks, opts.include, opts.exclude]);
+  const key = timelineKeyOf(file, opts);
   if (key === timelineKey) return null;
   timelineKey = key;
   timelineFailure = null;
@@ -315,17 +319,7 @@ async function openInSpeedscope() {
     // Timeline times count from its origin; a time window from the run's first call.
     const origin = timeline.originInRun;
     const windowOptions = { ...opts, timeWindow: [`${origin + fit.start}ns`, `${origin + fit.end}ns`] };
-    status.showProgress({ phase: 'read', done: 0, total: 0 }, { file: file.name });
-    const reply = await converter.request(
-      'convert',
-      { files: [file], options: windowOptions },
-      {
-        onProgress: (p) => {
-          if (mine === run) status.showProgress(p, { file: file.name });
-        },
-        limitMs: limitFor([file]),
-      },
-    );
+    const { reply, from } = await writeWindow(file, windowOptions, mine);
     if (mine !== run) return;
     status.hideProgress();
     if (reply.type !== 'result' || !reply.outputs.length) {
@@ -338,14 +332,39 @@ async function openInSpeedscope() {
     const [result] = reply.outputs;
     $('viewer-title').textContent =
       `speedscope: ${file.name}, ${describeWindow(fit)} (${plural(result.calls, 'call')})`;
-    // The window as the options would say it (from the run's first call), for tests.
+    // The window as the options would say it (from the run's first call), and
+    // what wrote it ('timeline' or 'file'), for tests.
     $('viewer-title').dataset.timeWindow = windowOptions.timeWindow.join(':');
+    $('viewer-title').dataset.writtenFrom = from;
     update({ viewer: 'starting', viewerMessage: '' });
     viewer.show({ fileName: result.fileName, blob: result.blob });
     await revealViewer();
   } finally {
     button.disabled = false;
   }
+}
+
+// The window's document: written from the open timeline's columns when it
+// holds what the options select and every rank of its file (the file is not
+// read again), else converted from the file (a timeline of some ranks of a
+// multi-rank file refuses: the region order could depend on ranks it lacks).
+// Resolves with the reply (convert's) and where it came from.
+async function writeWindow(file, windowOptions, mine) {
+  const watch = {
+    onProgress: (p) => {
+      if (mine === run) status.showProgress(p, { file: file.name });
+    },
+    limitMs: limitFor([file]),
+  };
+  if (timelineKey === timelineKeyOf(file, windowOptions)) {
+    const { filepath, timeWindow, minDuration } = windowOptions;
+    status.showProgress({ phase: 'window', done: 0, total: 0 }, { file: file.name });
+    const reply = await timelineClient.exportDocument(timeline.timeline, { filepath, timeWindow, minDuration }, watch);
+    if (reply.type !== 'refused') return { reply, from: 'timeline' };
+  }
+  status.showProgress({ phase: 'read', done: 0, total: 0 }, { file: file.name });
+  const reply = await converter.request('convert', { files: [file], options: windowOptions }, watch);
+  return { reply, from: 'file' };
 }
 
 const describeWindow = (w) => `${exactTime(w.start)} to ${exactTime(w.end)}`;
@@ -720,6 +739,7 @@ function wireBar() {
   actionsMenu.setUp();
   $('cancel').addEventListener('click', () => {
     if (state.phase === 'drawing') timelineClient.cancel();
+    else timelineClient.abandonExport(); // a window for speedscope written from the timeline
     converter.cancel();
     cancelled();
     $('options-toggle').focus();

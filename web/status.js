@@ -9,6 +9,7 @@ const PHASES = {
   read: 'Reading',
   reconstruct: 'Rebuilding call stacks',
   write: 'Writing',
+  window: 'Writing the window from the timeline',
 };
 
 export function setStatus(text) {

@@ -1,13 +1,17 @@
 // The viewer in its sandboxed frame: the page keeps working while speedscope
 // imports, a dead or failing viewer leaves the downloads working, and a run
 // over the viewer's budget is not opened at once (a tiny budget set with the
-// test-only ?viewer-budget-mb= keeps this fast). Both policies (the page's and
+// test-only ?viewer-budget-mb= keeps this fast). A window opened in speedscope
+// is written from the timeline's columns when it holds every rank (the file
+// is not read again), from the file otherwise, and is byte for byte the
+// package's export of that window either way. Both policies (the page's and
 // the frame's) allow no request outside the origin.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createScopeSpeedscope } from '../../dist/node.js';
 import {
   assertAccessible,
   assertOutputs,
@@ -16,7 +20,9 @@ import {
   chartPainted,
   checkOutput,
   convertWith,
+  fixtures,
   openInSpeedscope,
+  openOptions,
   pick,
   root,
   scrollIntoViewDrawn,
@@ -24,6 +30,53 @@ import {
   startBrowser,
   viewerSettled,
 } from './harness.mjs';
+
+// Records, in the page, the conversions it asks its workers for
+// (window.converts), and in the viewer's frame the document it is handed
+// (window.shownDocument): run in every frame before its own scripts.
+function recordHandOver() {
+  if (window === window.top) {
+    window.converts = 0;
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (message, ...rest) {
+      if (message?.type === 'convert') window.converts++;
+      return post.call(this, message, ...rest);
+    };
+  } else {
+    window.addEventListener('message', ({ data }) => {
+      if (data?.type === 'show' && data.blob) data.blob.text().then((text) => (window.shownDocument = text));
+    });
+  }
+}
+
+// Picks the 4-rank fixture, sets the ranks with `check` in the options, zooms
+// the timeline in twice and opens that window in speedscope: what the viewer
+// got, the window (the page's text, from the run's first call), what wrote it
+// and the conversions asked for meanwhile.
+async function openRanksWindow(page, check) {
+  await page.addInitScript(recordHandOver);
+  await page.reload();
+  await page.waitForFunction(() => /running in your browser/.test(document.getElementById('version-line').textContent));
+  await pick(page, ['ranks_imbalance_s3.h5']);
+  await openOptions(page);
+  await settle(page, 'attempts', check);
+  assert.equal(await chartPainted(page), 'painted');
+  await page.getByTestId('options-toggle').click();
+  await page.getByTestId('timeline').focus();
+  await page.keyboard.press('+');
+  await page.keyboard.press('+');
+  const converts = await page.evaluate(() => window.converts);
+  assert.equal(await openInSpeedscope(page), 'painted');
+  const title = page.getByTestId('viewer-title');
+  const frame = await (await page.getByTestId('viewer').elementHandle()).contentFrame();
+  await frame.waitForFunction(() => typeof window.shownDocument === 'string');
+  return {
+    shown: await frame.evaluate(() => window.shownDocument),
+    timeWindow: await title.getAttribute('data-time-window'),
+    from: await title.getAttribute('data-written-from'),
+    converts: (await page.evaluate(() => window.converts)) - converts,
+  };
+}
 
 describe('the viewer frame', { timeout: 900_000 }, () => {
   let browser;
@@ -144,6 +197,45 @@ describe('the viewer frame', { timeout: 900_000 }, () => {
     const shown = Number(title.match(/\(([\d,]+) calls?\)$/)[1].replaceAll(',', ''));
     assert.ok(shown >= 1 && shown <= 14, `${title}: within the budget`);
     await page.close();
+  });
+
+  describe('a window of the run in speedscope', () => {
+    let sp;
+    const file = join(fixtures, 'h5', 'ranks_imbalance_s3.h5');
+    const exported = (options) => {
+      const [output] = sp.exportSpeedscope({ name: 'ranks_imbalance_s3.h5', bytes: readFileSync(file) }, options);
+      return Buffer.concat(output.chunks).toString('utf8');
+    };
+    before(async () => {
+      sp = await createScopeSpeedscope();
+    });
+
+    test('All ranks: written from the timeline, without reading the file again, the export of that window', async () => {
+      const page = await browser.openPage();
+      const got = await openRanksWindow(page, () => page.getByTestId('rank-all').check());
+      assert.equal(got.from, 'timeline');
+      assert.equal(got.converts, 0, 'no conversion from the file');
+      assert.match(got.timeWindow, /^\d+ns:\d+ns$/);
+      const whole = exported({ ranks: [0, 1, 2, 3] });
+      const want = exported({ ranks: [0, 1, 2, 3], timeWindow: got.timeWindow });
+      assert.notEqual(want, whole, 'a window, not the whole run');
+      assert.ok(got.shown === want, `the viewer's document is the export of ${got.timeWindow}`);
+      await page.close();
+    });
+
+    test('one rank of four: the timeline refuses, the window is converted from the file, the same bytes', async () => {
+      const page = await browser.openPage();
+      const got = await openRanksWindow(page, async () => {
+        await page.getByTestId('rank-0').uncheck();
+        await page.getByTestId('rank-2').check();
+      });
+      assert.equal(got.from, 'file');
+      assert.equal(got.converts, 1, 'one conversion from the file');
+      const want = exported({ ranks: [2], timeWindow: got.timeWindow });
+      assert.notEqual(want, exported({ ranks: [2] }), 'a window, not the whole run');
+      assert.ok(got.shown === want, `the viewer's document is the export of ${got.timeWindow}`);
+      await page.close();
+    });
   });
 
   test('the policies allow no request outside the origin', () => {

@@ -3,18 +3,19 @@
 // zooming keep getting bars while the converter writes the download or a
 // window for speedscope. Requests run one after the other in the worker and
 // resolve (never reject) with its reply: { type: 'result', ... } or
-// { type: 'error', message, wording, file, trap }; or with the client's own
-//   { type: 'cancelled' }            cancel() or a newer open
-//   { type: 'stalled', seconds }     opening sent nothing for the time limit
-// Opening is watched like a conversion (no progress for limitMs: the worker is
-// stopped and replaced); a stalled, crashed or trapped worker is replaced by
-// a fresh one, and its timeline is gone.
+// { type: 'error', message, wording, file, trap } (an export also
+// { type: 'refused', message }); or with the client's own
+//   { type: 'cancelled' }            cancel(), a newer open, or abandonExport()
+//   { type: 'stalled', seconds }     opening or exporting sent nothing for the time limit
+// Opening and exporting are watched like a conversion (no progress for
+// limitMs: the worker is stopped and replaced); a stalled, crashed or trapped
+// worker is replaced by a fresh one, and its timeline is gone.
 
 export class TimelineClient {
   #create;
   #worker = null;
   #nextId = 1;
-  #pending = new Map(); // id -> { resolve, onProgress, watch }
+  #pending = new Map(); // id -> { type, resolve, onProgress, limitMs, watch }
   #ready = null;
   onLost = null; // called when the worker (and its timeline) went away
 
@@ -52,6 +53,25 @@ export class TimelineClient {
     return this.#send({ type: 'timeline-open', file, options }, { onProgress, limitMs });
   }
 
+  // A window of the open timeline as a speedscope document (timeline-export:
+  // convert's reply, or 'refused' when the timeline cannot write it); watched
+  // as opening is.
+  exportDocument(timeline, options, { onProgress = null, limitMs = 60_000 } = {}) {
+    return this.#send({ type: 'timeline-export', timeline, options }, { onProgress, limitMs });
+  }
+
+  // Stops waiting for a running export: it resolves 'cancelled' at once. The
+  // worker finishes it (stopping the worker would lose the timeline: the
+  // export is at most the viewer's budget of calls) and its reply is dropped.
+  abandonExport() {
+    for (const [id, job] of this.#pending) {
+      if (job.type !== 'timeline-export') continue;
+      this.#pending.delete(id);
+      clearTimeout(job.watch);
+      job.resolve({ id, type: 'cancelled' });
+    }
+  }
+
   // A query of the open timeline (bars, stack, regions, fit, close).
   query(type, payload) {
     return this.#send({ type: `timeline-${type}`, ...payload }, {});
@@ -65,7 +85,7 @@ export class TimelineClient {
   #send(message, { onProgress = null, limitMs = 0 }) {
     const id = this.#nextId++;
     return new Promise((resolve) => {
-      const job = { resolve, onProgress, limitMs, watch: null };
+      const job = { type: message.type, resolve, onProgress, limitMs, watch: null };
       this.#pending.set(id, job);
       this.#arm(id, job);
       this.#worker.postMessage({ id, ...message });

@@ -22,12 +22,20 @@
 //   timeline-busy    { timeline, groups: [[lane]], start, end, width }
 //                    -> { busy: [Float32Array] }  (transferred; tl.busy of each group of lanes, a
 //                       rank's: per pixel, the share of its time the lanes' depth-0 calls cover)
+//   timeline-export  { timeline, options: { filepath, timeWindow, minDuration } }
+//                    -> { outputs: [{ fileName, blob, size, calls }] }  (convert's reply: the
+//                       document exportSpeedscope writes for the file with the timeline's ranks,
+//                       include and exclude and this narrowing, written from the columns without
+//                       reading the file again; progress as convert's; calls the writer's count)
+//                    -> { type: 'refused', message }  when the timeline cannot write it (it was
+//                       opened without every rank of its file): convert from the file instead
 //   timeline-close   { timeline }
 // Bars come back as the core gives them, depth after depth, each depth in
 // time order: `rows[d] .. rows[d + 1]` are depth d's items, so the page finds
 // the visible ones by binary search; the work here is proportional to the
 // items (pixels times depth), never to the calls.
 
+import { blobSink, progressReporter } from '../output-sink.js';
 import { gridOf, meanLateness } from './aligned.js';
 
 let current = null; // { id, tl }
@@ -132,6 +140,27 @@ function busy(data, post) {
   ]);
 }
 
+// A window of the timeline as a speedscope document (timeline-export). Its
+// RangeError (a timeline without every rank of its file, whose region order
+// could depend on the ranks it lacks) is a refusal: the page converts the file.
+function exportDocument(data, post, errorOf) {
+  const tl = timelineOf(data.timeline);
+  const o = data.options ?? {};
+  const onProgress = progressReporter(data.id, post);
+  const { sink, outputs } = blobSink(onProgress);
+  const options = { filepath: o.filepath, onProgress, sink };
+  if (o.timeWindow != null) options.timeWindow = o.timeWindow;
+  if (o.minDuration != null) options.minDuration = o.minDuration;
+  try {
+    tl.exportSpeedscope(options);
+  } catch (err) {
+    if (err instanceof RangeError) post({ id: data.id, type: 'refused', message: err.message });
+    else post({ id: data.id, ...errorOf(err) });
+    return;
+  }
+  post({ id: data.id, type: 'result', outputs });
+}
+
 // The queries of an open timeline: each returns the reply's fields.
 const QUERIES = {
   'timeline-close': (data) => {
@@ -162,6 +191,7 @@ export async function timelineRequest(sp, data, post, errorOf) {
   try {
     if (type === 'timeline-bars') bars(data, post);
     else if (type === 'timeline-busy') busy(data, post);
+    else if (type === 'timeline-export') exportDocument(data, post, errorOf);
     else if (QUERIES[type]) post({ id, type: 'result', ...QUERIES[type](data) });
   } catch (err) {
     post({ id, ...errorOf(err) });
