@@ -95,6 +95,17 @@ int main(int argc, char** argv) {
                                         ss::imbalance_report_options(options));
     });
   }
+  if (command == ss::CliCommand::diff) {
+    bool regressed = false;
+    const int status = reporting_errors([&] {
+      const ss::DiffReport report =
+          ss::diff_report(ss::read_run(options.files[0]), ss::read_run(options.files[1]),
+                          ss::diff_report_options(options));
+      std::cout << report.text;
+      regressed = report.regressed;
+    });
+    return status == 0 && regressed ? ss::kDiffRegressed : status;
+  }
   return reporting_errors([&] {
     const std::vector<std::string> files = expand_globs(options.files);
     std::vector<ss::Run> runs;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <set>
 
 #include "export/export.hpp"
@@ -85,6 +87,7 @@ CliCommand cli_command(const std::vector<std::string>& args) {
   if (args[0] == "view") return CliCommand::view;
   if (args[0] == "serve") return CliCommand::serve;
   if (args[0] == "imbalance") return CliCommand::imbalance;
+  if (args[0] == "diff") return CliCommand::diff;
   return CliCommand::export_files;
 }
 
@@ -209,6 +212,40 @@ void finish_imbalance_options(CliOptions& o,
   if (o.time_window) set_time_window(o.narrowing, *o.time_window, "argument --time-window", true);
 }
 
+// The diff command's options: the selection, --json, --max-regression PCT,
+// --metric self|total.
+void take_diff_option(CliOptions& o, OptionArgs& opt,
+                      std::optional<std::vector<std::string>>& rank_specs) {
+  const std::string& n = opt.name;
+  if (n == "--json" && !opt.has_inline) {
+    o.json = true;
+  } else if (n == "--max-regression") {
+    const std::string v = opt.value();
+    char* end = nullptr;
+    const double pct = std::strtod(v.c_str(), &end);
+    if (v.empty() || end != v.c_str() + v.size() || !(pct >= 0) || pct == HUGE_VAL) {
+      usage_error("argument --max-regression: '" + v + "' is not a percentage (0 or more)");
+    }
+    o.max_regression_pct = pct;
+  } else if (n == "--metric") {
+    const std::string v = opt.value();
+    if (v != "self" && v != "total") {
+      usage_error("argument --metric: invalid choice: '" + v + "' (choose from 'self', 'total')");
+    }
+    o.metric = v == "self" ? DiffMetric::self : DiffMetric::total;
+  } else if (n == "--ranks" || n == "--include" || n == "--exclude") {
+    take_export_option(o, opt, rank_specs);
+  } else {
+    usage_error("unrecognized argument: " + opt.given());
+  }
+}
+
+void finish_diff_options(CliOptions& o, const std::optional<std::vector<std::string>>& rank_specs) {
+  if (o.files.size() < 2) usage_error("the following arguments are required: A B");
+  if (o.files.size() > 2) usage_error("unrecognized arguments: " + o.files[2]);
+  o.ranks = rank_specs ? parse_rank_specs(*rank_specs) : std::vector<int64_t>{0};
+}
+
 // What the arguments must hold together, and the values derived from them.
 void finish_export_options(CliOptions& o,
                            const std::optional<std::vector<std::string>>& rank_specs) {
@@ -262,6 +299,8 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
       if (!exporting) usage_error("unrecognized argument: " + opt.given());
       if (o.command == CliCommand::imbalance) {
         take_imbalance_option(o, opt, rank_specs);
+      } else if (o.command == CliCommand::diff) {
+        take_diff_option(o, opt, rank_specs);
       } else {
         take_export_option(o, opt, rank_specs);
       }
@@ -270,6 +309,8 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
   if (o.help || o.version || o.command == CliCommand::serve) return o;
   if (o.command == CliCommand::imbalance) {
     finish_imbalance_options(o, rank_specs);
+  } else if (o.command == CliCommand::diff) {
+    finish_diff_options(o, rank_specs);
   } else {
     finish_export_options(o, rank_specs);
   }
@@ -281,6 +322,7 @@ const char* cli_command_name(CliCommand command) {
     case CliCommand::view: return "view";
     case CliCommand::serve: return "serve";
     case CliCommand::imbalance: return "imbalance";
+    case CliCommand::diff: return "diff";
     case CliCommand::export_files: break;
   }
   return "export";
@@ -296,6 +338,9 @@ std::string cli_usage(CliCommand command) {
     case CliCommand::imbalance:
       return "usage: scope-speedscope imbalance FILE [--ranks SPEC ...] [--include RE ...] "
              "[--exclude RE ...] [--time-window START:END] [--json]\n";
+    case CliCommand::diff:
+      return "usage: scope-speedscope diff A B [--ranks SPEC ...] [--include RE ...] "
+             "[--exclude RE ...] [--json] [--max-regression PCT] [--metric self|total]\n";
     case CliCommand::export_files: break;
   }
   return "usage: scope-speedscope FILE... -o DIR [--ranks SPEC ...] [--include RE ...] "
@@ -355,6 +400,29 @@ std::string imbalance_help() {
          "Exit status: 0 on success, 1 when the file cannot be read, 2 on a usage error.\n";
 }
 
+std::string diff_help() {
+  return cli_usage(CliCommand::diff) +
+         "\n"
+         "What got slower from run A to run B: per region, its calls, self time (each\n"
+         "call less its direct children) and total time in each run and the change,\n"
+         "largest growth of self time first.\n"
+         "\n"
+         "options:\n"
+         "  --ranks SPEC ...    MPI ranks to add up, e.g. 0-63 (default 0)\n"
+         "  --include [RE ...]  keep only regions whose name matches one of these at\n"
+         "                      its start (Python re.match)\n"
+         "  --exclude [RE ...]  drop regions whose name matches one of these at its start\n"
+         "  --json              print {\"regions\": [...]} (times in ns) instead\n"
+         "  --max-regression PCT\n"
+         "                      exit 3 when a region's time grew by more than PCT %\n"
+         "                      (a region with none in A and some in B counts), and list them\n"
+         "  --metric self|total the time --max-regression checks (default self)\n"
+         "  -h, --help          show this help and exit\n"
+         "\n"
+         "Exit status: 0 on success, 3 when a region grew past --max-regression,\n"
+         "1 when a file cannot be read, 2 on a usage error.\n";
+}
+
 std::string export_help() {
   return cli_usage() +
          "\n"
@@ -392,6 +460,7 @@ std::string export_help() {
          "commands (scope-speedscope COMMAND --help):\n"
          "  imbalance FILE [options]\n"
          "                          which rank the others wait for, per region\n"
+         "  diff A B [options]      what got slower from run A to run B, per region\n"
          "commands of the npm package's CLI (npx scope-speedscope COMMAND --help):\n"
          "  view FILE... [options]  convert, then show the flame chart in the browser\n"
          "  serve [--port N]        serve the page that converts and shows files\n";
@@ -404,6 +473,7 @@ std::string cli_help(CliCommand command) {
     case CliCommand::view: return view_help();
     case CliCommand::serve: return serve_help();
     case CliCommand::imbalance: return imbalance_help();
+    case CliCommand::diff: return diff_help();
     case CliCommand::export_files: break;
   }
   return export_help();
@@ -416,6 +486,17 @@ ImbalanceReportOptions imbalance_report_options(const CliOptions& o) {
   report.exclude = o.exclude;
   report.narrowing = o.narrowing;
   report.json = o.json;
+  return report;
+}
+
+DiffReportOptions diff_report_options(const CliOptions& o) {
+  DiffReportOptions report;
+  report.selection.ranks = o.ranks;
+  report.selection.include = o.include;
+  report.selection.exclude = o.exclude;
+  report.json = o.json;
+  report.max_regression_pct = o.max_regression_pct;
+  report.metric = o.metric;
   return report;
 }
 

@@ -10,15 +10,16 @@
 #include <string>
 #include <vector>
 
+#include "compare/diff_report.hpp"
 #include "export/imbalance_report.hpp"
 #include "export/narrow.hpp"
 
 namespace scope_speedscope {
 
-// The first argument `view`, `serve` or `imbalance` selects that command;
-// anything else is the export (the default). `imbalance` is in both CLIs,
-// `view` and `serve` in the Node CLI only.
-enum class CliCommand { export_files, view, serve, imbalance };
+// The first argument `view`, `serve`, `imbalance` or `diff` selects that
+// command; anything else is the export (the default). `imbalance` and
+// `diff` are in both CLIs, `view` and `serve` in the Node CLI only.
+enum class CliCommand { export_files, view, serve, imbalance, diff };
 
 struct CliOptions {
   CliCommand command = CliCommand::export_files;
@@ -43,8 +44,11 @@ struct CliOptions {
   std::optional<int> port;
   // view: open the default browser on the page (--no-open: do not).
   bool open = true;
-  // imbalance: --json.
+  // imbalance and diff: --json.
   bool json = false;
+  // diff: --max-regression PCT and --metric self|total.
+  std::optional<double> max_regression_pct;
+  DiffMetric metric = DiffMetric::self;
 };
 
 // The command the arguments ask for (their first one), also on a usage error.
@@ -56,10 +60,14 @@ std::vector<int64_t> parse_rank_specs(const std::vector<std::string>& specs);
 // The usage line and help of a command (export by default).
 std::string cli_usage(CliCommand command = CliCommand::export_files);
 std::string cli_help(CliCommand command = CliCommand::export_files);
-// "export", "view", "serve", "imbalance".
+// "export", "view", "serve", "imbalance", "diff".
 const char* cli_command_name(CliCommand command);
 // The imbalance command's report options from its parsed arguments.
 ImbalanceReportOptions imbalance_report_options(const CliOptions& o);
+// The diff command's report options from its parsed arguments.
+DiffReportOptions diff_report_options(const CliOptions& o);
+// The diff command's exit status: 3 when a region grew past --max-regression.
+constexpr int kDiffRegressed = 3;
 // What the CLI prints after a successful export (empty when quiet).
 std::string cli_summary(const std::vector<std::string>& written);
 

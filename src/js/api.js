@@ -237,6 +237,19 @@ class ScopeSpeedscope {
     return timeline;
   }
 
+  /**
+   * Two runs of the same code, region by region (inputs and options as
+   * openTimeline takes them): { regions, close() }, regions one row per region
+   * name with a call in either selection, { name, a: { calls, total, self },
+   * b: {...}, deltaTotal, deltaSelf, deltaSelfPct }, largest deltaSelf first.
+   */
+  async compareRuns(a, b, options) {
+    const { core } = timelineOptionsOf(options); // fail before reading anything
+    const inputs = [await this.readInput(inputOf(a, 'a')), await this.readInput(inputOf(b, 'b'))];
+    const regions = this.#withInputs(inputs, (m, [pa, pb]) => unwrap(m.compareRuns(pa, pb, core)));
+    return { regions, close() {} };
+  }
+
   /** The speedscope document of one (small) input as an object. */
   buildSpeedscopeDocument(input, options = {}) {
     const [output] = this.exportSpeedscope([input], { ...options, sink: undefined });
@@ -266,6 +279,13 @@ class ScopeSpeedscope {
       const { files } = this.cli.parse(args);
       const input = inputOf({ name: files[0], path: files[0] }, 'input');
       return this.#withInputs([input], (m, [prepared]) => unwrap(m.cliImbalance(prepared, args)));
+    },
+    // The diff command's report (args as for parse, A and B read by the core):
+    // { text, regressed } (regressed: exit 3).
+    diff: (args) => {
+      const { files } = this.cli.parse(args);
+      const inputs = files.slice(0, 2).map((f) => inputOf({ name: f, path: f }, 'input'));
+      return this.#withInputs(inputs, (m, [a, b]) => unwrap(m.cliDiff(a, b, args)));
     },
   };
 

@@ -147,10 +147,15 @@ async function main(argv) {
     process.stdout.write(`scope-speedscope ${sp.version}\n`);
     return 0;
   }
-  if (options.command === 'imbalance') {
+  if (options.command === 'imbalance' || options.command === 'diff') {
     try {
-      process.stdout.write(sp.cli.imbalance(argv));
-      return 0;
+      if (options.command === 'imbalance') {
+        process.stdout.write(sp.cli.imbalance(argv));
+        return 0;
+      }
+      const { text, regressed } = sp.cli.diff(argv);
+      process.stdout.write(text);
+      return regressed ? 3 : 0;
     } catch (error) {
       process.stderr.write(`error: ${error.message}\n`);
       return 1;

@@ -126,6 +126,30 @@ export interface OutputSink {
  * Options of exportSpeedscope; null or undefined means the default. A wrong
  * type or an unknown option is a TypeError naming it.
  */
+export interface RegionTotals {
+  calls: number;
+  /** The sum of the region's call durations, ns. */
+  total: number;
+  /** The sum of each call's duration less its direct children's, ns. */
+  self: number;
+}
+
+export interface RegionComparison {
+  name: string;
+  a: RegionTotals;
+  b: RegionTotals;
+  deltaTotal: number;
+  deltaSelf: number;
+  /** 100 × (b.self − a.self) / a.self; null when a.self is 0. */
+  deltaSelfPct: number | null;
+}
+
+export interface RunComparison {
+  regions: RegionComparison[];
+  /** Releases what the comparison holds. */
+  close(): void;
+}
+
 /** timeline.exportSpeedscope's options: the export's, less the selection the timeline was opened with. */
 export type TimelineExportOptions = Omit<ExportOptions, 'ranks' | 'include' | 'exclude' | 'labels'>;
 
@@ -468,6 +492,12 @@ export interface ScopeSpeedscope {
   /** Bytes of WebAssembly memory (grows on demand, never shrinks). */
   readonly wasmMemoryBytes: number;
   inspect(input: Uint8Array | Input, name?: string): Inspection;
+  /**
+   * Two runs of the same code compared region by region: per region name with a
+   * call in either selection, its calls, total and self time in each run (ns)
+   * and the change; largest growth of self time first. Errors as openTimeline's.
+   */
+  compareRuns(a: Input, b: Input, options?: TimelineOptions): Promise<RunComparison>;
   exportSpeedscope(inputs: Input | Input[], options?: ExportOptions & { sink?: undefined }): Output[];
   exportSpeedscope(inputs: Input | Input[], options: ExportOptions & { sink: OutputSink }): string[];
   buildSpeedscopeDocument(input: Input, options?: Omit<ExportOptions, 'sink'>): SpeedscopeDocument;

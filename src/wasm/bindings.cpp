@@ -24,6 +24,8 @@
 #include <vector>
 
 #include "cli/options.hpp"
+#include "compare/compare.hpp"
+#include "compare/diff_report.hpp"
 #include "export/export.hpp"
 #include "export/imbalance_report.hpp"
 #include "export/narrow.hpp"
@@ -783,6 +785,53 @@ val cli_imbalance(val input, val args) {
   });
 }
 
+// The diff command of the Node CLI: args as given, A and B as inputs;
+// {text, regressed}.
+val cli_diff(val a, val b, val args) {
+  return guarded([&] {
+    const ss::CliOptions o = ss::parse_cli(strings_of(args));
+    const ss::DiffReport report = ss::diff_report(
+        read_input(a, ss::Progress()), read_input(b, ss::Progress()), ss::diff_report_options(o));
+    val out = val::object();
+    out.set("text", report.text);
+    out.set("regressed", report.regressed);
+    return out;
+  });
+}
+
+// compareRuns' rows: inputs as for inspect; options: {ranks ('all' or
+// numbers), include, exclude}.
+val compare_runs(val a, val b, val options) {
+  return guarded([&] {
+    ss::CompareOptions o;
+    o.all_ranks = options["ranks"].isString();  // 'all', checked by the JS
+    if (!absent(options["ranks"]) && !o.all_ranks) o.ranks = ranks_of(options["ranks"]);
+    o.include = optional_strings(options["include"]);
+    o.exclude = optional_strings(options["exclude"]);
+    const auto rows =
+        ss::compare_regions(read_input(a, ss::Progress()), read_input(b, ss::Progress()), o);
+    auto totals = [](const ss::RegionTotals& t) {
+      val v = val::object();
+      v.set("calls", static_cast<double>(t.calls));
+      v.set("total", static_cast<double>(t.total_ns));
+      v.set("self", static_cast<double>(t.self_ns));
+      return v;
+    };
+    val out = val::array();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      val r = val::object();
+      r.set("name", rows[i].name);
+      r.set("a", totals(rows[i].a));
+      r.set("b", totals(rows[i].b));
+      r.set("deltaTotal", static_cast<double>(rows[i].delta_total_ns));
+      r.set("deltaSelf", static_cast<double>(rows[i].delta_self_ns));
+      r.set("deltaSelfPct", rows[i].delta_self_pct ? val(*rows[i].delta_self_pct) : val::null());
+      out.set(i, r);
+    }
+    return out;
+  });
+}
+
 val parse_cli(val args) {
   return guarded([&] {
     const ss::CliOptions o = ss::parse_cli(strings_of(args));
@@ -875,6 +924,8 @@ EMSCRIPTEN_BINDINGS(scope_speedscope) {
   emscripten::function("timelineAlignedCalls", &timeline_aligned_calls);
   emscripten::function("timelineClose", &timeline_close);
   emscripten::function("cliImbalance", &cli_imbalance);
+  emscripten::function("cliDiff", &cli_diff);
+  emscripten::function("compareRuns", &compare_runs);
   emscripten::function("parseCli", &parse_cli);
   emscripten::function("cliCommand", &cli_command);
   emscripten::function("cliHelp", &cli_help);

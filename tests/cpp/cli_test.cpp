@@ -403,6 +403,116 @@ TEST(cli, imbalance_errors_and_usage) {
   EXPECT_EQ(p.out, cli_help(CliCommand::imbalance));
 }
 
+// diff: tests/fixtures/h5/pair_{a,b}_s3.h5 (make_pair.py; its docstring has
+// the numbers worked out by hand).
+TEST(cli, diff_prints_what_got_slower_and_exits_3_past_the_limit) {
+  const std::string a = shared_h5("pair_a_s3.h5"), b = shared_h5("pair_b_s3.h5");
+  const std::string table = "A: " + a + "\nB: " + b +
+                            "\nranks 0-1; regions by growth of self time\n"
+                            "region     A calls   B calls     A self     B self     \u0394 self   "
+                            "\u0394 self %    A total    "
+                            "B total    \u0394 total\n"
+                            "kernel          16        20    3.20 us    5.00 us   +1.80 us    "
+                            "+56.2 %    3.20 us    5.00 us   "
+                            "+1.80 us\n"
+                            "solve            8        10    1.60 us    2.50 us    +900 ns    "
+                            "+56.2 %    4.80 us    7.50 us   "
+                            "+2.70 us\n"
+                            "exchange         8        10    3.20 us    4.00 us    +800 ns    "
+                            "+25.0 %    3.20 us    4.50 us   "
+                            "+1.30 us\n"
+                            "halo             0        10       0 ns     500 ns    +500 ns        "
+                            "new       0 ns     500 ns    "
+                            "+500 ns\n"
+                            "step             8        10       0 ns       0 ns       0 ns         "
+                            "      8.00 us    12.0 us   "
+                            "+4.00 us\n"
+                            "io               2         0     200 ns       0 ns    -200 ns   "
+                            "-100.0 %     200 ns       0 ns    "
+                            "-200 ns\n";
+  Process p = run_cli({"diff", a, b, "--ranks", "0-1"});
+  EXPECT_EQ(p.status, 0) << p.err;
+  EXPECT_EQ(p.err, "");
+  EXPECT_EQ(p.out, table);
+  p = run_cli({"diff", a, b, "--ranks", "0-1", "--max-regression", "30"});
+  EXPECT_EQ(p.status, 3);
+  EXPECT_EQ(p.out, table +
+                       "regions whose self time grew by more than 30 %:\n"
+                       "  kernel: +56.2 % (3.20 us -> 5.00 us)\n"
+                       "  solve: +56.2 % (1.60 us -> 2.50 us)\n"
+                       "  halo: new (0 ns -> 500 ns)\n");
+  // Total time: step grew by 50 %, exchange by 40.6 %.
+  p = run_cli({"diff", a, b, "--ranks", "0-1", "--max-regression", "50", "--metric", "total"});
+  EXPECT_EQ(p.status, 3);
+  EXPECT_EQ(p.out.substr(table.size()),
+            "regions whose total time grew by more than 50 %:\n"
+            "  kernel: +56.2 % (3.20 us -> 5.00 us)\n"
+            "  solve: +56.2 % (4.80 us -> 7.50 us)\n"
+            "  halo: new (0 ns -> 500 ns)\n");
+  p = run_cli({"diff", a, b, "--ranks", "0-1", "--max-regression", "60"});
+  EXPECT_EQ(p.status, 3);  // halo is new
+  EXPECT_EQ(p.out.substr(table.size()),
+            "regions whose self time grew by more than 60 %:\n  halo: new (0 ns -> 500 ns)\n");
+  p = run_cli({"diff", a, a, "--max-regression", "0"});
+  EXPECT_EQ(p.status, 0);
+  const std::string none = "no region's self time grew by more than 0 %\n";
+  ASSERT_GE(p.out.size(), none.size());
+  EXPECT_EQ(p.out.substr(p.out.size() - none.size()), none);
+}
+
+TEST(cli, diff_json_has_every_row_in_ns) {
+  const std::string a = shared_h5("pair_a_s3.h5"), b = shared_h5("pair_b_s3.h5");
+  const Process p = run_cli(
+      {"diff", a, b, "--include", "solve", "kernel", "io", "--json", "--max-regression", "50"});
+  EXPECT_EQ(p.status, 3) << p.err;
+  EXPECT_EQ(p.out,
+            "{\"regions\": ["
+            "{\"name\": \"kernel\", \"a\": {\"calls\": 8, \"total\": 1600, \"self\": 1600}, "
+            "\"b\": {\"calls\": 10, \"total\": 2500, \"self\": 2500}, \"deltaTotal\": 900, "
+            "\"deltaSelf\": 900, \"deltaSelfPct\": 56.25}, "
+            "{\"name\": \"solve\", \"a\": {\"calls\": 4, \"total\": 2400, \"self\": 800}, "
+            "\"b\": {\"calls\": 5, \"total\": 3750, \"self\": 1250}, \"deltaTotal\": 1350, "
+            "\"deltaSelf\": 450, \"deltaSelfPct\": 56.25}, "
+            "{\"name\": \"io\", \"a\": {\"calls\": 1, \"total\": 100, \"self\": 100}, "
+            "\"b\": {\"calls\": 0, \"total\": 0, \"self\": 0}, \"deltaTotal\": -100, "
+            "\"deltaSelf\": -100, \"deltaSelfPct\": -100.0}], "
+            "\"regressions\": [\"kernel\", \"solve\"]}\n");
+}
+
+TEST(cli, diff_errors_and_usage) {
+  const std::string a = shared_h5("pair_a_s3.h5"), b = shared_h5("pair_b_s3.h5");
+  const std::string usage = cli_usage(CliCommand::diff);
+  Process p = run_cli({"diff", a});
+  EXPECT_EQ(p.status, 2);
+  EXPECT_EQ(p.err, usage + "error: the following arguments are required: A B\n");
+  p = run_cli({"diff", a, b, a});
+  EXPECT_EQ(p.status, 2);
+  EXPECT_EQ(p.err, usage + "error: unrecognized arguments: " + a + "\n");
+  p = run_cli({"diff", a, b, "--metric", "wall"});
+  EXPECT_EQ(p.status, 2);
+  EXPECT_EQ(
+      p.err,
+      usage + "error: argument --metric: invalid choice: 'wall' (choose from 'self', 'total')\n");
+  p = run_cli({"diff", a, b, "--max-regression", "-5"});
+  EXPECT_EQ(p.status, 2);
+  EXPECT_EQ(p.err,
+            usage + "error: argument --max-regression: '-5' is not a percentage (0 or more)\n");
+  p = run_cli({"diff", a, b, "--time-window", "0:1"});
+  EXPECT_EQ(p.status, 2);
+  EXPECT_EQ(p.err, usage + "error: unrecognized argument: --time-window\n");
+  p = run_cli({"diff", a, b, "--ranks", "2"});
+  EXPECT_EQ(p.status, 1);
+  EXPECT_EQ(p.out, "");
+  EXPECT_EQ(p.err, "error: Invalid rank requested: 2\n");  // as the export says it
+  p = run_cli({"diff", a, b + ".missing"});
+  EXPECT_EQ(p.status, 1);
+  EXPECT_EQ(p.err.rfind("error: ", 0), 0u) << p.err;
+  EXPECT_NE(p.err.find(b + ".missing"), std::string::npos) << p.err;
+  p = run_cli({"diff", "--help"});
+  EXPECT_EQ(p.status, 0);
+  EXPECT_EQ(p.out, cli_help(CliCommand::diff));
+}
+
 TEST(cli, view_and_serve_point_to_the_npm_package) {
   for (const std::string command : {"view", "serve"}) {
     const Process p = run_cli({command, shared_h5("hdf5-schema-3.h5")});

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "model/time.hpp"
+#include "text/table.hpp"
 #include "text/time_text.hpp"
 #include "timeline/timeline.hpp"
 #include "write/speedscope_writer.hpp"
@@ -17,26 +18,6 @@ namespace {
 
 constexpr int64_t kOpenStart = std::numeric_limits<int64_t>::min();
 constexpr int64_t kOpenEnd = std::numeric_limits<int64_t>::max();
-
-// "0-3, 5, 7-8".
-std::string ranks_text(const std::vector<int64_t>& ranks) {
-  std::string out;
-  for (std::size_t i = 0; i < ranks.size();) {
-    std::size_t j = i;
-    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
-    if (!out.empty()) out += ", ";
-    out += std::to_string(ranks[i]);
-    if (j > i) out += "-" + std::to_string(ranks[j]);
-    i = j + 1;
-  }
-  return out;
-}
-
-std::string padded(const std::string& text, std::size_t width, bool right) {
-  if (text.size() >= width) return text;
-  const std::string pad(width - text.size(), ' ');
-  return right ? pad + text : text + pad;
-}
 
 std::string table(const Timeline& tl, const std::vector<Timeline::RegionImbalance>& rows,
                   const std::string& heading) {

@@ -1,0 +1,145 @@
+// Comparing two runs through the package and the Node CLI: sp.compareRuns
+// against the native CLI's `diff --json` and a naive model of the exported
+// documents (self time = duration less the direct children's) on the
+// fixture pair (tests/fixtures/h5/pair_{a,b}_s3.h5, make_pair.py) and on
+// pairs of fixture cases; `scope-speedscope diff` printing the native
+// CLI's bytes with its exit status (0, 1, 2, 3).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it, before } from 'node:test';
+
+import { inputPath, nativeCli, nodeCli } from './helpers.mjs';
+import { createScopeSpeedscope } from '../../dist/node.js';
+import { modelOf } from './timeline-model.mjs';
+
+const read = (file) => ({ name: path.basename(file), bytes: new Uint8Array(fs.readFileSync(file)) });
+const pairA = inputPath('pair_a_s3.h5');
+const pairB = inputPath('pair_b_s3.h5');
+const run = (command, args) => spawnSync(command, args, { encoding: 'utf8' });
+
+// Per region name: calls, total and self over the document's profiles.
+function modelTotals(doc) {
+  const names = doc.shared.frames.map((f) => f.name);
+  const out = new Map();
+  for (const lane of modelOf(doc)) {
+    for (const c of lane.calls) {
+      const t = out.get(names[c.frame]) ?? { calls: 0, total: 0, self: 0 };
+      t.calls += 1;
+      t.total += c.e - c.s;
+      t.self += c.self;
+      out.set(names[c.frame], t);
+    }
+  }
+  return out;
+}
+
+function modelRows(docA, docB) {
+  const a = modelTotals(docA);
+  const b = modelTotals(docB);
+  const none = { calls: 0, total: 0, self: 0 };
+  const rows = [...new Set([...a.keys(), ...b.keys()])].sort().map((name) => {
+    const ra = a.get(name) ?? none;
+    const rb = b.get(name) ?? none;
+    return {
+      name,
+      a: ra,
+      b: rb,
+      deltaTotal: rb.total - ra.total,
+      deltaSelf: rb.self - ra.self,
+      deltaSelfPct: ra.self === 0 ? null : (100 * (rb.self - ra.self)) / ra.self,
+    };
+  });
+  return rows.sort((x, y) => y.deltaSelf - x.deltaSelf); // stable: names ascending among equals
+}
+
+describe('sp.compareRuns', () => {
+  let sp;
+  before(async () => {
+    sp = await createScopeSpeedscope();
+  });
+
+  it('gives the rows the native diff --json prints, and the model', async () => {
+    for (const ranks of [[0], [0, 1]]) {
+      const cmp = await sp.compareRuns(read(pairA), read(pairB), { ranks });
+      const native = JSON.parse(run(nativeCli, ['diff', pairA, pairB, '--ranks', ranks.join(','), '--json']).stdout);
+      assert.deepEqual(cmp.regions, native.regions);
+      const docA = sp.buildSpeedscopeDocument(read(pairA), { ranks });
+      const docB = sp.buildSpeedscopeDocument(read(pairB), { ranks });
+      assert.deepEqual(cmp.regions, modelRows(docA, docB));
+      cmp.close();
+    }
+    const all = await sp.compareRuns(read(pairA), read(pairB), { ranks: 'all' });
+    assert.deepEqual(all.regions[1], {
+      name: 'solve',
+      a: { calls: 8, total: 4800, self: 1600 },
+      b: { calls: 10, total: 7500, self: 2500 },
+      deltaTotal: 2700,
+      deltaSelf: 900,
+      deltaSelfPct: 56.25,
+    });
+  });
+
+  it('compares different runs of several lanes against the model', async () => {
+    for (const [a, b, options] of [
+      ['threads_s3.h5', 'tasks_s3.h5', {}],
+      ['nested_s3.h5', 'nested_s1.h5', { ranks: [0, 1] }],
+      ['hdf5-schema-2.h5', 'hdf5-schema-3.h5', { exclude: ['ma'] }],
+    ]) {
+      const cmp = await sp.compareRuns(read(inputPath(a)), read(inputPath(b)), options);
+      const docA = sp.buildSpeedscopeDocument(read(inputPath(a)), options);
+      const docB = sp.buildSpeedscopeDocument(read(inputPath(b)), options);
+      assert.deepEqual(cmp.regions, modelRows(docA, docB), `${a} vs ${b}`);
+    }
+  });
+
+  it('errors as openTimeline does', async () => {
+    await assert.rejects(sp.compareRuns(read(pairA), read(pairB), { ranks: [5] }), {
+      name: 'ScopeSpeedscopeError',
+      message: 'Invalid rank requested: 5',
+      file: 'pair_a_s3.h5',
+    });
+    await assert.rejects(sp.compareRuns(read(pairA), read(pairB), { ranks: 'some' }), { name: 'TypeError' });
+    await assert.rejects(sp.compareRuns(read(pairA), read(pairB), { include: ['nothing'] }), {
+      name: 'ScopeSpeedscopeError',
+    });
+  });
+});
+
+describe('scope-speedscope diff: the Node CLI prints what the native CLI prints', () => {
+  const argSets = [
+    ['diff', pairA, pairB],
+    ['diff', pairA, pairB, '--ranks', '0-1', '--max-regression', '30'],
+    ['diff', pairA, pairB, '--ranks', '0-1', '--max-regression', '60', '--metric', 'total', '--json'],
+    ['diff', pairA, pairA, '--max-regression', '0'],
+    ['diff', pairA, pairB, '--include', 'so', 'ke', '--json'],
+    ['diff', pairA, pairB, '--ranks', '7'],
+    ['diff', pairA, inputPath('not_hdf5.h5')],
+    ['diff', pairA, pairB, '--metric', 'wall'],
+    ['diff', pairA],
+    ['diff', '--help'],
+  ];
+  for (const args of argSets) {
+    it(
+      args
+        .slice(1)
+        .map((a) => path.basename(a))
+        .join(' '),
+      () => {
+        const native = run(nativeCli, args);
+        const node = run(process.execPath, [nodeCli, ...args]);
+        assert.equal(node.stdout, native.stdout);
+        assert.equal(node.stderr, native.stderr);
+        assert.equal(node.status, native.status);
+      },
+    );
+  }
+
+  it('exits 3 past the limit, 0 within it, 1 on a bad file, 2 on a usage error', () => {
+    assert.equal(run(process.execPath, [nodeCli, 'diff', pairA, pairB, '--max-regression', '30']).status, 3);
+    assert.equal(run(process.execPath, [nodeCli, 'diff', pairA, pairA, '--max-regression', '0']).status, 0);
+    assert.equal(run(process.execPath, [nodeCli, 'diff', pairA, inputPath('not_hdf5.h5')]).status, 1);
+    assert.equal(run(process.execPath, [nodeCli, 'diff', pairA]).status, 2);
+  });
+});
