@@ -226,28 +226,39 @@ class ScopeSpeedscope {
     const progress = { progress: progressOf(js.onProgress) };
     const module = this.#live();
     const opened = this.#withInputs([ready], (m, [prepared]) => unwrap(m.openTimeline(prepared, core, progress)));
-    // Queries run guarded like every call; after a trap the instance holding
-    // the columns is gone, and the timeline with it.
-    const call = (method, fn) => {
-      if (this.#module !== module) throw timelineClosedError(method);
-      return this.#guarded([], fn);
-    };
-    const timeline = new Timeline(call, opened);
+    const timeline = new Timeline(this.#callerOn(module), opened);
     timelineRegistry?.register(timeline, { module, id: opened.id }, timeline);
     return timeline;
   }
 
+  // Queries of what a module holds run guarded like every call; after a trap
+  // the instance holding it is gone, and what it held with it.
+  #callerOn(module) {
+    return (method, fn) => {
+      if (this.#module !== module) throw timelineClosedError(method);
+      return this.#guarded([], fn);
+    };
+  }
+
   /**
-   * Two runs of the same code, region by region (inputs and options as
-   * openTimeline takes them): { regions, close() }, regions one row per region
-   * name with a call in either selection, { name, a: { calls, total, self },
-   * b: {...}, deltaTotal, deltaSelf, deltaSelfPct }, largest deltaSelf first.
+   * Two runs of the same code (inputs and options as openTimeline takes them),
+   * both opened as timelines and B's calls lined up with A's: a RunComparison
+   * (regions, a, b, partnerLanes, aligned(), close()).
    */
   async compareRuns(a, b, options) {
-    const { core } = timelineOptionsOf(options); // fail before reading anything
-    const inputs = [await this.readInput(inputOf(a, 'a')), await this.readInput(inputOf(b, 'b'))];
-    const regions = this.#withInputs(inputs, (m, [pa, pb]) => unwrap(m.compareRuns(pa, pb, core)));
-    return { regions, close() {} };
+    timelineOptionsOf(options); // fail before reading anything
+    const ta = await this.openTimeline(a, options);
+    let tb = null;
+    try {
+      tb = await this.openTimeline(b, options);
+      const module = this.#live();
+      const opened = this.#guarded([], () => unwrap(module.compareOpen(timelineIds.get(ta), timelineIds.get(tb))));
+      return new RunComparison(this.#callerOn(module), opened, ta, tb);
+    } catch (error) {
+      ta.close();
+      tb?.close();
+      throw error;
+    }
   }
 
   /** The speedscope document of one (small) input as an object. */
@@ -419,6 +430,65 @@ const timelineRegistry =
  * Times are nanoseconds from the origin (the document's: the earliest first
  * call of the lanes shown), as numbers.
  */
+// A timeline's id in the module (for compareRuns), kept out of its API.
+const timelineIds = new WeakMap();
+
+/**
+ * Two runs compared (compareRuns): `regions` (compare_regions' rows), the
+ * timelines `a` and `b`, `partnerLanes` (per lane of b, the lane of a of the
+ * same name, or -1), `aligned()` (b's bars with each one's ratio to a).
+ */
+class RunComparison {
+  #call;
+  #id;
+  #closed = false;
+
+  constructor(call, opened, a, b) {
+    this.#call = call;
+    this.#id = opened.id;
+    this.regions = opened.regions;
+    this.partnerLanes = opened.partnerLanes;
+    this.memoryBytes = opened.memoryBytes;
+    this.a = a;
+    this.b = b;
+  }
+
+  /**
+   * B's bars of `lane` (as timeline.bars) and each one's `ratio`: its calls'
+   * durations over their partners' in A (same lane name, region and k-th call
+   * of that region in the lane), NaN without a partner. Fresh typed arrays.
+   */
+  aligned(lane, start, end, width) {
+    if (this.#closed) throw timelineClosedError('aligned');
+    timelineLaneOf('aligned', lane);
+    timelineWindowOf('aligned', start, end);
+    timelineWidthOf('aligned', width);
+    let v;
+    try {
+      v = this.#call('aligned', (m) => {
+        const bars = unwrap(m.compareAligned(this.#id, lane, start, end, width));
+        const out = {};
+        for (const key of ['start', 'end', 'depth', 'frame', 'count', 'ratio']) out[key] = bars[key].slice();
+        return out;
+      });
+    } catch (error) {
+      if (error instanceof ScopeSpeedscopeError && error.code === 'bad_argument') {
+        throw timelineRangeError('aligned', error.message);
+      }
+      throw error;
+    }
+    return v;
+  }
+
+  /** Frees both runs' columns in the module. */
+  close() {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.a.close(); // the comparison goes with its timelines
+    this.b.close();
+  }
+}
+
 class Timeline {
   #call;
   #id;
@@ -427,6 +497,7 @@ class Timeline {
   constructor(call, opened) {
     this.#call = call;
     this.#id = opened.id;
+    timelineIds.set(this, opened.id);
     /** [{ name, calls, maxDepth, start, end }], the document's profiles in order. */
     this.lanes = opened.lanes;
     /** The document's shared.frames names, in order. */

@@ -145,8 +145,22 @@ export interface RegionComparison {
 }
 
 export interface RunComparison {
+  /** Per region name with a call in either run: both runs' totals and the change; largest deltaSelf first. */
   regions: RegionComparison[];
-  /** Releases what the comparison holds. */
+  /** Both runs as timelines (opened with the same options). */
+  a: Timeline;
+  b: Timeline;
+  /** Per lane of b: the lane of a with the same name, or -1. */
+  partnerLanes: number[];
+  /** Bytes the alignment holds beside the two timelines. */
+  memoryBytes: number;
+  /**
+   * b's bars of `lane` (as b.bars) and each one's ratio: its calls' durations
+   * over their partners' in a (the lane of the same name, the same region, the
+   * k-th call of that region in the lane by start), NaN without a partner.
+   */
+  aligned(lane: number, start: number, end: number, width: number): TimelineBars & { ratio: Float64Array };
+  /** Frees both runs (closes a and b). */
   close(): void;
 }
 

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <new>
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "cli/options.hpp"
+#include "compare/aligned_runs.hpp"
 #include "compare/compare.hpp"
 #include "compare/diff_report.hpp"
 #include "export/export.hpp"
@@ -773,7 +775,102 @@ val timeline_export_speedscope(int id, val options, val sink) {
   });
 }
 
-bool timeline_close(int id) { return open_timelines().erase(id) > 0; }
+// ---- two runs compared (compareRuns): both timelines open, B's calls lined up with A's ----
+
+struct OpenComparison {
+  int a, b;  // the timelines' ids
+  std::unique_ptr<ss::AlignedRuns> runs;
+  ss::AlignedRuns::Bars bars;
+  std::vector<double> start, end;  // bars' times as JavaScript numbers
+};
+
+std::map<int, std::unique_ptr<OpenComparison>>& open_comparisons() {
+  static std::map<int, std::unique_ptr<OpenComparison>> comparisons;
+  return comparisons;
+}
+
+val rows_value(const std::vector<ss::RegionDelta>& rows) {
+  auto totals = [](const ss::RegionTotals& t) {
+    val v = val::object();
+    v.set("calls", static_cast<double>(t.calls));
+    v.set("total", static_cast<double>(t.total_ns));
+    v.set("self", static_cast<double>(t.self_ns));
+    return v;
+  };
+  val out = val::array();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    val r = val::object();
+    r.set("name", rows[i].name);
+    r.set("a", totals(rows[i].a));
+    r.set("b", totals(rows[i].b));
+    r.set("deltaTotal", static_cast<double>(rows[i].delta_total_ns));
+    r.set("deltaSelf", static_cast<double>(rows[i].delta_self_ns));
+    r.set("deltaSelfPct", rows[i].delta_self_pct ? val(*rows[i].delta_self_pct) : val::null());
+    out.set(i, r);
+  }
+  return out;
+}
+
+// Timelines a and b (ids of openTimeline): {id, regions, partnerLanes, memoryBytes}.
+val compare_open(int a, int b) {
+  return guarded([&] {
+    auto entry = std::make_unique<OpenComparison>();
+    entry->a = a;
+    entry->b = b;
+    entry->runs =
+        std::make_unique<ss::AlignedRuns>(timeline_of(a).timeline, timeline_of(b).timeline);
+    static int next_id = 0;
+    const int id = ++next_id;
+    val out = val::object();
+    out.set("id", id);
+    out.set("regions", rows_value(entry->runs->regions()));
+    val partners = val::array();
+    const auto& lanes = entry->runs->partner_lanes();
+    for (std::size_t i = 0; i < lanes.size(); ++i) partners.set(i, static_cast<double>(lanes[i]));
+    out.set("partnerLanes", partners);
+    out.set("memoryBytes", static_cast<double>(entry->runs->memory_bytes()));
+    open_comparisons().emplace(id, std::move(entry));
+    return out;
+  });
+}
+
+OpenComparison& comparison_of(int id) {
+  const auto it = open_comparisons().find(id);
+  if (it == open_comparisons().end()) {
+    throw ss::Error(ss::Msg::bad_argument, {{"detail", "the comparison is closed"}});
+  }
+  return *it->second;
+}
+
+val compare_aligned(int id, double lane, double start, double end, double width) {
+  return guarded([&] {
+    OpenComparison& c = comparison_of(id);
+    const NsWindow window = ns_window(start, end);
+    c.runs->aligned(lane_of(lane), window.start, window.end, width_of(width), c.bars);
+    const ss::Timeline::Bars& bars = c.bars.bars;
+    const std::size_t n = bars.size();
+    c.start.assign(bars.start.begin(), bars.start.end());
+    c.end.assign(bars.end.begin(), bars.end.end());
+    val out = val::object();
+    out.set("start", val(emscripten::typed_memory_view(n, c.start.data())));
+    out.set("end", val(emscripten::typed_memory_view(n, c.end.data())));
+    out.set("depth", val(emscripten::typed_memory_view(n, bars.depth.data())));
+    out.set("frame", val(emscripten::typed_memory_view(n, bars.frame.data())));
+    out.set("count", val(emscripten::typed_memory_view(n, bars.count.data())));
+    out.set("ratio", val(emscripten::typed_memory_view(n, c.bars.ratio.data())));
+    return out;
+  });
+}
+
+bool compare_close(int id) { return open_comparisons().erase(id) > 0; }
+
+// A comparison refers to its timelines: it goes with either.
+bool timeline_close(int id) {
+  for (auto it = open_comparisons().begin(); it != open_comparisons().end();) {
+    it = it->second->a == id || it->second->b == id ? open_comparisons().erase(it) : std::next(it);
+  }
+  return open_timelines().erase(id) > 0;
+}
 
 // The imbalance command of the Node CLI: args as given (after the command
 // name too), the FILE as an input; the report the native CLI prints.
@@ -795,39 +892,6 @@ val cli_diff(val a, val b, val args) {
     val out = val::object();
     out.set("text", report.text);
     out.set("regressed", report.regressed);
-    return out;
-  });
-}
-
-// compareRuns' rows: inputs as for inspect; options: {ranks ('all' or
-// numbers), include, exclude}.
-val compare_runs(val a, val b, val options) {
-  return guarded([&] {
-    ss::CompareOptions o;
-    o.all_ranks = options["ranks"].isString();  // 'all', checked by the JS
-    if (!absent(options["ranks"]) && !o.all_ranks) o.ranks = ranks_of(options["ranks"]);
-    o.include = optional_strings(options["include"]);
-    o.exclude = optional_strings(options["exclude"]);
-    const auto rows =
-        ss::compare_regions(read_input(a, ss::Progress()), read_input(b, ss::Progress()), o);
-    auto totals = [](const ss::RegionTotals& t) {
-      val v = val::object();
-      v.set("calls", static_cast<double>(t.calls));
-      v.set("total", static_cast<double>(t.total_ns));
-      v.set("self", static_cast<double>(t.self_ns));
-      return v;
-    };
-    val out = val::array();
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      val r = val::object();
-      r.set("name", rows[i].name);
-      r.set("a", totals(rows[i].a));
-      r.set("b", totals(rows[i].b));
-      r.set("deltaTotal", static_cast<double>(rows[i].delta_total_ns));
-      r.set("deltaSelf", static_cast<double>(rows[i].delta_self_ns));
-      r.set("deltaSelfPct", rows[i].delta_self_pct ? val(*rows[i].delta_self_pct) : val::null());
-      out.set(i, r);
-    }
     return out;
   });
 }
@@ -925,7 +989,9 @@ EMSCRIPTEN_BINDINGS(scope_speedscope) {
   emscripten::function("timelineClose", &timeline_close);
   emscripten::function("cliImbalance", &cli_imbalance);
   emscripten::function("cliDiff", &cli_diff);
-  emscripten::function("compareRuns", &compare_runs);
+  emscripten::function("compareOpen", &compare_open);
+  emscripten::function("compareAligned", &compare_aligned);
+  emscripten::function("compareClose", &compare_close);
   emscripten::function("parseCli", &parse_cli);
   emscripten::function("cliCommand", &cli_command);
   emscripten::function("cliHelp", &cli_help);

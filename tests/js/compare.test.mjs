@@ -94,6 +94,46 @@ describe('sp.compareRuns', () => {
     }
   });
 
+  it('lines B up with A call by call: every bar carries its ratio (make_pair.py numbers)', async () => {
+    const cmp = await sp.compareRuns(read(pairA), read(pairB), { ranks: 'all' });
+    try {
+      assert.deepEqual(cmp.partnerLanes, [0, 1]);
+      assert.deepEqual(
+        cmp.b.lanes.map((l) => l.name),
+        ['rank 0', 'rank 1'],
+      );
+      const end = cmp.b.lanes[0].end + 1;
+      const got = cmp.aligned(0, 0, end, 10000); // every call a bar of its own
+      const bars = cmp.b.bars(0, 0, end, 10000);
+      for (const key of ['start', 'end', 'depth', 'frame', 'count']) assert.deepEqual(got[key], bars[key], key);
+      assert.ok(got.ratio instanceof Float64Array);
+      // Per region, the ratios of its calls in time order: A has 4 steps, B 5
+      // (the fifth has no partner); halo is new in B.
+      const byRegion = {};
+      for (let i = 0; i < got.start.length; i++) {
+        const name = cmp.b.frames[got.frame[i]];
+        (byRegion[name] ??= []).push([got.start[i], got.ratio[i]]);
+      }
+      const ratios = (name) => byRegion[name].sort((x, y) => x[0] - y[0]).map((x) => x[1]);
+      assert.deepEqual(ratios('step'), [1.2, 1.2, 1.2, 1.2, NaN]);
+      assert.deepEqual(ratios('solve'), [1.25, 1.25, 1.25, 1.25, NaN]);
+      assert.deepEqual(ratios('kernel'), [...Array(8).fill(1.25), NaN, NaN]);
+      assert.deepEqual(ratios('exchange'), [1.125, 1.125, 1.125, 1.125, NaN]);
+      assert.deepEqual(ratios('halo'), Array(5).fill(NaN));
+      // One pixel: a block of every call at each depth, the ratio of the sums
+      // of the partnered calls (depth 0: 4 steps of 1200 over 4 of 1000).
+      const block = cmp.aligned(0, 0, end, 1);
+      assert.deepEqual([...block.count], [5, 10, 15]);
+      assert.equal(block.ratio[0], 1.2);
+      assert.equal(block.ratio[1], (4 * 750 + 4 * 450) / (4 * 600 + 4 * 400));
+      assert.throws(() => cmp.aligned(2, 0, end, 10), { name: 'RangeError' });
+    } finally {
+      cmp.close();
+    }
+    assert.throws(() => cmp.aligned(0, 0, 10, 10), { name: 'TypeError' });
+    assert.throws(() => cmp.a.bars(0, 0, 10, 10), { name: 'TypeError' });
+  });
+
   it('errors as openTimeline does', async () => {
     await assert.rejects(sp.compareRuns(read(pairA), read(pairB), { ranks: [5] }), {
       name: 'ScopeSpeedscopeError',

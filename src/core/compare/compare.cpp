@@ -69,25 +69,12 @@ std::vector<RegionTotals> region_totals(const Run& run, const CompareOptions& op
   return out;
 }
 
-std::vector<RegionDelta> compare_regions(const Run& a, const Run& b,
-                                         const CompareOptions& options) {
-  if (filter_regions(a, options.include, options.exclude, nullptr).empty() &&
-      filter_regions(b, options.include, options.exclude, nullptr).empty()) {
-    const char* emptied_by = "";
-    filter_regions(a, options.include, options.exclude, &emptied_by);
-    throw Error(Msg::no_regions_matched).on_field(emptied_by);
-  }
-  const std::vector<RegionTotals> ta = region_totals(a, options);
-  const std::vector<RegionTotals> tb = region_totals(b, options);
+std::vector<RegionDelta> compare_totals(const NamedTotals& a, const NamedTotals& b) {
   std::map<std::string, RegionDelta> rows;
-  for (std::size_t r = 0; r < ta.size(); ++r) {
-    if (ta[r].calls == 0) continue;
-    rows[a.regions[r].name].a = ta[r];
-  }
-  for (std::size_t r = 0; r < tb.size(); ++r) {
-    if (tb[r].calls == 0) continue;
-    rows[b.regions[r].name].b = tb[r];
-  }
+  for (const auto& [name, t] : a)
+    if (t.calls > 0) rows[name].a = t;
+  for (const auto& [name, t] : b)
+    if (t.calls > 0) rows[name].b = t;
   std::vector<RegionDelta> out;
   out.reserve(rows.size());
   for (auto& [name, row] : rows) {
@@ -104,6 +91,25 @@ std::vector<RegionDelta> compare_regions(const Run& a, const Run& b,
     return x.delta_self_ns > y.delta_self_ns;  // names ascending among equals (map order)
   });
   return out;
+}
+
+std::vector<RegionDelta> compare_regions(const Run& a, const Run& b,
+                                         const CompareOptions& options) {
+  if (filter_regions(a, options.include, options.exclude, nullptr).empty() &&
+      filter_regions(b, options.include, options.exclude, nullptr).empty()) {
+    const char* emptied_by = "";
+    filter_regions(a, options.include, options.exclude, &emptied_by);
+    throw Error(Msg::no_regions_matched).on_field(emptied_by);
+  }
+  auto named = [&](const Run& run) {
+    const std::vector<RegionTotals> totals = region_totals(run, options);
+    NamedTotals out;
+    for (std::size_t r = 0; r < totals.size(); ++r)
+      out.emplace_back(run.regions[r].name, totals[r]);
+    return out;
+  };
+  const NamedTotals ta = named(a);
+  return compare_totals(ta, named(b));
 }
 
 }  // namespace scope_speedscope

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/run.hpp"
@@ -45,5 +46,10 @@ std::vector<RegionDelta> compare_regions(const Run& a, const Run& b, const Compa
 
 // Per region of `run` (index into run.regions), its totals over the selection.
 std::vector<RegionTotals> region_totals(const Run& run, const CompareOptions& options);
+
+// The rows from each run's totals by region name (names with no call left
+// out): the one rule compare_regions and the timelines' comparison share.
+using NamedTotals = std::vector<std::pair<std::string, RegionTotals>>;
+std::vector<RegionDelta> compare_totals(const NamedTotals& a, const NamedTotals& b);
 
 }  // namespace scope_speedscope

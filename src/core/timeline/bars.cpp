@@ -28,12 +28,12 @@ class DepthBars {
     std::size_t i = lo;
     while (i < hi) {
       if (lasts_a_pixel(i)) {
-        emit(sl_.s[i], sl_.e[i], sl_.f[i], 1);
+        emit(i, sl_.s[i], sl_.e[i], sl_.f[i], 1);
         ++i;
         continue;
       }
       const std::size_t last = block_end(i, hi);
-      emit(sl_.s[i], sl_.e[last], frame_of_block(i, last), last - i + 1);
+      emit(i, sl_.s[i], sl_.e[last], frame_of_block(i, last), last - i + 1);
       i = last + 1;
     }
   }
@@ -42,7 +42,8 @@ class DepthBars {
   bool lasts_a_pixel(std::size_t i) const {
     return static_cast<uint64_t>(sl_.e[i]) - static_cast<uint64_t>(sl_.s[i]) >= px_;
   }
-  void emit(int64_t s, int64_t e, int32_t frame, uint64_t count) {
+  void emit(std::size_t first, int64_t s, int64_t e, int32_t frame, uint64_t count) {
+    out_.first.push_back(first);
     out_.start.push_back(s);
     out_.end.push_back(e);
     out_.depth.push_back(depth_);

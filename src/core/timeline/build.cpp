@@ -36,6 +36,7 @@ struct Timeline::Builder {
                              std::vector<uint64_t>& first_event) const;
   void fill_blocks(Run* run, const TimelineOptions& options);
   void fill_block(std::size_t blk, int64_t* S, int64_t* E, uint64_t base);
+  void clamp_frame_totals();
   void index_frame_changes();
   void summarize_chunks();
   void describe_lanes();
@@ -44,11 +45,12 @@ struct Timeline::Builder {
 
   Timeline& tl;
   SelectedProfiles& selected;
-  std::vector<int64_t> frame_of_region;       // the document's frame of each region
-  std::vector<std::size_t> first_profile;     // block -> a profile showing it
-  std::vector<std::vector<uint64_t>> counts;  // block -> calls at each depth
-  bool in_place = false;                      // the columns are the run's (see above)
-  uint64_t longest_at = 0;                    // the longest call's place in the columns
+  std::vector<int64_t> frame_of_region;         // the document's frame of each region
+  std::vector<std::size_t> first_profile;       // block -> a profile showing it
+  std::vector<std::vector<uint64_t>> counts;    // block -> calls at each depth
+  bool in_place = false;                        // the columns are the run's (see above)
+  uint64_t longest_at = 0;                      // the longest call's place in the columns
+  std::vector<int128> frame_total, frame_self;  // per frame, summed as the blocks fill
 };
 
 namespace {
@@ -108,6 +110,7 @@ Timeline Timeline::Builder::build(const Run& run, Run* consumed, const TimelineO
   if (consumed != nullptr) consumed->lane = {};  // the reconstruction no longer reads it
   b.size_blocks(run, regions, consumed != nullptr);
   b.fill_blocks(consumed, options);
+  b.clamp_frame_totals();
   b.index_frame_changes();
   b.summarize_chunks();
   b.describe_lanes();
@@ -285,6 +288,9 @@ void Timeline::Builder::fill_block(std::size_t blk, int64_t* S, int64_t* E, uint
   };
   const std::vector<int64_t>& frame_of = frame_of_region;
   int32_t* F = tl.frame_.data();
+  frame_total.resize(tl.frames_.size(), 0);
+  frame_self.resize(tl.frames_.size(), 0);
+  tl.frame_totals_.resize(tl.frames_.size());
   std::vector<int32_t> path;                            // frames of the path, by depth
   std::vector<uint32_t> on_path(tl.frames_.size(), 0);  // calls of each frame on it
   for_each_block(nc, [&](const Call* first, const Call* last) {
@@ -299,6 +305,11 @@ void Timeline::Builder::fill_block(std::size_t blk, int64_t* S, int64_t* E, uint
         --on_path[path.back()];
         path.pop_back();
       }
+      const int128 duration = int128{c->end_ns} - c->start_ns;
+      ++tl.frame_totals_[f].calls;
+      frame_total[f] += duration;
+      frame_self[f] += duration;
+      if (!path.empty()) frame_self[path.back()] -= duration;
       if (on_path[f]++ > 0) tl.nested_[pos >> 6] |= uint64_t{1} << (pos & 63);
       path.push_back(f);
     }
@@ -348,6 +359,16 @@ void Timeline::Builder::summarize_chunks() {
     }
   }
   tl.chunk_begin_.push_back(tl.summary_begin_.size() - 1);
+}
+
+// The frames' sums, in int64 (saturating).
+void Timeline::Builder::clamp_frame_totals() {
+  constexpr int128 lo = INT64_MIN, hi = INT64_MAX;
+  auto clamp = [&](int128 v) { return static_cast<int64_t>(v < lo ? lo : v > hi ? hi : v); };
+  for (std::size_t f = 0; f < frame_total.size(); ++f) {
+    tl.frame_totals_[f].total_ns = clamp(frame_total[f]);
+    tl.frame_totals_[f].self_ns = clamp(frame_self[f]);
+  }
 }
 
 // Where the frame changes within each depth (counted, then written: no slack).

@@ -49,6 +49,7 @@ void Timeline::Bars::clear() {
   depth.clear();
   frame.clear();
   count.clear();
+  first.clear();
 }
 
 Timeline::Slice Timeline::slice(const Block& b, uint32_t depth) const {

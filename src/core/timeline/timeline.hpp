@@ -70,6 +70,7 @@ class Timeline {
     std::vector<uint32_t> depth;
     std::vector<int32_t> frame;  // -1: a block of calls of several frames
     std::vector<uint32_t> count;
+    std::vector<uint64_t> first;  // the index of its first call within its depth
     std::size_t size() const { return start.size(); }
     void clear();
   };
@@ -106,6 +107,15 @@ class Timeline {
     std::size_t index;
   };
   CallAt longest_call() const { return longest_; }
+  // Per frame over the whole run (each distinct lane once): its calls, the
+  // sum of their durations and their self time (each call's duration less
+  // its direct children's), sums saturating at the int64 range.
+  struct FrameTotals {
+    uint64_t calls = 0;
+    int64_t total_ns = 0;
+    int64_t self_ns = 0;
+  };
+  const std::vector<FrameTotals>& frame_totals() const { return frame_totals_; }
   // The document's origin in absolute ns (0 when no lane).
   int64_t origin_ns() const { return origin_ns_; }
   // The origin in ns from the run's first call (the earliest start in the
@@ -257,6 +267,7 @@ class Timeline {
   std::shared_ptr<const Run> described_;
   bool holds_every_rank_ = false;
   CallAt longest_{0, 0, 0};
+  std::vector<FrameTotals> frame_totals_;
   int64_t origin_ns_ = 0;
   int64_t origin_in_run_ns_ = 0;
   // Columns of every block, block after block, depth after depth.

@@ -1,0 +1,63 @@
+// compare: two runs lined up call by call. SPMD codes repeat the same
+// sequence of regions, so a call of run B is matched with the call of run A
+// in the lane of the same name, of the same region, and the same k: calls
+// of a region in a lane numbered 0, 1, ... by start (then depth). Each of
+// B's calls keeps the duration of its partner in A (4 bytes a call), and
+// each 256 calls of a depth the sums of their partnered durations, so a
+// block of calls drawn as one bar gets its ratio from a few sums.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "compare/compare.hpp"
+#include "timeline/timeline.hpp"
+
+namespace scope_speedscope {
+
+class AlignedRuns {
+ public:
+  // Both timelines opened with the same options (B's is the one drawn);
+  // they must outlive this.
+  AlignedRuns(const Timeline& a, const Timeline& b);
+  const Timeline& a() const { return a_; }
+  const Timeline& b() const { return b_; }
+  // compare_regions' rows, from the timelines' frame totals.
+  std::vector<RegionDelta> regions() const;
+  // Per lane of B: the lane of A of the same name, or -1.
+  const std::vector<int64_t>& partner_lanes() const { return partner_lane_; }
+
+  // B's bars (Timeline::bars) and each item's ratio: its duration over its
+  // partner's (one call: B / A; a block: the sum of its calls' durations over
+  // the sum of their partners', over the calls that have one), NaN without a
+  // partner. Ratios are computed from A's durations kept as float32.
+  struct Bars {
+    Timeline::Bars bars;
+    std::vector<double> ratio;
+  };
+  void aligned(std::size_t lane, int64_t start, int64_t end, uint32_t width, Bars& out) const;
+  // The partner's duration of call `index` at `depth` of B's `lane` (NaN: none).
+  float partner_duration(std::size_t lane, uint32_t depth, std::size_t index) const;
+
+  std::size_t memory_bytes() const;
+
+ private:
+  static constexpr std::size_t kChunk = 256;
+  struct Depth {
+    std::vector<float> partner;   // A's duration of each call's partner, NaN: none
+    std::vector<double> chunk_b;  // per kChunk calls: B's durations of the partnered ones
+    std::vector<double> chunk_a;  // ... and their partners'
+  };
+  void line_up(std::size_t lane_b, std::size_t lane_a, std::vector<Depth>& out) const;
+  double block_ratio(const Depth& d, const Timeline::DepthView& v, std::size_t first,
+                     std::size_t count) const;
+
+  const Timeline& a_;
+  const Timeline& b_;
+  std::vector<int64_t> partner_lane_;
+  std::vector<std::size_t>
+      data_of_lane_;  // lane of B -> its entry in data_ (lanes shown twice share)
+  std::vector<std::vector<Depth>> data_;
+};
+
+}  // namespace scope_speedscope
