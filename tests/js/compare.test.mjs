@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it, before } from 'node:test';
 
-import { inputPath, nativeCli, nodeCli } from './helpers.mjs';
+import { inputPath, itPrintsWhatTheNativeCliPrints, nativeCli, nodeCli } from './helpers.mjs';
 import { createScopeSpeedscope } from '../../dist/node.js';
 import { modelOf } from './timeline-model.mjs';
 
@@ -160,21 +160,7 @@ describe('scope-speedscope diff: the Node CLI prints what the native CLI prints'
     ['diff', pairA],
     ['diff', '--help'],
   ];
-  for (const args of argSets) {
-    it(
-      args
-        .slice(1)
-        .map((a) => path.basename(a))
-        .join(' '),
-      () => {
-        const native = run(nativeCli, args);
-        const node = run(process.execPath, [nodeCli, ...args]);
-        assert.equal(node.stdout, native.stdout);
-        assert.equal(node.stderr, native.stderr);
-        assert.equal(node.status, native.status);
-      },
-    );
-  }
+  itPrintsWhatTheNativeCliPrints(argSets);
 
   it('exits 3 past the limit, 0 within it, 1 on a bad file, 2 on a usage error', () => {
     assert.equal(run(process.execPath, [nodeCli, 'diff', pairA, pairB, '--max-regression', '30']).status, 3);

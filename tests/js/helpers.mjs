@@ -1,7 +1,10 @@
 // Shared by the node --test suites: paths, the fixture cases, byte checks.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -64,3 +67,22 @@ export function generatedCases(prefix) {
   return JSON.parse(fs.readFileSync(file, 'utf8')).filter((c) => c.name.startsWith(prefix));
 }
 export const generatedInput = (name) => path.join(generated, 'h5', name);
+
+// One test per argument list: the Node CLI prints the native CLI's bytes
+// (standard output and error) and exits with its status.
+export function itPrintsWhatTheNativeCliPrints(argSets) {
+  const run = (command, args) => spawnSync(command, args, { encoding: 'utf8' });
+  for (const args of argSets) {
+    const name = args
+      .slice(1)
+      .map((a) => path.basename(a))
+      .join(' ');
+    it(name || '(no arguments)', () => {
+      const native = run(nativeCli, args);
+      const node = run(process.execPath, [nodeCli, ...args]);
+      assert.equal(node.stdout, native.stdout);
+      assert.equal(node.stderr, native.stderr);
+      assert.equal(node.status, native.status);
+    });
+  }
+}

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it, before } from 'node:test';
 
-import { cases, inputPath, nativeCli, nodeCli } from './helpers.mjs';
+import { cases, inputPath, itPrintsWhatTheNativeCliPrints, nodeCli } from './helpers.mjs';
 import { createScopeSpeedscope } from '../../dist/node.js';
 import { rng } from './seeded.mjs';
 import { modelOf } from './timeline-model.mjs';
@@ -329,21 +329,7 @@ describe('scope-speedscope imbalance: the Node CLI prints what the native CLI pr
     ['imbalance', '--help'],
     ['imbalance'],
   ];
-  for (const args of argSets) {
-    it(
-      args
-        .slice(1)
-        .map((a) => path.basename(a))
-        .join(' ') || '(no arguments)',
-      () => {
-        const native = run(nativeCli, args);
-        const node = run(process.execPath, [nodeCli, ...args]);
-        assert.equal(node.stdout, native.stdout);
-        assert.equal(node.stderr, native.stderr);
-        assert.equal(node.status, native.status);
-      },
-    );
-  }
+  itPrintsWhatTheNativeCliPrints(argSets);
 
   it('prints the table worked out by hand, and exits 1 or 2 as the export does', () => {
     const table = run(process.execPath, [nodeCli, 'imbalance', imbalanceFile]);
