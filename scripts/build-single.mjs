@@ -155,6 +155,8 @@ const replacements = [
   ],
   [/ *<link rel="(?:manifest|apple-touch-icon)" href="[^"]*">\n/g, ''],
   [/ *<script src="file-protocol\.js"><\/script>\n/, ''],
+  // The workers start when app.js asks (web/single/site.js has no prestart).
+  [/ *<script type="module" async src="start-workers\.js"><\/script>\n/, ''],
   [entryMatch[0], ''],
   // No viewer page to link to: it lives inside this file.
   [/<a href="speedscope\/index\.html">speedscope<\/a>/g, 'speedscope'],

@@ -22,7 +22,7 @@ import * as downloads from './downloads.js';
 import * as filesView from './files-view.js';
 import * as options from './options.js';
 import * as overviewView from './overview.js';
-import { registerServiceWorker } from './offline.js';
+import { registerServiceWorker, registerServiceWorkerWhenIdle } from './offline.js';
 import * as picker from './picker.js';
 import { loadServedResults } from './served-result.js';
 import * as site from './site.js';
@@ -253,6 +253,7 @@ function showTimelineBox(shown) {
 function timelinePainted(info) {
   performance.mark('scope-speedscope:timeline-painted');
   update({ chart: 'painted' });
+  registerServiceWorker(); // offline use, now that the first look is there (once)
   const calls = info.lanes.reduce((n, l) => n + l.calls, 0);
   if (state.phase === 'drawing') status.setStatus(`${info.fileName}: ${plural(calls, 'call')} on the timeline.`);
 }
@@ -764,7 +765,9 @@ function wireBar() {
 // ---- start ------------------------------------------------------------------------
 
 async function boot() {
-  registerServiceWorker();
+  // Offline use: once the first chart is painted (timelinePainted), or when
+  // idle; the service worker's first install would slow the first file down.
+  registerServiceWorkerWhenIdle(() => ['inspecting', 'preparing', 'drawing'].includes(state.phase));
   // Outputs that `scope-speedscope view` converted and serves (?result=).
   loadServedResults((outputs) => showReadyOutputs(outputs, 'Converted by scope-speedscope view')).catch((err) => {
     $('work').hidden = false;

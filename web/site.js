@@ -8,10 +8,41 @@ const params = new URLSearchParams(globalThis.location?.search ?? '');
 // ?test-stall=<file name> goes on to the worker (a test hook, see worker.js).
 const stall = params.get('test-stall');
 
-/** A new conversion worker (the protocol is worker.js's). */
-export function createWorker() {
+function newWorker() {
   const url = new URL(`./worker.js${stall ? `?test-stall=${encodeURIComponent(stall)}` : ''}`, import.meta.url);
   return new Worker(url, { type: 'module', name: 'scope-speedscope' });
+}
+
+// Workers started before the page's modules were loaded (start-workers.js),
+// each with whether it failed to load meanwhile (no handler was there yet).
+const early = [];
+let made = 0;
+
+/**
+ * Starts `count` workers now, for the next createWorker() calls to take: they
+ * load their modules and the wasm while the page's own modules load. Nothing
+ * when a worker was made already.
+ */
+export function prestartWorkers(count) {
+  if (made) return;
+  for (let i = 0; i < count; i++) {
+    const worker = newWorker();
+    const entry = { worker, failed: false };
+    worker.addEventListener('error', () => (entry.failed = true), { once: true });
+    early.push(entry);
+  }
+  made += count;
+}
+
+/** A conversion worker (the protocol is worker.js's): a prestarted one first. */
+export function createWorker() {
+  while (early.length) {
+    const { worker, failed } = early.shift();
+    if (!failed) return worker;
+    worker.terminate();
+  }
+  made++;
+  return newWorker();
 }
 
 /**

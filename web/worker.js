@@ -35,6 +35,11 @@ function lib() {
   return module;
 }
 
+// The module loads at once, before the first request: the page starts its
+// workers early (start-workers.js) so that they are ready when a file comes.
+// A failure here is said by the first request, which tries again.
+lib().catch(() => {});
+
 // What the page can ask of this build of the core.
 function featuresOf(sp) {
   return {
