@@ -49,6 +49,7 @@ let timelineKey = null; // what the timeline shows: [selection, file, ranks, inc
 let timelineFailure = null;
 let converting = null; // the running conversion (a promise), for Open in speedscope to wait for
 let run = 0; // bumps with every selection and every conversion started; late replies are dropped
+let comparing = null; // two runs compared on the timeline: { fileA, fileB }
 
 const limitFor = (files, { silent = false } = {}) =>
   Math.max(STALL_MS * (silent ? 2 : 1), files.reduce((n, f) => n + f.size, 0) / STALL_BYTES_PER_MS);
@@ -56,7 +57,8 @@ const fileList = (files) => files.map((f) => f.name).join(', ');
 
 // ---- choosing files -----------------------------------------------------------
 
-async function choose(files) {
+// compare: two dropped files, compared once converted (the first is A).
+async function choose(files, { compare = false } = {}) {
   const mine = ++run;
   performance.mark('scope-speedscope:chosen');
   converter.cancel();
@@ -100,7 +102,15 @@ async function choose(files) {
     status.setStatus(files.length > 1 ? 'None of these files can be converted.' : 'This file cannot be converted.');
     return;
   }
+  const selection = state.selection;
   await convertIfItFits({ automatic: true });
+  if (compare && files.length === 2 && goodFiles().length === 2 && state.selection === selection) {
+    if (state.outputs.length === 2) {
+      update({ current: 1 });
+      downloads.render(state.outputs, 1, site.viewerPage);
+    }
+    await compareRuns(files[0], files[1]);
+  }
 }
 
 function clearResults() {
@@ -110,6 +120,7 @@ function clearResults() {
   viewer.clear(placeholder(''));
   closeViewerBox();
   timeline.clear();
+  leaveComparison();
   timelineKey = null;
   timelineFailure = null;
   showTimelineBox(false);
@@ -205,6 +216,7 @@ async function drawTimeline(opts, mine, { reveal = true } = {}) {
   const ranks = options.allRanks() ? 'all' : opts.ranks;
   const key = timelineKeyOf(file, opts);
   if (key === timelineKey) return null;
+  leaveComparison();
   timelineKey = key;
   timelineFailure = null;
   status.clearError('timeline');
@@ -275,6 +287,96 @@ function reportTimelineFailure() {
       ? `it stopped responding (no progress for ${reply.seconds} s)`
       : (reply.wording ?? reply.message);
   status.showError({ file: file.name, message: `The timeline could not be drawn: ${words}` }, { origin: 'timeline' });
+}
+
+// ---- comparing two runs ----------------------------------------------------------------
+// "Compare with…" (or two files dropped at once) opens run A, the baseline,
+// and run B, the timeline's file, together in the timeline's worker
+// (timeline-compare-open, with the options' ranks and filters): B's lanes
+// coloured by their calls' ratios to A's, A's beneath, the regions of both.
+// End comparison (or other ranks, filters or files) goes back to B alone.
+
+async function compareRuns(fileA, fileB) {
+  const mine = run;
+  const phase = state.phase;
+  const opts = options.read();
+  const ranks = options.allRanks() ? 'all' : opts.ranks;
+  const files = `${fileB.name} against ${fileA.name}`;
+  status.clearError('timeline');
+  document.body.dataset.compare = 'opening';
+  update({ phase: 'drawing', chart: 'opening' });
+  status.showProgress({ phase: 'timeline', total: 0 }, { file: files });
+  const reply = await timelineClient.openComparison(
+    fileA,
+    fileB,
+    { ranks, include: opts.include, exclude: opts.exclude },
+    {
+      onProgress: (p) => mine === run && status.showProgress({ ...p, phase: 'timeline' }, { file: files }),
+      limitMs: limitFor([fileA, fileB]),
+    },
+  );
+  if (mine !== run) return;
+  status.hideProgress();
+  if (state.phase === 'drawing') update({ phase });
+  if (reply.type !== 'result') {
+    comparingFailed(reply, fileA, opts, mine);
+    return;
+  }
+  comparing = { fileA, fileB };
+  document.body.dataset.compare = 'on';
+  showTimelineBox(true);
+  timeline.show({ ...reply, fileName: fileB.name, baselineName: fileA.name });
+  status.setStatus(`Comparing ${fileB.name} (B) with ${fileA.name} (A).`);
+  revealTimeline();
+}
+
+// The comparison could not be opened: said, and B's timeline again (opening
+// the comparison closed it).
+async function comparingFailed(reply, fileA, opts, mine) {
+  leaveComparison();
+  timelineKey = null;
+  if (reply.type === 'cancelled') {
+    cancelled();
+    return;
+  }
+  const words =
+    reply.type === 'stalled'
+      ? `it stopped responding (no progress for ${reply.seconds} s)`
+      : (reply.wording ?? reply.message);
+  status.showError(
+    { file: reply.file ?? fileA.name, message: `The comparison could not be opened: ${words}` },
+    { origin: 'timeline' },
+  );
+  const phase = state.phase;
+  await drawTimeline(opts, mine, { reveal: false });
+  if (mine === run && state.phase === 'drawing') update({ phase });
+}
+
+function leaveComparison() {
+  comparing = null;
+  delete document.body.dataset.compare;
+}
+
+// Back to B's timeline alone.
+async function endComparison() {
+  if (!comparing) return;
+  const mine = run;
+  const phase = state.phase;
+  leaveComparison();
+  timelineKey = null;
+  await drawTimeline(options.read(), mine);
+  if (mine === run && state.phase === 'drawing') update({ phase });
+}
+
+function wireComparison() {
+  $('compare-with').addEventListener('click', () => $('compare-input').click());
+  $('compare-input').addEventListener('change', (e) => {
+    const [fileA] = e.target.files;
+    e.target.value = '';
+    const fileB = timelineFile();
+    if (fileA && fileB) compareRuns(fileA, fileB);
+  });
+  $('compare-end').addEventListener('click', () => endComparison());
 }
 
 // ---- Open in speedscope -------------------------------------------------------------
@@ -774,7 +876,7 @@ async function boot() {
     status.showError({ message: err.message });
   });
   picker.setUp({
-    chosen: (files) => choose(files),
+    chosen: (files, how) => choose(files, how),
     example: site.exampleFile,
     failed: (message) => {
       $('work').hidden = false;
@@ -789,6 +891,7 @@ async function boot() {
     },
   });
   wireBar();
+  wireComparison();
   overviewView.setUp({
     picked: (range) => {
       options.setWindow(range);

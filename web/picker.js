@@ -1,6 +1,7 @@
 // Choosing files: the file button, a drop anywhere on the page, and "Try the
 // example" (a small real run bundled with the site). Each hands a list of
-// Files to `chosen`.
+// Files to `chosen`; two files dropped at once come with { compare: true }
+// (the page compares them: the first dropped is run A, the baseline).
 
 import { $ } from './dom.js';
 
@@ -42,7 +43,7 @@ export function setUp({ chosen, example, failed }) {
     depth = 0;
     document.body.classList.remove('dragging');
     const files = [...(e.dataTransfer?.files ?? [])];
-    if (files.length) chosen(files);
+    if (files.length) chosen(files, { compare: files.length === 2 });
   });
   zone.dataset.ready = 'true';
 }

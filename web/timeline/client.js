@@ -53,6 +53,12 @@ export class TimelineClient {
     return this.#send({ type: 'timeline-open', file, options }, { onProgress, limitMs });
   }
 
+  // Opens two runs compared (timeline-compare-open): B's timeline lined up
+  // with A's; watched as opening is.
+  openComparison(fileA, fileB, options, { onProgress = null, limitMs = 60_000 } = {}) {
+    return this.#send({ type: 'timeline-compare-open', fileA, fileB, options }, { onProgress, limitMs });
+  }
+
   // A window of the open timeline as a speedscope document (timeline-export:
   // convert's reply, or 'refused' when the timeline cannot write it); watched
   // as opening is.

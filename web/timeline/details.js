@@ -2,7 +2,9 @@
 // [data-testid=call-details]: name, start, duration, self time (asked of the
 // core: the worker's stack query), depth and lane, exact to the nanosecond;
 // a merged block says how many calls it stands for; a rank's summary band,
-// its busy share at the pixel pointed at.
+// its busy share at the pixel pointed at. Comparing two runs, a call of B
+// also gives its partner's duration in A (B's over its ratio), or says it
+// has none.
 
 import { el } from '../dom.js';
 import { busyText, count, exactTime } from './format.js';
@@ -10,6 +12,19 @@ import { busyText, count, exactTime } from './format.js';
 const HINT = 'Point at a call, or focus the chart and press Enter, to see its details.';
 
 const field = (name, label, value) => [el('dt', { text: label }), el('dd', { 'data-field': name, text: value })];
+
+// "×1.25 slower", "×0.8 faster", "as fast": a ratio of B over A for people.
+export function ratioText(ratio) {
+  const r = Number(ratio.toPrecision(3));
+  if (r === 1) return 'as fast';
+  return `×${r} (${r > 1 ? 'slower' : 'faster'})`;
+}
+
+// What A took for a call of B `duration` ns long whose ratio to A is `ratio`.
+export function baselineText(duration, ratio) {
+  if (!(ratio > 0)) return 'no partner in A';
+  return `${exactTime(Math.round(duration / ratio))}, B ${ratioText(ratio)}`;
+}
 
 export class CallDetails {
   #client;
@@ -71,6 +86,9 @@ export class CallDetails {
         'dl',
         {},
         field('merged', 'Merged', `${count(item.count)} calls too short to draw apart; zoom in to see them`),
+        item.ratio === undefined
+          ? null
+          : field('ratio', 'Against A', item.ratio > 0 ? ratioText(item.ratio) : 'no partner in A'),
         item.frame >= 0 ? field('name', 'Region', info.frames[item.frame]) : null,
         field('start', 'From', exactTime(item.start)),
         field('end', 'To', exactTime(item.end)),
@@ -89,7 +107,8 @@ export class CallDetails {
         {},
         field('name', 'Name', info.frames[item.frame]),
         field('start', 'Start', exactTime(item.start)),
-        field('duration', 'Duration', exactTime(item.end - item.start)),
+        field('duration', item.ratio === undefined ? 'Duration' : 'Duration in B', exactTime(item.end - item.start)),
+        item.ratio === undefined ? null : field('baseline', 'In A', baselineText(item.end - item.start, item.ratio)),
         field('self', 'Self', self == null ? '…' : exactTime(self)),
         field('depth', 'Depth', String(item.depth)),
         field('lane', 'Lane', info.lanes[item.lane].name),

@@ -1,7 +1,8 @@
 // Draws the timeline on a canvas (2D): the time axis on top, then one band
 // per lane (a header with the lane's name, then one row per depth), calls as
 // bars coloured by region name with their names inside when they fit,
-// merged blocks (calls too short to draw apart) grey and hatched; with
+// merged blocks (calls too short to draw apart) grey and hatched (comparing
+// two runs, B's bars by their ratio to A's instead: colors.js); with
 // several ranks, a row per rank above its lanes (or alone, collapsed): its
 // label, and its busy share pixel by pixel on the busy scale. The work
 // per frame is the bars the core returned for the view (at most about two a
@@ -9,7 +10,7 @@
 // Rects are filled per colour to keep state changes few, on whole pixels.
 
 import { BusyPainter, rowGap } from './busy-paint.js';
-import { BUSY_LEVELS, HUES, busyColour, palette } from './colors.js';
+import { BUSY_LEVELS, HUES, RATIO_LEVELS, busyColour, palette, ratioColour, ratioLevel } from './colors.js';
 import { tickLabel, ticks } from './format.js';
 
 export const AXIS_H = 26;
@@ -60,6 +61,45 @@ export function drawBusyScale(canvas, dark) {
   ctx.strokeRect(0.5, 0.5, w - 1, h - 1);
 }
 
+// The ratio scale as a legend, on a small canvas (CSS px wide and high):
+// ×RATIO_MIN at the left, ×1 in the middle, ×RATIO_MAX at the right.
+export function drawRatioScale(canvas, dark) {
+  const w = canvas.clientWidth || canvas.width;
+  const h = canvas.clientHeight || canvas.height;
+  const dpr = window.devicePixelRatio || 1;
+  canvas.width = Math.round(w * dpr);
+  canvas.height = Math.round(h * dpr);
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  for (let x = 0; x < w; x++) {
+    ctx.fillStyle = ratioColour(Math.round((x / Math.max(1, w - 1)) * (RATIO_LEVELS - 1)), dark);
+    ctx.fillRect(x, 0, 1, h);
+  }
+  ctx.strokeStyle = dark ? '#a7b0bd' : '#596170';
+  ctx.strokeRect(0.5, 0.5, w - 1, h - 1);
+}
+
+// A 6 px tile of diagonal stripes: `stripe` over `base`.
+export function stripes(base, stripe) {
+  const tile = document.createElement('canvas');
+  tile.width = 6;
+  tile.height = 6;
+  const t = tile.getContext('2d');
+  t.fillStyle = base;
+  t.fillRect(0, 0, 6, 6);
+  t.strokeStyle = stripe;
+  t.lineWidth = 1.5;
+  t.beginPath();
+  t.moveTo(-1, 7);
+  t.lineTo(7, -1);
+  t.moveTo(5, 7);
+  t.lineTo(7, 5);
+  t.moveTo(-1, 1);
+  t.lineTo(1, -1);
+  t.stroke();
+  return tile;
+}
+
 export class Renderer {
   #canvas;
   #ctx;
@@ -73,6 +113,9 @@ export class Renderer {
   #fills = Array.from({ length: HUES }, () => []);
   #faded = Array.from({ length: HUES }, () => []);
   #merged = [];
+  #ratio = Array.from({ length: RATIO_LEVELS }, () => []);
+  #noPartner = [];
+  #noPartnerPattern = null;
   #labels = [];
   #busy = new BusyPainter();
 
@@ -92,23 +135,9 @@ export class Renderer {
   setTheme(dark) {
     this.#colors = palette(dark);
     this.#busy.setTheme(this.#colors);
-    const tile = document.createElement('canvas');
-    tile.width = 6;
-    tile.height = 6;
-    const t = tile.getContext('2d');
-    t.fillStyle = this.#colors.merged;
-    t.fillRect(0, 0, 6, 6);
-    t.strokeStyle = this.#colors.mergedStripe;
-    t.lineWidth = 1.5;
-    t.beginPath();
-    t.moveTo(-1, 7);
-    t.lineTo(7, -1);
-    t.moveTo(5, 7);
-    t.lineTo(7, 5);
-    t.moveTo(-1, 1);
-    t.lineTo(1, -1);
-    t.stroke();
-    this.#pattern = this.#ctx.createPattern(tile, 'repeat');
+    const c = this.#colors;
+    this.#pattern = this.#ctx.createPattern(stripes(c.merged, c.mergedStripe), 'repeat');
+    this.#noPartnerPattern = this.#ctx.createPattern(stripes(c.noPartner, c.noPartnerStripe), 'repeat');
   }
 
   resize(width, height, dpr) {
@@ -167,7 +196,9 @@ export class Renderer {
 
     for (const list of this.#fills) list.length = 0;
     for (const list of this.#faded) list.length = 0;
+    for (const list of this.#ratio) list.length = 0;
     this.#merged.length = 0;
+    this.#noPartner.length = 0;
     this.#labels.length = 0;
     ctx.save();
     ctx.beginPath();
@@ -264,13 +295,21 @@ export class Renderer {
       const px1 = Math.round(x0 + w) - (w > 3 ? 1 : 0);
       const drawn = px1 > px0 ? px1 - px0 : 1;
       const frame = bars.frame[i];
+      const faded = !!scene.highlight && !scene.highlight[frame];
+      // Comparing: B's bars by their ratio (-1: no partner in A), unless faded.
+      const level = bars.ratio && !faded ? ratioLevel(bars.ratio[i]) : null;
       if (bars.count[i] > 1) {
-        this.#merged.push(px0, y, drawn);
+        (level >= 0 && level !== null ? this.#ratio[level] : this.#merged).push(px0, y, drawn);
         continue;
       }
-      const faded = scene.highlight && !scene.highlight[frame];
-      (faded ? this.#faded : this.#fills)[scene.hue[frame]].push(px0, y, drawn);
-      if (w >= LABEL_MIN_PX) this.#labels.push(frame, Math.max(x0, 0), Math.min(x1, W), y, faded ? 1 : 0);
+      let style = faded ? 1 : 0; // the label's: text, faded text, or on ratio level style - 2
+      if (level === null) (faded ? this.#faded : this.#fills)[scene.hue[frame]].push(px0, y, drawn);
+      else if (level < 0) this.#noPartner.push(px0, y, drawn);
+      else {
+        this.#ratio[level].push(px0, y, drawn);
+        style = level + 2;
+      }
+      if (w >= LABEL_MIN_PX) this.#labels.push(frame, Math.max(x0, 0), Math.min(x1, W), y, style);
     }
   }
 
@@ -287,13 +326,16 @@ export class Renderer {
       fill(this.#faded[h], colors.faded[h]);
       fill(this.#fills[h], colors.fill[h]);
     }
+    for (let l = 0; l < RATIO_LEVELS; l++) fill(this.#ratio[l], colors.ratio[l]);
     fill(this.#merged, this.#pattern);
-    // Labels: frame, x0, x1, y, faded, five numbers each.
+    fill(this.#noPartner, this.#noPartnerPattern);
+    // Labels: frame, x0, x1, y, style (0 text, 1 faded, else on ratio level style - 2), five numbers each.
     const labels = this.#labels;
     for (let k = 0; k < labels.length; k += 5) {
       const text = this.#fit(scene.frames[labels[k]], labels[k + 2] - labels[k + 1] - 6);
       if (!text) continue;
-      ctx.fillStyle = labels[k + 4] ? colors.fadedText : colors.text;
+      const style = labels[k + 4];
+      ctx.fillStyle = style === 0 ? colors.text : style === 1 ? colors.fadedText : colors.ratioText[style - 2];
       ctx.fillText(text, labels[k + 1] + 3, labels[k + 3] + (ROW_H - 2) / 2);
     }
   }

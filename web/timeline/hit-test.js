@@ -1,12 +1,13 @@
 // Finding calls in the cached bars: an item is one bar, { lane, depth, start,
-// end, frame, count } (count > 1: a merged block). A lane's bars hold its
+// end, frame, count } (count > 1: a merged block; comparing two runs, B's
+// bars also carry `ratio`, their duration over A's, NaN without a partner). A lane's bars hold its
 // items depth after depth, each row in time order (rows[d] .. rows[d + 1]),
 // so a row is searched by binary search, never walked whole.
 
 import { AXIS_H, HEADER_H, ROW_H, firstEndingAfter, rankLabelWidth, rankLabels } from './draw.js';
 
 export function itemOf(lane, bars, i) {
-  return {
+  const item = {
     lane,
     depth: bars.depth[i],
     start: bars.start[i],
@@ -14,6 +15,8 @@ export function itemOf(lane, bars, i) {
     frame: bars.frame[i],
     count: bars.count[i],
   };
+  if (bars.ratio) item.ratio = bars.ratio[i];
+  return item;
 }
 
 export function sameItem(a, b) {

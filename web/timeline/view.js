@@ -6,7 +6,9 @@
 // busy-cache.js (the ranks' busy shares), draw.js (the canvas), hit-test.js
 // and focus.js (finding calls), details.js (the call described), regions.js
 // (the regions table), ranks.js (the Ranks panel: imbalance and heatmap),
-// rank-controls.js (collapsing and ordering the ranks' rows) and search.js.
+// rank-controls.js (collapsing and ordering the ranks' rows), search.js
+// and, comparing two runs (B's lanes coloured by their ratio to A's, A's
+// beneath), compare.js (the regions of both runs and the legend).
 
 import { hueIndex } from './colors.js';
 import { AXIS_H, ROW_H, Renderer } from './draw.js';
@@ -16,6 +18,7 @@ import { Bands } from './bands.js';
 import { BarsCache } from './bars-cache.js';
 import { BusyCache } from './busy-cache.js';
 import { CallDetails } from './details.js';
+import { CompareTable } from './compare.js';
 import { firstInView, neighbour, refocused } from './focus.js';
 import { itemUnder, sameItem } from './hit-test.js';
 import { RankControls } from './rank-controls.js';
@@ -41,6 +44,7 @@ export class TimelineView {
   #details;
   #regions;
   #ranks;
+  #compare;
   #info = null; // the worker's timeline-open reply, with fileName
   #hue = new Uint8Array(0);
   #hover = null;
@@ -66,6 +70,7 @@ export class TimelineView {
     this.#busy = new BusyCache(client);
     this.#details = new CallDetails(client);
     this.#regions = new RegionsTable(client, (frame) => this.#highlightRegion(frame));
+    this.#compare = new CompareTable(client, (name) => this.#highlightRegion(this.#info.frames.indexOf(name)));
     this.#rankControls = new RankControls(client, {
       onOrder: (ranks) => this.#orderRanks(ranks),
       onCollapseAll: () => this.#collapseAllRanks(),
@@ -92,8 +97,10 @@ export class TimelineView {
   #followColourScheme() {
     const dark = window.matchMedia('(prefers-color-scheme: dark)');
     this.#renderer.setTheme(dark.matches);
+    this.#compare.theme(dark.matches);
     dark.addEventListener('change', () => {
       this.#renderer.setTheme(dark.matches);
+      this.#compare.theme(dark.matches);
       this.invalidate();
     });
   }
@@ -104,11 +111,13 @@ export class TimelineView {
     new ResizeObserver(() => this.#resize()).observe(this.#chart);
     const box = byId('timeline-box');
     const chromeObserver = new ResizeObserver(() => {
-      const chrome = byId('call-details').offsetHeight + byId('tl-ranksbar').offsetHeight;
+      const chrome =
+        byId('call-details').offsetHeight + byId('tl-ranksbar').offsetHeight + byId('tl-comparebar').offsetHeight;
       box.style.setProperty('--tl-chrome', `${chrome}px`);
     });
     chromeObserver.observe(byId('call-details'));
     chromeObserver.observe(byId('tl-ranksbar'));
+    chromeObserver.observe(byId('tl-comparebar'));
   }
 
   get timeline() {
@@ -116,6 +125,10 @@ export class TimelineView {
   }
   get originInRun() {
     return this.#info?.originInRun ?? 0;
+  }
+  // Two runs compared: the worker's compare (lanesB, partnerLanes, ...), or null.
+  get comparison() {
+    return this.#info?.compare ?? null;
   }
   get hasFocusedCall() {
     return !!this.#focus;
@@ -143,12 +156,10 @@ export class TimelineView {
     this.#highlightWhy = null;
     this.#hue = Uint8Array.from(info.frames, (name) => hueIndex(name));
     this.#viewport.show(info.runEnd);
-    const calls = info.lanes.reduce((n, l) => n + l.calls, 0);
-    this.#chart.setAttribute(
-      'aria-label',
-      `Timeline of ${info.fileName}: ${info.lanes.length === 1 ? 'one lane' : `${info.lanes.length} lanes`}, ` +
-        `${count(calls)} calls over ${exactTime(info.runEnd - 1)}`,
-    );
+    this.#label(info);
+    byId('timeline-box').dataset.compare = info.compare ? 'on' : 'off';
+    if (info.compare) this.#compare.show(info);
+    else this.#compare.clear();
     clearSearch();
     this.#bands.show(info.lanes);
     this.#rankControls.show(this.#bands.severalRanks, this.#bands.allRanksCollapsed);
@@ -158,8 +169,22 @@ export class TimelineView {
     this.#resize();
   }
 
+  #label(info) {
+    const calls = info.lanes.reduce((n, l) => n + l.calls, 0);
+    const lanes = `${info.lanes.length === 1 ? 'one lane' : `${info.lanes.length} lanes`}`;
+    const what = info.compare
+      ? `${info.fileName} (B, coloured by its calls' durations against A) and ${info.baselineName} (A)`
+      : info.fileName;
+    this.#chart.setAttribute(
+      'aria-label',
+      `Timeline of ${what}: ${lanes}, ${count(calls)} calls over ${exactTime(info.runEnd - 1)}`,
+    );
+  }
+
   clear() {
     this.#info = null;
+    this.#compare.clear();
+    byId('timeline-box').dataset.compare = 'off';
     this.#bars.clear();
     this.#busy.clear();
     this.#viewport.clear();
@@ -533,6 +558,10 @@ export class TimelineView {
     if (this.#hoverRank) this.#describeRankSoon();
     const current = () => this.#info?.timeline ?? null;
     const window = () => this.#viewport.window;
+    if (this.#info?.compare) {
+      this.#compare.soon(current, window);
+      return;
+    }
     this.#regions.soon(current, window);
     this.#ranks.soon(current, window);
   }

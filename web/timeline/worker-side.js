@@ -30,6 +30,16 @@
 //                    -> { type: 'refused', message }  when the timeline cannot write it (it was
 //                       opened without every rank of its file): convert from the file instead
 //   timeline-close   { timeline }
+//   timeline-compare-open { fileA, fileB, options: { ranks, include, exclude } }
+//                    -> timeline-open's reply for both runs as one timeline (closing the open one):
+//                       lanes B's then A's ({ run: 'b' | 'a' }), frames B's then A's others (A's
+//                       bars' frames renumbered so), runEnd the later run's; and compare:
+//                       { lanesB, partnerLanes, originInRun: { a, b }, runEnd: { a, b }, regions }
+//                    While it is open, timeline-bars gives B's lanes with `ratio` (cmp.aligned:
+//                    each bar's duration over its partner's in A, NaN without one) and A's as
+//                    cmp.a.bars; timeline-stack answers either run; the other queries are B's.
+//   timeline-compare-regions { timeline, start, end }
+//                    -> { a, b }: each run's regions of [start, end) from its own origin
 // Bars come back as the core gives them, depth after depth, each depth in
 // time order: `rows[d] .. rows[d + 1]` are depth d's items, so the page finds
 // the visible ones by binary search; the work here is proportional to the
@@ -38,13 +48,13 @@
 import { blobSink, progressReporter } from '../output-sink.js';
 import { gridOf, meanLateness } from './aligned.js';
 
-let current = null; // { id, tl }
+let current = null; // { id, tl, lanes } and, comparing two runs, { cmp, lanesB, frameOfA }
 let nextId = 1;
 
 function close() {
   if (!current) return;
   try {
-    current.tl.close();
+    (current.cmp ?? current.tl).close();
   } catch {
     /* already gone with a trapped module */
   }
@@ -82,18 +92,11 @@ async function open(sp, { id, file, options }, post, errorOf) {
       { name: file.name, file },
       { ranks: o.ranks ?? null, include: o.include ?? null, exclude: o.exclude ?? null, onProgress },
     );
-    const lanes = tl.lanes.map((l) => ({
-      name: l.name,
-      calls: l.calls,
-      maxDepth: l.maxDepth,
-      start: l.start,
-      end: l.end,
-      rank: l.rank,
-    }));
+    const lanes = tl.lanes.map((l) => laneOf(l));
     const runEnd = lanes.reduce((e, l) => Math.max(e, l.end), 0) + 1;
     const totals = new Float64Array(tl.frames.length);
     for (const r of tl.regions(0, runEnd)) totals[r.frame] = r.calls;
-    current = { id: nextId++, tl };
+    current = { id: nextId++, tl, lanes };
     post(
       {
         id,
@@ -113,15 +116,88 @@ async function open(sp, { id, file, options }, post, errorOf) {
   }
 }
 
+// A lane's bars: the timeline's; comparing, B's with their ratios or A's
+// with their frames renumbered into the comparison's.
+function laneBars(cur, tl, lane, { start, end, width }) {
+  if (!cur.cmp) return tl.bars(lane, start, end, width);
+  if (lane < cur.lanesB) return cur.cmp.aligned(lane, start, end, width);
+  const b = cur.cmp.a.bars(lane - cur.lanesB, start, end, width);
+  for (let i = 0; i < b.frame.length; i++) if (b.frame[i] >= 0) b.frame[i] = cur.frameOfA[b.frame[i]];
+  return b;
+}
+
+// The stack at `time` of a lane of either run (frames as the page knows them).
+function stackOf(cur, tl, lane, time) {
+  if (!cur.cmp || lane < cur.lanesB) return tl.stackAt(lane, time);
+  return cur.cmp.a.stackAt(lane - cur.lanesB, time).map((s) => ({ ...s, frame: cur.frameOfA[s.frame] }));
+}
+
+// A lane as the page draws it; `run` prefixes its name when comparing.
+const laneOf = (l, run = null) => ({
+  name: run ? `${run.toUpperCase()} · ${l.name}` : l.name,
+  calls: l.calls,
+  maxDepth: l.maxDepth,
+  start: l.start,
+  end: l.end,
+  ...(run ? { run } : { rank: l.rank }),
+});
+
+// Frames of the comparison: B's, then A's others; frameOfA renumbers A's.
+function framesOf(cmp) {
+  const frames = [...cmp.b.frames];
+  const index = new Map(frames.map((name, i) => [name, i]));
+  const frameOfA = Int32Array.from(cmp.a.frames, (name) => {
+    if (!index.has(name)) index.set(name, frames.push(name) - 1);
+    return index.get(name);
+  });
+  return { frames, frameOfA };
+}
+
+// Opens two runs compared (closing what is open): B's lanes, then A's, each
+// from its own origin; the reply is timeline-open's with `compare`.
+async function openComparison(sp, { id, fileA, fileB, options }, post, errorOf) {
+  close();
+  const o = options ?? {};
+  const onProgress = ({ phase, done, total }) =>
+    post({ id, type: 'progress', phase, done, total, unit: phase === 'reconstruct' ? 'ranks' : 'fraction' });
+  try {
+    const cmp = await sp.compareRuns(
+      { name: fileA.name, file: fileA },
+      { name: fileB.name, file: fileB },
+      { ranks: o.ranks ?? null, include: o.include ?? null, exclude: o.exclude ?? null, onProgress },
+    );
+    const { frames, frameOfA } = framesOf(cmp);
+    const lanes = [...cmp.b.lanes.map((l) => laneOf(l, 'b')), ...cmp.a.lanes.map((l) => laneOf(l, 'a'))];
+    const endOf = (tl) => tl.lanes.reduce((e, l) => Math.max(e, l.end), 0) + 1;
+    const runEnd = { a: endOf(cmp.a), b: endOf(cmp.b) };
+    const totals = new Float64Array(frames.length);
+    for (const r of cmp.b.regions(0, runEnd.b)) totals[r.frame] += r.calls;
+    for (const r of cmp.a.regions(0, runEnd.a)) totals[frameOfA[r.frame]] += r.calls;
+    current = { id: nextId++, tl: cmp.b, cmp, lanes, lanesB: cmp.b.lanes.length, frameOfA };
+    const compare = {
+      lanesB: cmp.b.lanes.length,
+      partnerLanes: [...cmp.partnerLanes],
+      originInRun: { a: cmp.a.originInRun, b: cmp.b.originInRun },
+      runEnd,
+      regions: cmp.regions,
+    };
+    const reply = { timeline: current.id, lanes, frames, totals, runEnd: Math.max(runEnd.a, runEnd.b) };
+    const maxWidth = Math.min(cmp.a.maxWidth, cmp.b.maxWidth);
+    post({ id, type: 'result', ...reply, originInRun: cmp.b.originInRun, maxWidth, compare }, [totals.buffer]);
+  } catch (err) {
+    post({ id, ...errorOf(err, [fileA.name, fileB.name]) });
+  }
+}
+
 function bars(data, post) {
   const tl = timelineOf(data.timeline);
   const list = [];
   const transfer = [];
   for (const lane of data.lanes) {
-    const b = tl.bars(lane, data.start, data.end, data.width);
-    b.rows = depthRows(b.depth, tl.lanes[lane].maxDepth);
+    const b = laneBars(current, tl, lane, data);
+    b.rows = depthRows(b.depth, current.lanes[lane].maxDepth);
     list.push({ lane, ...b });
-    for (const k of ['start', 'end', 'depth', 'frame', 'count', 'rows']) transfer.push(b[k].buffer);
+    for (const k of ['start', 'end', 'depth', 'frame', 'count', 'rows', 'ratio']) if (b[k]) transfer.push(b[k].buffer);
   }
   post({ id: data.id, type: 'result', bars: list, start: data.start, end: data.end, width: data.width }, [
     ...new Set(transfer),
@@ -167,7 +243,13 @@ const QUERIES = {
     if (current?.id === data.timeline) close();
     return {};
   },
-  'timeline-stack': (data) => ({ stack: timelineOf(data.timeline).stackAt(data.lane, data.time) }),
+  'timeline-stack': (data) => ({ stack: stackOf(current, timelineOf(data.timeline), data.lane, data.time) }),
+  'timeline-compare-regions': (data) => {
+    timelineOf(data.timeline);
+    const { a, b } = current.cmp ?? {};
+    if (!a) throw new TypeError('no comparison is open');
+    return { a: a.regions(data.start, data.end), b: b.regions(data.start, data.end) };
+  },
   'timeline-regions': (data) => {
     const tl = timelineOf(data.timeline);
     return { regions: data.lanes ? tl.regions(data.start, data.end, data.lanes) : tl.regions(data.start, data.end) };
@@ -186,6 +268,10 @@ export async function timelineRequest(sp, data, post, errorOf) {
   const { id, type } = data;
   if (type === 'timeline-open') {
     await open(sp, data, post, errorOf);
+    return;
+  }
+  if (type === 'timeline-compare-open') {
+    await openComparison(sp, data, post, errorOf);
     return;
   }
   try {
