@@ -85,6 +85,8 @@ def main():
     ap.add_argument("--job-ranks", type=int, default=64)
     ap.add_argument("--job-calls", type=int, default=1_500_000)
     ap.add_argument("--skip-job", action="store_true")
+    ap.add_argument("--compare-calls", type=int, default=20_000_001)
+    ap.add_argument("--skip-compare", action="store_true")
     args = ap.parse_args()
     if not os.path.exists(NATIVE):
         sys.exit("bench: build/native/scope-speedscope is missing: run npm run build first")
@@ -156,6 +158,8 @@ def main():
         compressions(args, work)
     if not args.skip_job:
         whole_job(args, work)
+    if not args.skip_compare:
+        compare(args, work)
 
 
 MAKE_RANKS = os.path.join(ROOT, "tests", "fixtures", "gen", "make_ranks.py")
@@ -185,6 +189,39 @@ def whole_job(args, work):
     for path in (half, job):
         out = subprocess.run(["node", RANKS_WASM, path], capture_output=True, text=True)
         print(f"wasm (node) on {os.path.basename(path)}: {out.stdout.strip() or out.stderr.strip()}")
+
+
+COMPARE_WASM = os.path.join(ROOT, "bench", "compare_wasm.mjs")
+
+
+def compare(args, work):
+    """Two runs compared: the native `diff`, and compareRuns in wasm against opening one run."""
+    iterations = max(1, (args.compare_calls - 1) // 4)
+    # B is A written again: the work does not depend on what differs.
+    runs = []
+    for name in ("a", "b"):
+        path = os.path.join(work, f"compare-{name}.h5")
+        subprocess.run(["/usr/bin/python3", MAKE_RUN, path, str(iterations)], check=True,
+                       stdout=subprocess.DEVNULL)
+        runs.append(path)
+    calls = 4 * iterations + 1
+    best, peak = float("inf"), 0.0
+    for _ in range(args.repeat):
+        wall, rss = measure([NATIVE, "diff", runs[0], runs[1]])
+        best, peak = min(best, wall), max(peak, rss)
+    print(f"\ncompare: two runs of {calls:,} calls")
+    print(f"native `diff`: {best:.2f} s, peak {peak:.0f} MiB (bound: 5 s)")
+    if args.skip_wasm:
+        return
+    one = json.loads(subprocess.run(["node", COMPARE_WASM, "one", runs[0], runs[1]], check=True,
+                                    capture_output=True, text=True).stdout)
+    both = json.loads(subprocess.run(["node", COMPARE_WASM, "both", runs[0], runs[1]], check=True,
+                                     capture_output=True, text=True).stdout)
+    print(f"wasm: open one {one['open_s']:.1f} s ({one['grew_MB']:.0f} MB), compare both "
+          f"{both['open_s']:.1f} s ({both['grew_MB']:.0f} MB): {both['open_s'] / one['open_s']:.2f}x "
+          f"the time (bound 2.5x), {both['grew_MB'] / one['grew_MB']:.2f}x the memory (bound 2x)")
+    print(f"  aligned, whole run: {both['aligned_whole_ms']:.2f} ms; 1/1000 windows: "
+          f"{both['aligned_window_ms']:.2f} ms")
 
 
 COMPRESSIONS = ["none", "gzip", "lzf", "zstd"]
