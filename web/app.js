@@ -216,6 +216,12 @@ async function drawTimeline(opts, mine, { reveal = true } = {}) {
   const ranks = options.allRanks() ? 'all' : opts.ranks;
   const key = timelineKeyOf(file, opts);
   if (key === timelineKey) return null;
+  if (comparing?.fileB === file) {
+    // Other ranks or filters: the same two runs compared with them.
+    timelineKey = key;
+    await compareRuns(comparing.fileA, file);
+    return comparing ? 'drawn' : 'failed';
+  }
   leaveComparison();
   timelineKey = key;
   timelineFailure = null;
@@ -294,7 +300,8 @@ function reportTimelineFailure() {
 // and run B, the timeline's file, together in the timeline's worker
 // (timeline-compare-open, with the options' ranks and filters): B's lanes
 // coloured by their calls' ratios to A's, A's beneath, the regions of both.
-// End comparison (or other ranks, filters or files) goes back to B alone.
+// Other ranks or filters compare again with them; End comparison (or other
+// files, or another output's) goes back to B alone.
 
 async function compareRuns(fileA, fileB) {
   const mine = run;
@@ -302,7 +309,7 @@ async function compareRuns(fileA, fileB) {
   const opts = options.read();
   const ranks = options.allRanks() ? 'all' : opts.ranks;
   const files = `${fileB.name} against ${fileA.name}`;
-  status.clearError('timeline');
+  status.clearError('compare');
   document.body.dataset.compare = 'opening';
   update({ phase: 'drawing', chart: 'opening' });
   status.showProgress({ phase: 'timeline', total: 0 }, { file: files });
@@ -345,7 +352,7 @@ async function comparingFailed(reply, fileA, opts, mine) {
       : (reply.wording ?? reply.message);
   status.showError(
     { file: reply.file ?? fileA.name, message: `The comparison could not be opened: ${words}` },
-    { origin: 'timeline' },
+    { origin: 'compare' },
   );
   const phase = state.phase;
   await drawTimeline(opts, mine, { reveal: false });
@@ -363,6 +370,7 @@ async function endComparison() {
   const mine = run;
   const phase = state.phase;
   leaveComparison();
+  status.clearError('compare');
   timelineKey = null;
   await drawTimeline(options.read(), mine);
   if (mine === run && state.phase === 'drawing') update({ phase });

@@ -21,6 +21,7 @@ import {
   assertSameOrigin,
   chartPainted,
   drop,
+  errorText,
   fixtures,
   h5,
   openOptions,
@@ -195,6 +196,42 @@ describe('comparing two runs', { timeout: 600_000 }, () => {
     assert.equal((await tableRows(page))[0][0], 'step');
   });
 
+  test('a region picked in the table is marked there; other ranks compare again with them', async () => {
+    const solve = page.locator('#tl-compare-rows tr[data-name=solve] button');
+    await solve.click();
+    assert.equal(await solve.getAttribute('aria-pressed'), 'true');
+    await solve.click();
+    assert.equal(await solve.getAttribute('aria-pressed'), 'false');
+    await openOptions(page);
+    assert.equal(await settle(page, 'attempts', () => page.getByTestId('rank-all').uncheck()), 'done');
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid=timeline-lanes] .tl-lane-name').length === 2,
+    );
+    await comparisonShown(page);
+    const lanes = await page.locator('[data-testid=timeline-lanes] .tl-lane-name').allTextContents();
+    assert.deepEqual(lanes, ['B · rank 0', 'A · rank 0'], 'rank 0 of each run');
+    const cmp = await sp.compareRuns(input(A), input(B), { ranks: [0] });
+    try {
+      const w = await page.getByTestId('compare-table').evaluate((t) => [t.dataset.windowStart, t.dataset.windowEnd]);
+      const [start, end] = w.map(Number);
+      const expected = compareRows(cmp.a.regions(start, end), cmp.b.regions(start, end)).map((r) => rowTexts(r));
+      await page.waitForFunction(
+        (n) => document.querySelector('#tl-compare-rows tr [data-field=a]')?.textContent === n,
+        expected[0][1],
+      );
+      assert.deepEqual(await tableRows(page), expected);
+      assert.equal(expected[1][1], '2.4 µs', 'solve on rank 0 of A: 4 calls of 600 ns');
+    } finally {
+      cmp.close();
+    }
+    assert.equal(await settle(page, 'attempts', () => page.getByTestId('rank-all').check()), 'done');
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid=timeline-lanes] .tl-lane-name').length === 4,
+    );
+    await comparisonShown(page);
+    await page.getByTestId('options-toggle').click();
+  });
+
   test('End comparison: back to run B alone', async () => {
     await page.getByTestId('compare-end').click();
     await page.waitForFunction(() => !document.body.dataset.compare);
@@ -205,6 +242,18 @@ describe('comparing two runs', { timeout: 600_000 }, () => {
     assert.ok(await page.getByTestId('ratio-legend').isHidden());
     assert.ok(await page.getByTestId('regions-table').isVisible());
     assert.ok(await page.getByTestId('open-in-speedscope').isVisible());
+  });
+
+  test('a damaged run A: its message, naming it once, and run B alone again', async () => {
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('compare-with').click()]);
+    await chooser.setFiles(h5('index_offset_wraps.h5', 'bad'));
+    const text = await errorText(page);
+    assert.match(text, /The comparison could not be opened: The file is damaged/);
+    assert.equal(text.split('index_offset_wraps.h5').length - 1, 1, text);
+    await page.waitForFunction(() => !document.body.dataset.compare);
+    assert.equal(await chartPainted(page), 'painted');
+    const lanes = await page.locator('[data-testid=timeline-lanes] .tl-lane-name').allTextContents();
+    assert.deepEqual(lanes, ['rank 0', 'rank 1']);
   });
 
   test('two files dropped at once are compared (the first is A); 390 px and dark mode', async () => {

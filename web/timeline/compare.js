@@ -47,6 +47,8 @@ export class CompareTable {
   #replies = null; // { a, b } regions of the window
   #sort = { key: 'delta', descending: true };
   #dark = false;
+  #frames = new Map(); // region name -> frame of the comparison
+  #highlight = null; // Uint8Array over frames, or null
 
   // onPick(name): a region's button was pressed.
   constructor(client, onPick) {
@@ -62,6 +64,8 @@ export class CompareTable {
   show(info) {
     byId('tl-comparebar').hidden = false;
     byId('tl-compare').hidden = false;
+    this.#frames = new Map(info.frames.map((name, i) => [name, i]));
+    this.#highlight = null;
     byId('tl-compare-runs').textContent = `${info.fileName} (B) against ${info.baselineName} (A)`;
     this.theme(this.#dark);
   }
@@ -74,6 +78,16 @@ export class CompareTable {
     byId('tl-compare').hidden = true;
     byId('tl-compare-rows').replaceChildren();
     byId('tl-compare-caption').textContent = '';
+  }
+
+  // Marks the rows of the highlighted frames (a Uint8Array over frames, or null).
+  mark(highlight) {
+    this.#highlight = highlight;
+    for (const tr of byId('tl-compare-rows').children) {
+      const on = !!highlight?.[this.#frames.get(tr.dataset.name)];
+      tr.classList.toggle('highlighted', on);
+      tr.querySelector('button')?.setAttribute('aria-pressed', String(on));
+    }
   }
 
   // The legend in the colour scheme (dark: true).
@@ -154,5 +168,6 @@ export class CompareTable {
     );
     byId('tl-compare-more').textContent =
       rows.length > COMPARE_ROWS ? `and ${count(rows.length - COMPARE_ROWS)} more regions (sort to see others)` : '';
+    this.mark(this.#highlight);
   }
 }

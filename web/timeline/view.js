@@ -521,6 +521,7 @@ export class TimelineView {
     this.#highlightWhy = found ? 'search' : null;
     showFound(found);
     this.#regions.mark(this.#highlight);
+    this.#compare.mark(this.#highlight);
     this.invalidate();
   }
 
@@ -543,6 +544,7 @@ export class TimelineView {
       this.#highlightWhy = 'region';
     }
     this.#regions.mark(this.#highlight);
+    this.#compare.mark(this.#highlight);
     this.invalidate();
   }
 
