@@ -177,6 +177,14 @@ describe('comparing two runs', { timeout: 600_000 }, () => {
     );
     assert.equal(await details.locator('[data-field=baseline]').textContent(), 'no partner in A');
     assert.match(await details.innerText(), /Duration in B\s*50 ns/);
+    // By keyboard: Enter steps into the calls at B's first, step 0 (1.2 µs against 1 µs).
+    await page.getByTestId('timeline').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=call-details] [data-field=name]')?.textContent === 'step',
+    );
+    assert.equal(await details.locator('[data-field=baseline]').textContent(), '1 µs, B ×1.2 (slower)');
+    await page.keyboard.press('Escape');
     await assertAccessible(page, 'comparison at 1400 px');
     await page.mouse.move(xOf(650), box.y + rowY(1));
     await screenshot(page, 'compare-1400.png');
