@@ -598,7 +598,11 @@ class Timeline {
     if (this.#closed) throw timelineClosedError('alignedCalls');
     timelineFrameOf('alignedCalls', frame);
     timelineWindowOf('alignedCalls', start, end);
-    return this.#run('alignedCalls', (m) => unwrap(m.timelineAlignedCalls(this.#id, frame, start, end)));
+    return this.#run('alignedCalls', (m) => {
+      const v = unwrap(m.timelineAlignedCalls(this.#id, frame, start, end));
+      for (const key of ['k', 'rank', 'start', 'end', 'lateness', 'excess']) v[key] = v[key].slice();
+      return v;
+    });
   }
 
   /**

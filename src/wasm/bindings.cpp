@@ -533,6 +533,7 @@ struct OpenTimeline {
   ss::Timeline timeline;
   ss::Timeline::Bars bars;
   std::vector<double> start, end;  // bars' times as JavaScript numbers
+  std::vector<double> aligned[6];  // alignedCalls' columns as JavaScript numbers
 };
 
 std::map<int, std::unique_ptr<OpenTimeline>>& open_timelines() {
@@ -716,13 +717,12 @@ val timeline_imbalance(int id, double start, double end) {
   });
 }
 
-// Fresh typed arrays (JavaScript owns them).
+// `values` as doubles in one of the timeline's scratch columns, seen from
+// JavaScript (which copies them: the next query reuses the column).
 template <class T>
-val float64_array_of(const std::vector<T>& values) {
-  val array = val::global("Float64Array").new_(values.size());
-  std::vector<double> doubles(values.begin(), values.end());
-  array.call<void>("set", val(emscripten::typed_memory_view(doubles.size(), doubles.data())));
-  return array;
+val doubles_view(std::vector<double>& scratch, const std::vector<T>& values) {
+  scratch.assign(values.begin(), values.end());
+  return val(emscripten::typed_memory_view(scratch.size(), scratch.data()));
 }
 
 val timeline_aligned_calls(int id, double frame, double start, double end) {
@@ -730,14 +730,16 @@ val timeline_aligned_calls(int id, double frame, double start, double end) {
     const NsWindow window = ns_window(start, end);
     const double limit = 2147483647.0;
     const auto f = static_cast<int32_t>(std::max(-1.0, std::min(frame, limit)));
-    const auto a = timeline_of(id).timeline.aligned_calls(f, window.start, window.end);
+    OpenTimeline& t = timeline_of(id);
+    const auto a = t.timeline.aligned_calls(f, window.start, window.end);
     val out = val::object();
-    out.set("k", float64_array_of(a.k));
-    out.set("rank", float64_array_of(a.rank));
-    out.set("start", float64_array_of(a.start_ns));
-    out.set("end", float64_array_of(a.end_ns));
-    out.set("lateness", float64_array_of(a.lateness_ns));
-    out.set("excess", float64_array_of(a.excess_ns));
+    std::vector<double>* s = t.aligned;
+    out.set("k", doubles_view(s[0], a.k));
+    out.set("rank", doubles_view(s[1], a.rank));
+    out.set("start", doubles_view(s[2], a.start_ns));
+    out.set("end", doubles_view(s[3], a.end_ns));
+    out.set("lateness", doubles_view(s[4], a.lateness_ns));
+    out.set("excess", doubles_view(s[5], a.excess_ns));
     val ranks = val::array(), counts = val::array();
     for (std::size_t r = 0; r < a.ranks.size(); ++r) {
       ranks.set(r, static_cast<double>(a.ranks[r]));
