@@ -28,13 +28,34 @@
 // --time-window.
 // Modes 'page' and 'speedscope alone' are timed against the first view; the
 // old speedscope-first flow is gone (speedscope opens on a click).
+// Mode 'page, all ranks' (the default with --job): once the page has settled
+// on the file (rank 0 drawn and converted), it picks All ranks in the options
+// and measures the time from that pick until the timeline is painted again
+// with every rank (the page's own marks: the click to its
+// scope-speedscope:timeline-painted), the browser's peak memory until then,
+// when the page settled after it (the estimate, the suggestion); then the
+// scripted zoom and pan of 'page, zoom' (the ranks collapsed, the default
+// above 8), then Open in speedscope of a window of about 1 M calls as in
+// 'page, open window' (written from the timeline's columns: the title's
+// data-written-from says so) until speedscope painted. 'page, all ranks,
+// unthrottled': the same with the frame-rate limit and vsync off.
+// Mode 'page, cold': a fresh browser, the file chosen as soon as the page
+// has loaded (its workers started by the page as usual, nothing read yet),
+// until the timeline is painted; the page's performance marks, and when each
+// worker answered its first message, say where the time went. 'page, cold,
+// later visit': the same in a browser that opened the page once before (its
+// HTTP cache, service worker and compiled-code caches warm), in a new tab.
+//
+// --job FILE: measure that file instead of the generated runs (e.g. the
+// 64-rank job, /tmp/job.h5, from tests/fixtures/gen/make_ranks.py bench, in
+// 'page, all ranks'; or a small fixture in 'page, cold').
 //
 // --compressions gzip,zstd: each run written in each compression (gzip is
 // scope-profiler's default; lzf, zstd and none as bench/make_run.py writes
 // them), measured side by side: run 1 of every compression, then run 2, ...
 //
 //   node bench/browser.mjs [--calls 0,1000001,4000001] [--runs 2] [--limit-s 420] [--json FILE]
-//                          [--compressions gzip,zstd]
+//                          [--compressions gzip,zstd] [--job FILE] [--root DIR]
 //                          [--modes 'speedscope alone,page,page, zoom,page, zoom, unthrottled,page, open window,page, suggested narrowing']
 //
 // Heavy: a 20 M-call run takes several GB. Run one benchmark at a time.
@@ -50,8 +71,8 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/serve.mjs';
@@ -69,7 +90,9 @@ const JSON_OUT = arg('--json', join(repo, 'build', 'bench', 'browser.json'));
 // --modes 'speedscope alone,page,page, suggested narrowing' picks some (default: all that apply).
 const MODES = arg('--modes', null)?.split(/,(?! )/);
 const COMPRESSIONS = arg('--compressions', 'gzip').split(',');
-const root = join(repo, 'dist', 'web');
+const JOB = arg('--job', null) && resolve(arg('--job', null));
+// --root DIR: another build of the site (node scripts/build-web.mjs --out DIR), e.g. to compare two.
+const root = resolve(arg('--root', join(repo, 'dist', 'web')));
 const runsDir = join(repo, 'build', 'bench-runs');
 
 function runFile(calls, compression = 'gzip') {
@@ -145,12 +168,17 @@ async function measure(calls, path, mode, timeWindow = null) {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      ...(mode === 'page, zoom, unthrottled' ? ['--disable-frame-rate-limit', '--disable-gpu-vsync'] : []),
+      ...(mode.endsWith(', unthrottled') ? ['--disable-frame-rate-limit', '--disable-gpu-vsync'] : []),
     ],
   });
   let peak = 0;
+  const mem = { since: 0 }; // the peak since a step of a mode reset it
+  const load = { start: loadavg()[0], max: loadavg()[0] }; // the machine's 1-minute load average
   const sampler = setInterval(() => {
-    peak = Math.max(peak, browserRss(userDataDir));
+    const rss = browserRss(userDataDir);
+    peak = Math.max(peak, rss);
+    mem.since = Math.max(mem.since, rss);
+    load.max = Math.max(load.max, loadavg()[0]);
   }, 500);
   const result = {
     calls,
@@ -167,6 +195,10 @@ async function measure(calls, path, mode, timeWindow = null) {
   };
   try {
     const page = await context.newPage();
+    if (process.env.BENCH_DEBUG) {
+      for (const e of ['crash', 'close']) page.on(e, () => console.error(`bench: the page: ${e}`));
+      page.on('framedetached', (f) => console.error(`bench: a frame detached: ${f.url().slice(0, 80)}`));
+    }
     // A crashed viewer frame makes playwright call the page crashed; ask the page through the protocol.
     const cdp = await context.newCDPSession(page);
     const ask = async (expression) =>
@@ -195,7 +227,14 @@ async function measure(calls, path, mode, timeWindow = null) {
       result.json = `${(statSync(join(alone.site, alone.name)).size / 1e6).toFixed(0)} MB`;
       return result;
     }
+    if (mode.startsWith('page, cold')) await page.addInitScript(WORKER_TIMES_SCRIPT);
+    if (mode === 'page, cold, later visit') await firstVisit(context, server.url);
     await page.goto(server.url);
+    if (mode.startsWith('page, cold')) {
+      Object.assign(result, await coldPick(page, path, ask, until));
+      result.pageAlive = (await ask('1 + 1')) === 2;
+      return result;
+    }
     await until('/running in your browser/.test(document.getElementById("version-line").textContent)', 60_000);
     const narrowing = await ask('document.body.dataset.narrowing === "true"');
     const t0 = Date.now();
@@ -204,6 +243,11 @@ async function measure(calls, path, mode, timeWindow = null) {
       `['painted', 'failed'].includes(document.body.dataset.chart) && document.body.dataset.chart`,
     );
     if (chart === 'painted') result.timeline = Date.now() - t0;
+    if (mode.startsWith('page, all ranks')) {
+      Object.assign(result, await allRanks(page, ask, until, mem, t0));
+      result.pageAlive = (await ask('1 + 1')) === 2;
+      return result;
+    }
     if (mode.startsWith('page, zoom')) {
       Object.assign(result, await ask(ZOOM_SCRIPT));
       result.pageAlive = (await ask('1 + 1')) === 2;
@@ -272,10 +316,12 @@ async function measure(calls, path, mode, timeWindow = null) {
     return result;
   } catch (err) {
     result.note = `error: ${err.message.split('\n')[0]}`;
+    if (process.env.BENCH_DEBUG) console.error(err);
     return result;
   } finally {
     clearInterval(sampler);
     result.memory = peak;
+    result.load = { ...load, end: loadavg()[0] };
     await context.close().catch(() => {});
     await server.close();
     rmSync(userDataDir, { recursive: true, force: true });
@@ -307,6 +353,146 @@ const ZOOM_SCRIPT = `(async () => {
   return { frames: times.length, medianFrame: q(0.5), p99Frame: q(0.99), worstFrame: sorted.at(-1), deepestSpanNs: deepest };
 })()`;
 
+// The page's own times (ms from its navigation start): its marks, the load
+// event, and when each worker it started answered its first message.
+const PAGE_TIMES_SCRIPT = `(() => {
+  const marks = {};
+  for (const m of performance.getEntriesByType('mark')) marks[m.name.replace('scope-speedscope:', '')] = Math.round(m.startTime);
+  const nav = performance.getEntriesByType('navigation')[0];
+  const wasm = performance.getEntriesByType('resource').filter((r) => /\\.wasm$/.test(r.name))
+    .map((r) => [Math.round(r.startTime), Math.round(r.responseEnd)]);
+  return { marks, loaded: Math.round(nav.loadEventEnd), workers: window.benchWorkers ?? [], wasmFetches: wasm };
+})()`;
+
+// Before the page's scripts: each Worker it starts records when it was
+// made and when it first answered (its 'init' reply: the module loaded).
+const WORKER_TIMES_SCRIPT = `(() => {
+  if (window !== window.top) return;
+  const Base = window.Worker;
+  window.benchWorkers = [];
+  window.Worker = class extends Base {
+    constructor(...args) {
+      super(...args);
+      const w = { made: Math.round(performance.now()), answered: null };
+      window.benchWorkers.push(w);
+      this.addEventListener('message', () => { w.answered ??= Math.round(performance.now()); });
+    }
+  };
+})()`;
+
+// A visit before the measured one ('page, cold, later visit'): the page
+// loaded, its service worker in control (it caches the site), then closed.
+async function firstVisit(context, url) {
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => /running in your browser/.test(document.getElementById('version-line').textContent));
+  await page
+    .waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 })
+    .catch(() => {});
+  await page.waitForTimeout(2000);
+  await page.close();
+}
+
+// Mode 'page, cold': the file chosen as soon as the page has loaded.
+async function coldPick(page, path, ask, until) {
+  await page.setInputFiles('[data-testid=file-input]', path);
+  const chart = await until(
+    `['painted', 'failed'].includes(document.body.dataset.chart) && document.body.dataset.chart`,
+  );
+  const times = await ask(PAGE_TIMES_SCRIPT);
+  const { chosen, 'timeline-painted': painted } = times.marks;
+  return { timeline: chart === 'painted' ? painted - chosen : null, ...times };
+}
+
+// Mode 'page, all ranks': once the page settled on the file, All ranks.
+// t0: when the file was chosen (Date.now()).
+async function allRanks(page, ask, until, mem, t0) {
+  const out = { trace: [] };
+  const settled = `['done', 'failed', 'waiting'].includes(document.body.dataset.phase) && document.body.dataset.phase`;
+  // What the status line said when, while the page works (seconds from the file's choice).
+  let said = null;
+  const tracer = setInterval(async () => {
+    const now = await ask('document.getElementById("status").textContent').catch(() => null);
+    if (now === said || now === null) return;
+    said = now;
+    out.trace.push([Math.round((Date.now() - t0) / 100) / 10, now.replace(/: \d+%$/, ': …%'), loadavg()[0]]);
+  }, 1000);
+  try {
+    Object.assign(out, await allRanksSteps(page, ask, until, mem, settled));
+  } finally {
+    clearInterval(tracer);
+  }
+  out.trace = out.trace.filter((e, i, all) => i === 0 || e[1] !== all[i - 1][1]);
+  return out;
+}
+
+async function allRanksSteps(page, ask, until, mem, settled) {
+  const out = {};
+  out.firstPhase = await until(settled);
+  out.firstSettled = await ask(
+    'performance.now() - performance.getEntriesByName("scope-speedscope:chosen")[0].startTime',
+  );
+  const ranks = await ask('document.querySelectorAll("#ranks input[name=rank]").length');
+  await page.getByTestId('options-toggle').click();
+  await page.waitForTimeout(500);
+  mem.since = 0;
+  await ask(`(() => {
+    window.benchPick = performance.now();
+    document.querySelector('[data-testid=rank-all]').click();
+    return true;
+  })()`);
+  const mark = (name) =>
+    `(performance.getEntriesByName('scope-speedscope:${name}').at(-1)?.startTime ?? 0) > window.benchPick`;
+  const chart = await until(
+    `(${mark('timeline-painted')} && 'painted') || (document.body.dataset.chart === 'failed' && 'failed')`,
+  );
+  out.allRanksPainted =
+    chart === 'painted'
+      ? await ask(
+          `performance.getEntriesByName('scope-speedscope:timeline-painted').at(-1).startTime - window.benchPick`,
+        )
+      : null;
+  out.memoryAtPainted = mem.since;
+  // Of which the options' wait for more ticks (a debounce) before the timeline starts opening.
+  out.allRanksStarted = await ask(
+    `performance.getEntriesByName('scope-speedscope:timeline-start').at(-1).startTime - window.benchPick`,
+  );
+  out.rankBands = await ask('document.querySelectorAll("[data-testid=rank-band]").length');
+  out.ranks = ranks;
+  // The page settles: the estimate (over the budget), and the core's suggestion.
+  out.phase = await until(
+    `document.body.dataset.phase !== 'drawing' && document.body.dataset.phase !== 'preparing' && (${settled})`,
+  );
+  await until('!document.getElementById("budget-apply").hidden || document.body.dataset.phase !== "waiting"', 120_000);
+  out.settledAfterPick = await ask('performance.now() - window.benchPick');
+  await page.getByTestId('options-toggle').click();
+  await page.waitForTimeout(500);
+  Object.assign(out, await ask(ZOOM_SCRIPT));
+  // The whole run again ('0'), then zoomed in to about 1 M calls and opened in speedscope.
+  await ask(
+    `document.querySelector('[data-testid=timeline]').dispatchEvent(new KeyboardEvent('keydown', { key: '0', bubbles: true, cancelable: true }))`,
+  );
+  await page.waitForTimeout(1000);
+  Object.assign(out, await ask(OPEN_WINDOW_SCRIPT));
+  const opened = Date.now();
+  // The window's document handed to speedscope (the title gets its window then), then painted.
+  // (The whole run, when it fits, opens the download's document: no window.)
+  const handed = await until(
+    `(!!document.getElementById('viewer-title').dataset.timeWindow && 'window') || ['painted', 'failed'].includes(document.body.dataset.viewer)`,
+  );
+  if (handed === 'window') out.handedOver = Date.now() - opened;
+  out.viewer =
+    (await until(`['painted', 'failed'].includes(document.body.dataset.viewer) && document.body.dataset.viewer`)) ??
+    'timeout';
+  if (out.viewer === 'painted') out.painted = Date.now() - opened;
+  out.timeWindow = await ask('document.getElementById("viewer-title").dataset.timeWindow ?? null');
+  out.writtenFrom = await ask('document.getElementById("viewer-title").dataset.writtenFrom ?? null');
+  out.longestPause = await ask(
+    '(() => { clearInterval(window.benchTimer); const t = window.benchTicks; let m = 0; for (let i = 1; i < t.length; i++) m = Math.max(m, t[i] - t[i - 1]); return Math.round(m); })()',
+  );
+  return out;
+}
+
 // In the page: zoom in ('+' on the chart) until the regions table counts
 // about 1 M calls in view or fewer, then click Open in speedscope; a 50 ms
 // timer records the page's pauses meanwhile.
@@ -322,7 +508,9 @@ const OPEN_WINDOW_SCRIPT = `(async () => {
   }
   window.benchTicks = [];
   window.benchTimer = setInterval(() => window.benchTicks.push(performance.now()), 50);
-  document.querySelector('[data-testid=open-in-speedscope]').click();
+  const open = document.querySelector('[data-testid=open-in-speedscope]');
+  open.focus(); // as a click by a person: the focus leaves whatever had it (the options' button)
+  open.click();
   return { windowCalls: callsInView() };
 })()`;
 
@@ -330,10 +518,21 @@ if (!existsSync(join(root, 'index.html'))) {
   console.error('bench: dist/web is missing: run npm run build first');
   process.exit(1);
 }
+const runLabel = (r) => r.file ?? (r.calls > 0 ? `${(r.calls / 1e6).toFixed(0)} M calls` : 'the example');
+const allRanksNote = (r) =>
+  r.allRanksPainted === undefined
+    ? null
+    : `All ranks (${r.ranks} ranks, ${r.rankBands} bands): painted ${s(r.allRanksPainted)} after the pick ` +
+      `(opening started at ${s(r.allRanksStarted)}), ` +
+      `browser memory ${gb(r.memoryAtPainted)} by then; settled (${r.phase}) ${s(r.settledAfterPick)} after it`;
+const coldNote = (r) =>
+  `painted ${r.timeline} ms after the choice; page loaded at ${r.loaded} ms; marks ${JSON.stringify(r.marks)}; ` +
+  `workers (made, answered) ${JSON.stringify(r.workers)}; wasm fetched ${JSON.stringify(r.wasmFetches)}`;
+
 const results = [];
-for (const calls of SIZES) {
-  const compressions = calls === 0 ? ['gzip'] : COMPRESSIONS;
-  const paths = Object.fromEntries(compressions.map((c) => [c, runFile(calls, c)]));
+for (const calls of JOB ? [-1] : SIZES) {
+  const compressions = calls <= 0 ? ['gzip'] : COMPRESSIONS;
+  const paths = Object.fromEntries(compressions.map((c) => [c, JOB ?? runFile(calls, c)]));
   const modes = [
     'speedscope alone',
     'page',
@@ -341,19 +540,26 @@ for (const calls of SIZES) {
     'page, zoom, unthrottled',
     'page, open window',
     'page, suggested narrowing',
+    'page, all ranks',
+    'page, all ranks, unthrottled',
+    'page, cold',
+    'page, cold, later visit',
   ].filter((m) =>
     MODES
       ? MODES.includes(m)
-      : m === 'page' ||
-        (m === 'speedscope alone' && calls < 10_000_000) ||
-        (m.startsWith('page, zoom') && calls >= 20_000_000),
+      : JOB
+        ? m === 'page, all ranks'
+        : m === 'page' ||
+          (m === 'speedscope alone' && calls < 10_000_000) ||
+          (m.startsWith('page, zoom') && calls >= 20_000_000),
   );
   for (const mode of modes) {
     for (let i = 0; i < RUNS; i++)
       for (const compression of compressions) {
         const path = paths[compression];
         const r = await measure(calls, path, mode);
-        r.compression = calls === 0 ? null : compression;
+        r.compression = calls <= 0 ? null : compression;
+        if (JOB) r.file = basename(JOB);
         r.fileBytes = statSync(path).size;
         results.push(r);
         // The same window as a JSON of the native CLI, in speedscope alone.
@@ -367,14 +573,24 @@ for (const calls of SIZES) {
           );
         }
         console.error(
-          `bench: ${calls ? calls.toLocaleString('en-US') : 'example'} calls` +
+          `bench: ${runLabel(r)}` +
             `${r.compression ? ` (${r.compression}, ${(r.fileBytes / 2 ** 20).toFixed(1)} MiB)` : ''}, ${mode}, run ${i + 1}: timeline ${s(r.timeline)}, ` +
             `converted ${s(r.converted)}, download ${s(r.download)}, speedscope painted ${s(r.painted)} (${r.viewer}), ` +
             `memory ${gb(r.memory)}, page alive ${r.pageAlive}` +
             `${r.frames ? `; ${r.frames} frames, median ${r.medianFrame.toFixed(1)} ms, p99 ${r.p99Frame.toFixed(1)} ms, worst ${r.worstFrame.toFixed(1)} ms, deepest ${r.deepestSpanNs.toFixed(0)} ns` : ''}` +
             `${r.windowCalls ? `; window ${r.windowCalls} calls, longest pause ${r.longestPause} ms` : ''}` +
+            `${r.handedOver != null ? `, handed to speedscope ${s(r.handedOver)} after the click` : ''}` +
+            `${r.writtenFrom ? ` (written from the ${r.writtenFrom})` : ''}` +
+            `${allRanksNote(r) ? `; ${allRanksNote(r)}` : ''}` +
+            `${r.marks ? `; cold: ${coldNote(r)}` : ''}` +
             `${r.note ? `; ${r.note}` : ''}`,
         );
+        console.error(
+          `bench: the machine's load average (1 min): ${r.load.start.toFixed(2)} at the start, ` +
+            `${r.load.max.toFixed(2)} at most, ${r.load.end.toFixed(2)} at the end`,
+        );
+        if (r.trace)
+          console.error(`bench: the status line (s from the choice, text, load): ${JSON.stringify(r.trace)}`);
         if (mode === 'page, suggested narrowing' && r.note === 'no narrowing in this build') break;
       }
   }
@@ -413,20 +629,24 @@ for (const r of results) {
     r.frames
       ? `${r.frames} frames: median ${r.medianFrame.toFixed(1)} ms, p99 ${r.p99Frame.toFixed(1)} ms, worst ${r.worstFrame.toFixed(0)} ms`
       : null,
+    allRanksNote(r),
     r.windowCalls
-      ? `window of ${r.windowCalls.toLocaleString('en-US')} calls: speedscope painted ${s(r.painted)} after the click, longest pause of the page ${r.longestPause} ms`
+      ? `window of ${r.windowCalls.toLocaleString('en-US')} calls${r.writtenFrom ? ` (written from the ${r.writtenFrom})` : ''}: ` +
+        `${r.handedOver != null ? `handed to speedscope ${s(r.handedOver)} and ` : ''}speedscope painted ${s(r.painted)} after the click, longest pause of the page ${r.longestPause} ms`
       : null,
+    r.marks ? coldNote(r) : null,
     !r.mode.startsWith('speedscope alone') && !r.pageAlive ? 'PAGE LOST' : null,
     r.note || null,
   ]
     .filter(Boolean)
     .join('; ');
-  const run = r.calls
-    ? `${(r.calls / 1e6).toFixed(0)} M calls` +
-      (COMPRESSIONS.length > 1 || r.compression !== 'gzip'
-        ? `, ${r.compression} (${(r.fileBytes / 2 ** 20).toFixed(1)} MiB)`
-        : '')
-    : 'the example';
+  const run =
+    r.calls > 0
+      ? `${(r.calls / 1e6).toFixed(0)} M calls` +
+        (COMPRESSIONS.length > 1 || r.compression !== 'gzip'
+          ? `, ${r.compression} (${(r.fileBytes / 2 ** 20).toFixed(1)} MiB)`
+          : '')
+      : runLabel(r);
   console.log(
     `| ${run} | ${r.mode} | ${first} | ` + `${s(r.converted)} | ${s(r.download)} | ${gb(r.memory)} | ${notes} |`,
   );
