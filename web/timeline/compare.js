@@ -9,8 +9,8 @@
 import { el } from '../dom.js';
 import { drawRatioScale } from './draw.js';
 import { count, exactTime } from './format.js';
+import { WindowQuery, markRows, regionButton, sortButtons, stampWindow } from './window-table.js';
 
-const COMPARE_DELAY_MS = 150;
 const COMPARE_ROWS = 200;
 const NONE = { calls: 0, total: 0, self: 0 };
 
@@ -40,10 +40,8 @@ export function rowTexts(row, metric = 'total') {
 }
 
 export class CompareTable {
-  #client;
+  #query;
   #onPick;
-  #timer = 0;
-  #asked = 0;
   #replies = null; // { a, b } regions of the window
   #sort = { key: 'delta', descending: true };
   #dark = false;
@@ -52,11 +50,9 @@ export class CompareTable {
 
   // onPick(name): a region's button was pressed.
   constructor(client, onPick) {
-    this.#client = client;
+    this.#query = new WindowQuery(client, 'compare-regions');
     this.#onPick = onPick;
-    for (const th of document.querySelectorAll('#tl-compare-table th[data-sort]')) {
-      th.querySelector('button').addEventListener('click', () => this.#sortBy(th.dataset.sort));
-    }
+    sortButtons('tl-compare-table', (key) => this.#sortBy(key));
     byId('tl-compare-metric').addEventListener('change', () => this.#render());
   }
 
@@ -71,8 +67,7 @@ export class CompareTable {
   }
 
   clear() {
-    clearTimeout(this.#timer);
-    this.#asked++;
+    this.#query.cancel();
     this.#replies = null;
     byId('tl-comparebar').hidden = true;
     byId('tl-compare').hidden = true;
@@ -83,11 +78,7 @@ export class CompareTable {
   // Marks the rows of the highlighted frames (a Uint8Array over frames, or null).
   mark(highlight) {
     this.#highlight = highlight;
-    for (const tr of byId('tl-compare-rows').children) {
-      const on = !!highlight?.[this.#frames.get(tr.dataset.name)];
-      tr.classList.toggle('highlighted', on);
-      tr.querySelector('button')?.setAttribute('aria-pressed', String(on));
-    }
+    markRows('tl-compare-rows', (tr) => !!highlight?.[this.#frames.get(tr.dataset.name)]);
   }
 
   // The legend in the colour scheme (dark: true).
@@ -98,20 +89,12 @@ export class CompareTable {
 
   // Asks for the regions of `window` of the open comparison soon.
   soon(current, window) {
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.#load(current, window()), COMPARE_DELAY_MS);
+    this.#query.soon(current, window, (reply, w) => this.#show(reply, w));
   }
 
-  async #load(current, { start, end }) {
-    const timeline = current();
-    if (timeline === null) return;
-    const asked = ++this.#asked;
-    const reply = await this.#client.query('compare-regions', { timeline, start, end });
-    if (asked !== this.#asked || current() !== timeline || reply.type !== 'result') return;
+  #show(reply, { start, end }) {
     this.#replies = { a: reply.a, b: reply.b };
-    const table = byId('tl-compare-table');
-    table.dataset.windowStart = String(start);
-    table.dataset.windowEnd = String(end);
+    stampWindow('tl-compare-table', start, end);
     byId('tl-compare-caption').textContent =
       `From ${exactTime(start)} to ${exactTime(end)} of each run, each from its own start`;
     this.#render();
@@ -154,13 +137,7 @@ export class CompareTable {
           el(
             'td',
             { className: 'region' },
-            el('button', {
-              type: 'button',
-              className: 'tl-region',
-              text: r.name,
-              title: `Highlight ${r.name}`,
-              onclick: () => this.#onPick(r.name),
-            }),
+            regionButton(el, r.name, `Highlight ${r.name}`, () => this.#onPick(r.name)),
           ),
           ...fields.map((f, i) => el('td', { className: `num ${f}`, 'data-field': f, text: texts[i + 1] })),
         );

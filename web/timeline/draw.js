@@ -44,8 +44,9 @@ export function rankLabels(h) {
   return { every, height: Math.max(h - rowGap(h), Math.min(12, h * every)) };
 }
 
-// The busy scale as a legend, on a small canvas (CSS px wide and high).
-export function drawBusyScale(canvas, dark) {
+// A colour scale as a legend, on a small canvas (CSS px wide and high):
+// colourAt(x, 0 at the left to 1 at the right) pixel column by column.
+function drawScale(canvas, dark, colourAt) {
   const w = canvas.clientWidth || canvas.width;
   const h = canvas.clientHeight || canvas.height;
   const dpr = window.devicePixelRatio || 1;
@@ -54,29 +55,22 @@ export function drawBusyScale(canvas, dark) {
   const ctx = canvas.getContext('2d');
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   for (let x = 0; x < w; x++) {
-    ctx.fillStyle = busyColour(Math.round((x / Math.max(1, w - 1)) * BUSY_LEVELS) / BUSY_LEVELS, dark);
+    ctx.fillStyle = colourAt(x / Math.max(1, w - 1));
     ctx.fillRect(x, 0, 1, h);
   }
   ctx.strokeStyle = dark ? '#a7b0bd' : '#596170';
   ctx.strokeRect(0.5, 0.5, w - 1, h - 1);
 }
 
-// The ratio scale as a legend, on a small canvas (CSS px wide and high):
-// ×RATIO_MIN at the left, ×1 in the middle, ×RATIO_MAX at the right.
+// The busy scale as a legend: idle at the left, busy at the right.
+export function drawBusyScale(canvas, dark) {
+  drawScale(canvas, dark, (f) => busyColour(Math.round(f * BUSY_LEVELS) / BUSY_LEVELS, dark));
+}
+
+// The ratio scale as a legend: ×RATIO_MIN at the left, ×1 in the middle,
+// ×RATIO_MAX at the right.
 export function drawRatioScale(canvas, dark) {
-  const w = canvas.clientWidth || canvas.width;
-  const h = canvas.clientHeight || canvas.height;
-  const dpr = window.devicePixelRatio || 1;
-  canvas.width = Math.round(w * dpr);
-  canvas.height = Math.round(h * dpr);
-  const ctx = canvas.getContext('2d');
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  for (let x = 0; x < w; x++) {
-    ctx.fillStyle = ratioColour(Math.round((x / Math.max(1, w - 1)) * (RATIO_LEVELS - 1)), dark);
-    ctx.fillRect(x, 0, 1, h);
-  }
-  ctx.strokeStyle = dark ? '#a7b0bd' : '#596170';
-  ctx.strokeRect(0.5, 0.5, w - 1, h - 1);
+  drawScale(canvas, dark, (f) => ratioColour(Math.round(f * (RATIO_LEVELS - 1)), dark));
 }
 
 // A 6 px tile of diagonal stripes: `stripe` over `base`.

@@ -13,8 +13,8 @@
 import { el } from '../dom.js';
 import { exactTime } from './format.js';
 import { Heatmap } from './heatmap.js';
+import { WindowQuery, markRows, regionButton, sortButtons, stampWindow } from './window-table.js';
 
-const RANKS_DELAY_MS = 150;
 const RANK_ROWS = 200;
 const TIMES = ['min', 'median', 'mean', 'max'];
 
@@ -33,11 +33,11 @@ export const rowTexts = (r) => [
 
 export class RanksPanel {
   #client;
+  #window;
   #onSelect;
   #onQuery;
   #heatmap;
-  #timer = 0;
-  #asked = 0; // bumps with every query, so only the newest answer shows
+  #asked = 0; // the query of the rows shown (WindowQuery's number)
   #rows = [];
   #sort = null; // { key, descending }, or null: the core's order (largest max − mean first)
   #selected = null; // the chosen region's frame, or null
@@ -50,12 +50,11 @@ export class RanksPanel {
   // onQuery(query): new rows, or another region chosen (orderQuery).
   constructor(client, { onSelect, onZoom, onQuery }) {
     this.#client = client;
+    this.#window = new WindowQuery(client, 'imbalance');
     this.#onSelect = onSelect;
     this.#onQuery = onQuery;
     this.#heatmap = new Heatmap(onZoom);
-    for (const th of document.querySelectorAll('#tl-imbalance-table th[data-sort]')) {
-      th.querySelector('button').addEventListener('click', () => this.#sortBy(th.dataset.sort));
-    }
+    sortButtons('tl-imbalance-table', (key) => this.#sortBy(key));
     byId('tl-imbalance').addEventListener('keydown', (e) => this.#rowKey(e));
   }
 
@@ -73,8 +72,7 @@ export class RanksPanel {
   }
 
   clear() {
-    clearTimeout(this.#timer);
-    this.#asked++;
+    this.#window.cancel();
     this.#rows = [];
     this.#selected = null;
     this.#query = null;
@@ -96,21 +94,14 @@ export class RanksPanel {
   // Asks for the window's rows soon (as RegionsTable.soon).
   soon(current, window) {
     if (!this.#active) return;
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.#load(current, window()), RANKS_DELAY_MS);
+    this.#window.soon(current, window, (reply, w) => this.#show(reply, w));
   }
 
-  async #load(current, { start, end }) {
-    const timeline = current();
-    if (timeline === null) return;
-    const asked = ++this.#asked;
-    const reply = await this.#client.query('imbalance', { timeline, start, end });
-    if (asked !== this.#asked || current() !== timeline || reply.type !== 'result') return;
+  #show(reply, { timeline, start, end, asked }) {
+    this.#asked = asked;
     this.#rows = reply.rows;
     this.#query = { timeline, start, end };
-    const table = byId('tl-imbalance-table');
-    table.dataset.windowStart = String(start);
-    table.dataset.windowEnd = String(end);
+    stampWindow('tl-imbalance-table', start, end);
     const ranks = reply.rows[0]?.ranks;
     byId('tl-ranks-caption').textContent =
       `From ${exactTime(start)} to ${exactTime(end)}` +
@@ -125,7 +116,7 @@ export class RanksPanel {
     const { timeline, start, end } = this.#query;
     const maxColumns = this.#heatmap.maxColumns;
     const reply = await this.#client.query('aligned', { timeline, frame, start, end, maxColumns });
-    if (asked !== this.#asked || frame !== this.#selected || reply.type !== 'result') return;
+    if (!this.#window.isNewest(asked) || frame !== this.#selected || reply.type !== 'result') return;
     this.#heatmap.show(reply.grid, this.#frames[frame]);
   }
 
@@ -150,11 +141,7 @@ export class RanksPanel {
   }
 
   #mark() {
-    for (const tr of byId('tl-imbalance').children) {
-      const on = Number(tr.dataset.frame) === this.#selected;
-      tr.classList.toggle('highlighted', on);
-      tr.querySelector('button')?.setAttribute('aria-pressed', String(on));
-    }
+    markRows('tl-imbalance', (tr) => Number(tr.dataset.frame) === this.#selected);
   }
 
   #sorted() {
@@ -181,13 +168,7 @@ export class RanksPanel {
   #row(r) {
     const [name, ...numbers] = rowTexts(r);
     const fields = [...TIMES, 'imbalance', 'slowestRank'];
-    const button = el('button', {
-      type: 'button',
-      className: 'tl-region',
-      text: name,
-      title: `Show ${name} on each rank`,
-      onclick: () => this.#choose(r.frame),
-    });
+    const button = regionButton(el, name, `Show ${name} on each rank`, () => this.#choose(r.frame));
     return el(
       'tr',
       { 'data-frame': String(r.frame), onclick: (e) => e.target !== button && this.#choose(r.frame) },

@@ -5,35 +5,30 @@
 
 import { el } from '../dom.js';
 import { count, exactTime } from './format.js';
+import { WindowQuery, markRows, regionButton, sortButtons, stampWindow } from './window-table.js';
 
-const REGIONS_DELAY_MS = 150;
 const REGION_ROWS = 200;
 
 const byId = (id) => document.getElementById(id);
 
 export class RegionsTable {
-  #client;
+  #query;
   #onPick;
-  #timer = 0;
-  #asked = 0; // bumps with every query, so only the newest answer shows
   #regions = [];
   #sort = { key: 'total', descending: true };
   #highlight = null; // Uint8Array over frames, or null
 
   // onPick(frame): a region's button was pressed.
   constructor(client, onPick) {
-    this.#client = client;
+    this.#query = new WindowQuery(client, 'regions');
     this.#onPick = onPick;
-    for (const th of document.querySelectorAll('#tl-regions-table th[data-sort]')) {
-      th.querySelector('button').addEventListener('click', () => this.#sortBy(th.dataset.sort));
-    }
+    sortButtons('tl-regions-table', (key) => this.#sortBy(key));
   }
 
   // Asks for the regions of `window` ({ start, end } whole ns) of the open
   // timeline soon; current() gives the open timeline's id then.
   soon(current, window) {
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.#load(current, window()), REGIONS_DELAY_MS);
+    this.#query.soon(current, window, (reply, w) => this.#show(reply, w));
   }
 
   clear() {
@@ -44,23 +39,12 @@ export class RegionsTable {
   // Marks the rows of the highlighted frames (a Uint8Array over frames, or null).
   mark(highlight) {
     this.#highlight = highlight;
-    for (const tr of byId('tl-regions').children) {
-      const on = !!highlight?.[Number(tr.dataset.frame)];
-      tr.classList.toggle('highlighted', on);
-      tr.querySelector('button')?.setAttribute('aria-pressed', String(on));
-    }
+    markRows('tl-regions', (tr) => !!highlight?.[Number(tr.dataset.frame)]);
   }
 
-  async #load(current, { start, end }) {
-    const timeline = current();
-    if (timeline === null) return;
-    const asked = ++this.#asked;
-    const reply = await this.#client.query('regions', { timeline, start, end });
-    if (asked !== this.#asked || current() !== timeline || reply.type !== 'result') return;
+  #show(reply, { start, end }) {
     this.#regions = reply.regions;
-    const table = byId('tl-regions-table');
-    table.dataset.windowStart = String(start);
-    table.dataset.windowEnd = String(end);
+    stampWindow('tl-regions-table', start, end);
     const calls = reply.regions.reduce((n, r) => n + r.calls, 0);
     byId('tl-regions-caption').textContent =
       `Regions from ${exactTime(start)} to ${exactTime(end)}: ` + `${count(calls)} ${calls === 1 ? 'call' : 'calls'}`;
@@ -89,13 +73,7 @@ export class RegionsTable {
           el(
             'td',
             { className: 'region' },
-            el('button', {
-              type: 'button',
-              className: 'tl-region',
-              text: r.name,
-              title: `Highlight ${r.name}`,
-              onclick: () => this.#onPick(r.frame),
-            }),
+            regionButton(el, r.name, `Highlight ${r.name}`, () => this.#onPick(r.frame)),
           ),
           el('td', { className: 'num', 'data-field': 'calls', text: count(r.calls) }),
           el('td', { className: 'num', 'data-field': 'total', text: exactTime(r.total) }),
