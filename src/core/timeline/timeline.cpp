@@ -31,15 +31,17 @@ void check_width(uint32_t width) {
   }
 }
 
-double median_of(std::vector<int64_t>& v) {
-  if (v.empty()) return 0;
-  const std::size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+double median_of(int64_t* v, std::size_t n) noexcept {
+  if (n == 0) return 0;
+  const std::size_t mid = n / 2;
+  std::nth_element(v, v + mid, v + n);
   const auto upper = static_cast<double>(v[mid]);
-  if (v.size() % 2 == 1) return upper;
-  const int64_t lower = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
+  if (n % 2 == 1) return upper;
+  const int64_t lower = *std::max_element(v, v + mid);
   return (static_cast<double>(lower) + upper) / 2;
 }
+
+double median_of(std::vector<int64_t>& v) noexcept { return median_of(v.data(), v.size()); }
 
 }  // namespace detail
 

@@ -242,8 +242,8 @@ class Timeline {
   std::vector<std::vector<std::size_t>> rank_blocks() const;  // per rank of ranks(): its blocks
   void fill_aligned(AlignedCalls& out, const std::vector<int64_t>& at_start,
                     const std::vector<int64_t>& at_duration,
-                    const std::vector<std::pair<uint64_t, uint64_t>>& wanted, uint64_t k0,
-                    uint64_t k1) const;
+                    const std::vector<std::pair<uint64_t, uint64_t>>& wanted,
+                    uint64_t k0, uint64_t k1) const;
   struct RankSums;   // ranks.cpp
   struct FrameWalk;  // ranks.cpp
   friend struct RankSums;
