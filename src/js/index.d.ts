@@ -505,6 +505,12 @@ export interface ScopeSpeedscope {
   readonly version: string;
   /** Bytes of WebAssembly memory (grows on demand, never shrinks). */
   readonly wasmMemoryBytes: number;
+  /**
+   * What a file holds. Reads the region table, the rank/region index and the
+   * lane columns, not the calls' times (a few MB of a 1.5 GB job; schema 1
+   * is read whole): damage in the times is reported by the export or
+   * openTimeline that reads them.
+   */
   inspect(input: Uint8Array | Input, name?: string): Inspection;
   /**
    * Two runs of the same code compared region by region: per region name with a

@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 #include "read/h5_reader.hpp"
+#include "select/inspect.hpp"
+#include "select/selection.hpp"
 #include "test_support.hpp"
 
 namespace scope_speedscope::test {
@@ -218,6 +221,64 @@ TEST(h5_reader, read_run_from_memory_equals_read_run) {
       EXPECT_EQ(from_memory.lane, from_file.lane) << what;
     } catch (const Error& e) {
       ADD_FAILURE() << what << ": " << e.kind_name() << ": " << e.what();
+    }
+  }
+}
+
+// Everything inspect_run says of a run, as text.
+std::string describe_inspection(const Inspection& info) {
+  std::ostringstream s;
+  s << info.label << "|" << info.display_label << "|" << info.schema_version << "|"
+    << info.storage_layout << "|" << info.num_ranks << "|" << info.calls << "\n";
+  for (const auto& rank : info.ranks) {
+    s << "rank " << rank.rank << " " << rank.calls << "\n";
+    for (const auto& lane : rank.lanes)
+      s << "  lane " << lane.lane << " " << lane.label << " " << lane.profile_name << " "
+        << lane.calls << "\n";
+  }
+  for (const auto& region : info.regions) {
+    s << "region " << region.name << " " << region.calls << ":";
+    for (int64_t r : region.ranks) s << " " << r;
+    s << "\n";
+  }
+  return s.str();
+}
+
+// Reading what a file holds without the calls' times (the page's first
+// question of a file) says what reading all of it says; a file it cannot
+// read cannot be read whole either; and such a run gives no calls.
+TEST(h5_reader, an_index_read_inspects_as_the_whole_read) {
+  const nlohmann::json layouts = load_layouts();
+  int compared = 0;
+  for (const auto& entry : layouts) {
+    const std::string path = fixture_path(entry);
+    const std::string what =
+        entry["set"].get<std::string>() + "/" + entry["file"].get<std::string>();
+    const std::string index_error = error_of([&] { read_run(path, {}, {}, ReadDepth::index); });
+    if (entry.contains("error")) continue;
+    ASSERT_EQ(index_error, "no error") << what;
+    const scope_speedscope::Run whole = read_run(path);
+    const scope_speedscope::Run index = read_run(path, {}, {}, ReadDepth::index);
+    EXPECT_EQ(describe_inspection(inspect_run(index)), describe_inspection(inspect_run(whole)))
+        << what;
+    if (whole.storage_layout == "columnar") {  // schema 1 and aggregate runs are read whole
+      EXPECT_FALSE(index.times) << what;
+      EXPECT_TRUE(index.start_ns.empty() && index.end_ns.empty()) << what;
+      if (!index.regions.empty()) {
+        EXPECT_EQ(error_of([&] { get_regions(index, std::nullopt, std::nullopt); }),
+                  "Error: scope-speedscope: calls asked of a run read without their times")
+            << what;
+      }
+    }
+    ++compared;
+  }
+  EXPECT_GE(compared, 45);
+  for (const auto& item : std::filesystem::directory_iterator(shared_dir() + "/bad")) {
+    if (item.path().extension() != ".h5") continue;
+    const std::string file = item.path().string();
+    const std::string index_error = error_of([&] { read_run(file, {}, {}, ReadDepth::index); });
+    if (index_error != "no error") {
+      EXPECT_NE(error_of([&] { read_run(file); }), "no error") << file;
     }
   }
 }

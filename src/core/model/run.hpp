@@ -64,6 +64,11 @@ struct Run {
 
   bool lane_column = false;  // true when the file has a thread_ids column
 
+  // False for a run read without its calls' times (ReadDepth::index): its
+  // slices and lanes are the file's, start_ns and end_ns are empty. Only
+  // inspect_run takes such a run; reconstructing calls refuses it.
+  bool times = true;
+
   // Set on a run holding only some of its file's calls (a timeline's, given
   // back as a run): the file's first start, which run_origin_ns answers.
   std::optional<int64_t> file_first_start_ns;

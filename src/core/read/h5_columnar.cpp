@@ -73,12 +73,17 @@ uint32_t region_of(const File& f, const RegionTable& table, int64_t id) {
   return table.region_of_id[static_cast<std::size_t>(id)];
 }
 
+void require_length(const File& f, const std::vector<int64_t>& column, uint64_t expected,
+                    const std::string& what) {
+  if (column.size() != expected) {
+    f.fail("column '" + what + "' has " + std::to_string(column.size()) + " values where " +
+           std::to_string(expected) + " were expected");
+  }
+}
+
 void require_same_length(const File& f, const std::vector<int64_t>& column,
                          const std::vector<int64_t>& reference, const std::string& what) {
-  if (column.size() != reference.size()) {
-    f.fail("column '" + what + "' has " + std::to_string(column.size()) + " values where " +
-           std::to_string(reference.size()) + " were expected");
-  }
+  require_length(f, column, reference.size(), what);
 }
 
 // Rows must lie inside the event columns and must not overlap (spec 1.4).
@@ -138,11 +143,11 @@ uint64_t length_of(File& f, const std::string& path) {
 
 // The lane of each event: its thread (events/thread_ids), or its task
 // (events/task_ids) when the run recorded tasks.
-void read_lanes(File& f, Run& run, bool tasks) {
+void read_lanes(File& f, Run& run, bool tasks, uint64_t events) {
   const hid_t root = f.file.get();
   run.lane_column = true;
   run.lane = read_int64_column(f, root, "events/thread_ids", true);
-  require_same_length(f, run.lane, run.start_ns, "events/thread_ids");
+  require_length(f, run.lane, events, "events/thread_ids");
   for (std::size_t i = 0; i < run.lane.size(); ++i) {
     if (run.lane[i] == INT64_MAX) {  // -2 - thread_id would overflow
       f.fail(Msg::thread_id_out_of_range, {{"dataset", "events/thread_ids"},
@@ -152,7 +157,7 @@ void read_lanes(File& f, Run& run, bool tasks) {
   }
   if (tasks) {
     const std::vector<int64_t> task_ids = read_int64_column(f, root, "events/task_ids", true);
-    require_same_length(f, task_ids, run.start_ns, "events/task_ids");
+    require_length(f, task_ids, events, "events/task_ids");
     for (std::size_t i = 0; i < run.lane.size(); ++i)
       run.lane[i] = lane_id(run.lane[i], &task_ids[i]);
   } else {
@@ -186,9 +191,9 @@ void read_columnar(File& f, Run& run) {
   const uint64_t events =
       region_ids.empty() && !link_exists(root, start_path) ? 0 : length_of(f, start_path);
   validate_event_index(f, offsets, counts, events);
-  f.events_total = events * (2 + (threads ? 1 : 0) + (tasks ? 1 : 0));
+  f.events_total = events * ((f.times ? 2 : 0) + (threads ? 1 : 0) + (tasks ? 1 : 0));
 
-  if (events > 0 || link_exists(root, start_path)) {
+  if (f.times && (events > 0 || link_exists(root, start_path))) {
     run.start_ns = read_int64_column(f, root, start_path, true);
     run.end_ns = read_int64_column(f, root, end_path, true);
     if (run.end_ns.size() < run.start_ns.size()) {
@@ -197,14 +202,15 @@ void read_columnar(File& f, Run& run) {
     }
     run.end_ns.resize(run.start_ns.size());
   }
-  if (threads) read_lanes(f, run, tasks);
+  if (!f.times) run.times = false;
+  if (threads) read_lanes(f, run, tasks, f.times ? run.start_ns.size() : events);
 
   Attacher slices(run);
   for (std::size_t p = 0; p < region_ids.size(); ++p) {
     const uint32_t region = region_of(f, table, region_ids[p]);
     const auto offset = static_cast<uint64_t>(offsets[p]);
     const auto count = static_cast<uint64_t>(counts[p]);
-    if (deltas) {  // per row: cumulative sum of deltas; end = start + duration
+    if (deltas && f.times) {  // per row: cumulative sum of deltas; end = start + duration
       // numpy would wrap around silently; a time beyond 64 bits is damage.
       int64_t acc = 0;
       for (uint64_t i = offset; i < offset + count; ++i) {

@@ -81,6 +81,7 @@ struct File {
   uint64_t events_total = 0;      // for progress
   uint64_t events_done = 0;
   uint64_t memory = 0;  // bytes claimed by what has been read so far
+  bool times = true;    // false: the calls' times are left out (ReadDepth::index)
 
   [[noreturn]] void fail(const std::string& what) const;  // corrupt_profile, names the file
   // A message of the table about this file: {"path", path} comes first.

@@ -147,7 +147,8 @@ class FdSource final : public ByteSource {
   uint64_t size_ = 0;
 };
 
-Run read_from_state(h5::SourceState& state, const std::string& path, const Progress& progress) {
+Run read_from_state(h5::SourceState& state, const std::string& path, const Progress& progress,
+                    ReadDepth depth) {
   h5::silence_hdf5_errors();
   h5::Handle fapl = h5::driver_fapl(state);
   if (!fapl.valid()) {
@@ -159,6 +160,7 @@ Run read_from_state(h5::SourceState& state, const std::string& path, const Progr
   f.path = path;
   f.progress = progress;
   f.source = &state;
+  f.times = depth == ReadDepth::calls;
   // The driver reads the source, not the name: a name no other open file has.
   static unsigned counter = 0;
   const std::string open_name = "scope-speedscope input " + std::to_string(++counter);
@@ -188,11 +190,12 @@ Error unreadable(const std::string& path, const std::string& reason) {
 
 // Every reading error blames the file; a source that failed to give bytes
 // is the reason, whatever HDF5 made of the missing bytes.
-Run read_source(ByteSource& source, const std::string& shown, const Progress& progress) {
+Run read_source(ByteSource& source, const std::string& shown, const Progress& progress,
+                ReadDepth depth) {
   h5::SourceState state;
   state.source = &source;
   try {
-    return read_from_state(state, shown, progress);
+    return read_from_state(state, shown, progress, depth);
   } catch (Error& e) {
     if (!state.failure.empty()) throw unreadable(shown, state.failure);
     e.in_file(shown);
@@ -203,7 +206,8 @@ Run read_source(ByteSource& source, const std::string& shown, const Progress& pr
 
 }  // namespace
 
-Run read_run(const std::string& path, const Progress& progress, const std::string& display_name) {
+Run read_run(const std::string& path, const Progress& progress, const std::string& display_name,
+             ReadDepth depth) {
   const std::string& shown = display_name.empty() ? path : display_name;
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
@@ -217,17 +221,18 @@ Run read_run(const std::string& path, const Progress& progress, const std::strin
   if (::fstat(fd, &st) != 0) throw unreadable(shown, std::strerror(errno));
   if (S_ISDIR(st.st_mode)) throw unreadable(shown, "it is a directory");
   source.set_size(static_cast<uint64_t>(st.st_size));
-  return read_source(source, shown, progress);
+  return read_source(source, shown, progress, depth);
 }
 
 Run read_run_from_memory(const void* data, std::size_t size, const std::string& name,
-                         const Progress& progress) {
+                         const Progress& progress, ReadDepth depth) {
   MemorySource source(data, size);
-  return read_source(source, name, progress);
+  return read_source(source, name, progress, depth);
 }
 
-Run read_run_from_source(ByteSource& source, const std::string& name, const Progress& progress) {
-  return read_source(source, name, progress);
+Run read_run_from_source(ByteSource& source, const std::string& name, const Progress& progress,
+                         ReadDepth depth) {
+  return read_source(source, name, progress, depth);
 }
 
 }  // namespace scope_speedscope

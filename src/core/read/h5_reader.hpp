@@ -29,20 +29,29 @@ class ByteSource {
   virtual bool lazy() const { return false; }
 };
 
+// How much of a file a read takes. `calls`: everything the export needs.
+// `index`: what the file holds without the calls' times (for schema 2 and 3
+// the region table, the rank/region index and the lane columns and tables;
+// a schema-1 file is read whole): what inspect_run needs, and nothing that
+// reconstructs calls may take such a run (Run::times is false). Reading
+// what a 1.5 GB job holds then reads a few MB, and damage in the times is
+// found by the read that needs them.
+enum class ReadDepth { calls, index };
+
 // Reads a scope-profiler file (schema 1, 2, 3 or aggregate) from a path.
 // Throws Error (file_not_found, corrupt_profile, schema) with scope-profiler's
 // messages; `path` appears in them as given, or `display_name` when set
 // (a browser's mounted file shows its own name, not the mount path).
 Run read_run(const std::string& path, const Progress& progress = {},
-             const std::string& display_name = {});
+             const std::string& display_name = {}, ReadDepth depth = ReadDepth::calls);
 
 // The same from bytes in memory; `name` stands for the path in messages and
 // in the display label.
 Run read_run_from_memory(const void* data, std::size_t size, const std::string& name,
-                         const Progress& progress = {});
+                         const Progress& progress = {}, ReadDepth depth = ReadDepth::calls);
 
 // The same from any source; `name` as for read_run_from_memory.
 Run read_run_from_source(ByteSource& source, const std::string& name,
-                         const Progress& progress = {});
+                         const Progress& progress = {}, ReadDepth depth = ReadDepth::calls);
 
 }  // namespace scope_speedscope

@@ -92,6 +92,11 @@ void require_rank(const Run& run, int64_t rank, std::size_t index) {
 }
 
 std::vector<uint32_t> order_regions(const Run& run, std::vector<uint32_t> regions) {
+  // Every path to calls orders the regions first, by their calls' times.
+  if (!run.times) {
+    throw Error(Msg::internal,
+                {{"detail", "scope-speedscope: calls asked of a run read without their times"}});
+  }
   std::sort(regions.begin(), regions.end());  // file order breaks ties
   std::vector<std::pair<double, uint32_t>> keyed;
   keyed.reserve(regions.size());
