@@ -328,6 +328,24 @@ async function measure(calls, path, mode, timeWindow = null) {
   }
 }
 
+// BENCH_CPU_PROFILE=FILE: the page's main thread profiled (Chrome DevTools
+// Protocol, 100 µs samples) while the zoom and pan run, written to FILE
+// (a .cpuprofile for DevTools or any reader of that format).
+async function startProfile(page) {
+  const file = process.env.BENCH_CPU_PROFILE;
+  if (!file) return { stop: async () => {} };
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+  return {
+    stop: async () => {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+    },
+  };
+}
+
 // In the page: a wheel step a frame on the chart, zooming around its middle
 // from the whole run to a window of about 1 µs and back out, then panning;
 // the gaps between animation frames.
@@ -467,7 +485,9 @@ async function allRanksSteps(page, ask, until, mem, settled) {
   out.settledAfterPick = await ask('performance.now() - window.benchPick');
   await page.getByTestId('options-toggle').click();
   await page.waitForTimeout(500);
+  const profile = await startProfile(page);
   Object.assign(out, await ask(ZOOM_SCRIPT));
+  await profile.stop();
   // The whole run again ('0'), then zoomed in to about 1 M calls and opened in speedscope.
   await ask(
     `document.querySelector('[data-testid=timeline]').dispatchEvent(new KeyboardEvent('keydown', { key: '0', bubbles: true, cancelable: true }))`,

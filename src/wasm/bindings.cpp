@@ -535,7 +535,8 @@ struct OpenTimeline {
   ss::Timeline timeline;
   ss::Timeline::Bars bars;
   std::vector<double> start, end;  // bars' times as JavaScript numbers
-  std::vector<double> aligned[6];  // alignedCalls' columns as JavaScript numbers
+  ss::Timeline::AlignedCalls aligned_answer;  // alignedCalls' last answer, its memory reused
+  std::vector<double> aligned[6];             // its columns as JavaScript numbers
 };
 
 std::map<int, std::unique_ptr<OpenTimeline>>& open_timelines() {
@@ -733,7 +734,8 @@ val timeline_aligned_calls(int id, double frame, double start, double end) {
     const double limit = 2147483647.0;
     const auto f = static_cast<int32_t>(std::max(-1.0, std::min(frame, limit)));
     OpenTimeline& t = timeline_of(id);
-    const auto a = t.timeline.aligned_calls(f, window.start, window.end);
+    t.timeline.aligned_calls(f, window.start, window.end, t.aligned_answer);
+    const ss::Timeline::AlignedCalls& a = t.aligned_answer;
     val out = val::object();
     std::vector<double>* s = t.aligned;
     out.set("k", doubles_view(s[0], a.k));

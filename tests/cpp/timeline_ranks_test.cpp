@@ -216,6 +216,7 @@ TEST_P(TimelineRanksRandom, imbalance_and_aligned_calls_match_the_model) {
   int64_t run_end = 0;
   for (const auto& info : tl.lanes()) run_end = std::max(run_end, info.end_ns);
   std::uniform_int_distribution<int64_t> instant(-5, run_end + 5);
+  Timeline::AlignedCalls reused;
   for (int round = 0; round < 40; ++round) {
     int64_t a, z;
     switch (round % 4) {
@@ -227,8 +228,14 @@ TEST_P(TimelineRanksRandom, imbalance_and_aligned_calls_match_the_model) {
     const std::string what = "[" + std::to_string(a) + ", " + std::to_string(z) + ")";
     expect_rows_equal(tl.imbalance(a, z), model_imbalance(m, a, z), "imbalance " + what);
     const auto frame = static_cast<int32_t>(rng() % tl.frames().size());
-    expect_aligned_equal(tl.aligned_calls(frame, a, z), model_aligned(m, frame, a, z),
+    const Timeline::AlignedCalls want = model_aligned(m, frame, a, z);
+    expect_aligned_equal(tl.aligned_calls(frame, a, z), want,
                          "aligned_calls frame " + std::to_string(frame) + " " + what);
+    // Asked into the answer of every round before (larger, smaller, empty).
+    tl.aligned_calls(frame, a, z, reused);
+    expect_aligned_equal(reused, want,
+                         "aligned_calls into a reused answer, frame " + std::to_string(frame) +
+                             " " + what);
     const std::vector<int64_t> rs = model_ranks(m);
     const std::vector<std::size_t> lanes = lanes_of(m, rs[rng() % rs.size()]);
     const auto width = static_cast<uint32_t>(1 + rng() % 700);
@@ -350,6 +357,14 @@ TEST(TimelineRanks, bad_arguments_are_errors) {
   EXPECT_EQ(message_of([&] { tl.aligned_calls(-1, 0, 10); }),
             "bad_argument: alignedCalls: frame -1 is out of range (the timeline has 2 frames)");
   EXPECT_EQ(message_of([&] { tl.aligned_calls(0, 0, 10); }), "none");
+  // An answer asked into again is cleared by a refused question.
+  Timeline::AlignedCalls answer;
+  tl.aligned_calls(0, 0, 100, answer);
+  ASSERT_GT(answer.size(), 0u);
+  EXPECT_EQ(message_of([&] { tl.aligned_calls(0, 10, 10, answer); }),
+            "bad_argument: alignedCalls: end (10) must be after start (10)");
+  EXPECT_EQ(answer.size(), 0u);
+  EXPECT_TRUE(answer.ranks.empty() && answer.counts.empty() && answer.common == 0);
 }
 
 }  // namespace

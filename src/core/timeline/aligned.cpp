@@ -158,17 +158,23 @@ struct Timeline::FrameWalk {
 // and written through pointers, and nothing in the loop can throw: in
 // WebAssembly each call that may throw inside a function with cleanups
 // goes out to JavaScript and back (the loop was three times slower so).
-void Timeline::fill_aligned(AlignedCalls& out, const std::vector<int64_t>& at_start,
-                            const std::vector<int64_t>& at_duration,
+void Timeline::fill_aligned(AlignedCalls& out,
                             const std::vector<std::pair<uint64_t, uint64_t>>& wanted,
                             uint64_t k0, uint64_t k1) const {
+  const std::vector<int64_t>& at_start = out.scratch_start;
+  const std::vector<int64_t>& at_duration = out.scratch_duration;
   const std::size_t R = out.ranks.size();
   std::size_t n = 0;
   for (const auto& [a, b] : wanted) n += static_cast<std::size_t>(b - a) * R;
   out.k.resize(n);
   for (auto* v : {&out.rank, &out.start_ns, &out.end_ns}) v->resize(n);
   for (auto* v : {&out.lateness_ns, &out.excess_ns}) v->resize(n);
-  std::vector<int64_t> scratch(2 * R);
+  // The working columns hold rank after rank; the entries go k after k.
+  // Read them a tile of kTile consecutive k at a time (one short run per
+  // rank), not one value of every rank per k (a stream per rank, 128 at
+  // 64 ranks, which the caches could not follow).
+  constexpr std::size_t kTile = 64;
+  std::vector<int64_t> scratch(2 * R + 2 * R * kTile);
   uint64_t* k_at = out.k.data();
   int64_t* rank_at = out.rank.data();
   int64_t* start_at = out.start_ns.data();
@@ -178,42 +184,62 @@ void Timeline::fill_aligned(AlignedCalls& out, const std::vector<int64_t>& at_st
   const int64_t* ranks = out.ranks.data();
   int64_t* starts = scratch.data();
   int64_t* durations = starts + R;
+  int64_t* tile_start = durations + R;          // [r * kTile + j]
+  int64_t* tile_duration = tile_start + R * kTile;
   const uint64_t per_rank = k1 - k0;
   for (const auto& [a, b] : wanted) {
-    for (uint64_t k = a; k < b; ++k) {
+    for (uint64_t k = a; k < b; k += kTile) {
+      const auto tile = static_cast<std::size_t>(std::min<uint64_t>(kTile, b - k));
       for (std::size_t r = 0; r < R; ++r) {
-        const uint64_t c = r * per_rank + (k - k0);
-        start_at[r] = at_start[c];
-        end_at[r] = at_start[c] + at_duration[c];
-        starts[r] = at_start[c];
-        durations[r] = at_duration[c];
+        const std::size_t from = r * per_rank + (k - k0);
+        std::copy_n(at_start.data() + from, tile, tile_start + r * kTile);
+        std::copy_n(at_duration.data() + from, tile, tile_duration + r * kTile);
       }
-      const double start_median = detail::median_of(starts, R);
-      const double duration_median = detail::median_of(durations, R);
-      for (std::size_t r = 0; r < R; ++r) {
-        k_at[r] = k;
-        rank_at[r] = ranks[r];
-        lateness_at[r] = static_cast<double>(start_at[r]) - start_median;
-        excess_at[r] = static_cast<double>(end_at[r] - start_at[r]) - duration_median;
+      for (std::size_t j = 0; j < tile; ++j) {
+        for (std::size_t r = 0; r < R; ++r) {
+          starts[r] = start_at[r] = tile_start[r * kTile + j];
+          durations[r] = tile_duration[r * kTile + j];
+          end_at[r] = start_at[r] + durations[r];
+        }
+        const double start_median = detail::median_of(starts, R);
+        const double duration_median = detail::median_of(durations, R);
+        for (std::size_t r = 0; r < R; ++r) {
+          k_at[r] = k + j;
+          rank_at[r] = ranks[r];
+          lateness_at[r] = static_cast<double>(start_at[r]) - start_median;
+          excess_at[r] = static_cast<double>(end_at[r] - start_at[r]) - duration_median;
+        }
+        k_at += R;
+        rank_at += R;
+        start_at += R;
+        end_at += R;
+        lateness_at += R;
+        excess_at += R;
       }
-      k_at += R;
-      rank_at += R;
-      start_at += R;
-      end_at += R;
-      lateness_at += R;
-      excess_at += R;
     }
   }
 }
 
 Timeline::AlignedCalls Timeline::aligned_calls(int32_t frame, int64_t start, int64_t end) const {
+  AlignedCalls out;
+  aligned_calls(frame, start, end, out);
+  out.scratch_start = {};
+  out.scratch_duration = {};
+  return out;
+}
+
+void Timeline::aligned_calls(int32_t frame, int64_t start, int64_t end, AlignedCalls& out) const {
+  for (auto* v : {&out.ranks, &out.rank, &out.start_ns, &out.end_ns}) v->clear();
+  for (auto* v : {&out.lateness_ns, &out.excess_ns}) v->clear();
+  out.counts.clear();
+  out.k.clear();
+  out.common = 0;
   detail::check_window("alignedCalls", start, end);
   if (frame < 0 || static_cast<std::size_t>(frame) >= frames_.size()) {
     detail::bad_argument("alignedCalls: frame " + std::to_string(frame) +
                          " is out of range (the timeline has " + std::to_string(frames_.size()) +
                          " frames)");
   }
-  AlignedCalls out;
   out.ranks = ranks();
   const std::size_t R = out.ranks.size();
   std::vector<FrameWalk> walks;
@@ -229,12 +255,15 @@ Timeline::AlignedCalls Timeline::aligned_calls(int32_t frame, int64_t start, int
   out.common = R == 0 ? 0 : *std::min_element(out.counts.begin(), out.counts.end());
   for (auto& k : ks) k.second = std::min(k.second, out.common);
   const auto wanted = merged(ks);
-  if (wanted.empty()) return out;
+  if (wanted.empty()) return;
   const uint64_t k0 = wanted.front().first, k1 = wanted.back().second;
   // Per rank, the starts and durations of its calls k0 .. k1 - 1, rank after
   // rank, read as the walk passes them (the columns are read in order, not
   // k by k across the ranks: at 100 M calls that is a cache miss an entry).
-  std::vector<int64_t> at_start(R * (k1 - k0)), at_duration(R * (k1 - k0));
+  std::vector<int64_t>& at_start = out.scratch_start;
+  std::vector<int64_t>& at_duration = out.scratch_duration;
+  at_start.resize(R * (k1 - k0));
+  at_duration.resize(R * (k1 - k0));
   for (std::size_t r = 0; r < R; ++r) {
     FrameWalk& w = walks[r];  // its cursors at `start`, before call first[r]
     uint64_t k = first[r];
@@ -246,8 +275,7 @@ Timeline::AlignedCalls Timeline::aligned_calls(int32_t frame, int64_t start, int
       at_duration[i] = end_[c] - start_[c];
     }
   }
-  fill_aligned(out, at_start, at_duration, wanted, k0, k1);
-  return out;
+  fill_aligned(out, wanted, k0, k1);
 }
 
 }  // namespace scope_speedscope
