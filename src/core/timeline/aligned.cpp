@@ -172,8 +172,9 @@ void Timeline::fill_aligned(AlignedCalls& out,
   // The working columns hold rank after rank; the entries go k after k.
   // Read them a tile of kTile consecutive k at a time (one short run per
   // rank), not one value of every rank per k (a stream per rank, 128 at
-  // 64 ranks, which the caches could not follow).
-  constexpr std::size_t kTile = 64;
+  // 64 ranks, which the caches could not follow). 32 values are 256 bytes:
+  // Emscripten's memcpy hands 512 bytes and more to JavaScript.
+  constexpr std::size_t kTile = 32;
   std::vector<int64_t> scratch(2 * R + 2 * R * kTile);
   uint64_t* k_at = out.k.data();
   int64_t* rank_at = out.rank.data();
