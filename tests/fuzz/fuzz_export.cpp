@@ -1,6 +1,7 @@
 // libFuzzer target: one input is the bytes of an HDF5 file. It goes through
-// the in-memory reader (what the page and the npm package use), the
-// inspection the page shows, and the whole export of every rank with calls
+// the in-memory reader (what the page and the npm package use), first
+// without the calls' times as the page's inspection reads it (a file that
+// read refuses must be refused whole too), the inspection the page shows, and the whole export of every rank with calls
 // (at most four) into a sink that only checks the JSON is well formed enough
 // to end where it should. A refusal (scope_speedscope::Error) is the normal
 // outcome; anything else is a finding: a crash or sanitizer report, an
@@ -61,9 +62,18 @@ class CheckingTarget final : public ss::OutputTarget {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
+  // What the page asks first: what the file holds, read without the calls'
+  // times. A file refused so must be refused when read whole too.
+  bool index_refused = false;
+  try {
+    ss::inspect_run(ss::read_run_from_memory(data, size, "fuzz.h5", {}, ss::ReadDepth::index));
+  } catch (const ss::Error&) {
+    index_refused = true;
+  }
   try {
     std::vector<ss::Run> runs;
     runs.push_back(ss::read_run_from_memory(data, size, "fuzz.h5"));
+    if (index_refused) std::abort();  // read whole, but not what it holds
     const ss::Inspection info = ss::inspect_run(runs.front());
     std::vector<int64_t> ranks;
     for (const auto& rank : info.ranks) {
