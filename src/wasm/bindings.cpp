@@ -534,7 +534,7 @@ val export_files(val inputs, val options, val sink) {
 struct OpenTimeline {
   ss::Timeline timeline;
   ss::Timeline::Bars bars;
-  std::vector<double> start, end;  // bars' times as JavaScript numbers
+  std::vector<double> start, end;             // bars' times as JavaScript numbers
   ss::Timeline::AlignedCalls aligned_answer;  // alignedCalls' last answer, its memory reused
   std::vector<double> aligned[6];             // its columns as JavaScript numbers
 };

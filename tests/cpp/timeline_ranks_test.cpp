@@ -233,9 +233,9 @@ TEST_P(TimelineRanksRandom, imbalance_and_aligned_calls_match_the_model) {
                          "aligned_calls frame " + std::to_string(frame) + " " + what);
     // Asked into the answer of every round before (larger, smaller, empty).
     tl.aligned_calls(frame, a, z, reused);
-    expect_aligned_equal(reused, want,
-                         "aligned_calls into a reused answer, frame " + std::to_string(frame) +
-                             " " + what);
+    expect_aligned_equal(
+        reused, want,
+        "aligned_calls into a reused answer, frame " + std::to_string(frame) + " " + what);
     const std::vector<int64_t> rs = model_ranks(m);
     const std::vector<std::size_t> lanes = lanes_of(m, rs[rng() % rs.size()]);
     const auto width = static_cast<uint32_t>(1 + rng() % 700);

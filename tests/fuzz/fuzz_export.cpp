@@ -1,8 +1,8 @@
 // libFuzzer target: one input is the bytes of an HDF5 file. It goes through
 // the in-memory reader (what the page and the npm package use), first
 // without the calls' times as the page's inspection reads it (a file that
-// read refuses must be refused whole too), the inspection the page shows, and the whole export of every rank with calls
-// (at most four) into a sink that only checks the JSON is well formed enough
+// read refuses must be refused whole too), the inspection the page shows, and the whole export of
+// every rank with calls (at most four) into a sink that only checks the JSON is well formed enough
 // to end where it should. A refusal (scope_speedscope::Error) is the normal
 // outcome; anything else is a finding: a crash or sanitizer report, an
 // exception of another type (std::bad_alloc from a buffer sized by the file,

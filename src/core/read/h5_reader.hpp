@@ -51,7 +51,7 @@ Run read_run_from_memory(const void* data, std::size_t size, const std::string& 
                          const Progress& progress = {}, ReadDepth depth = ReadDepth::calls);
 
 // The same from any source; `name` as for read_run_from_memory.
-Run read_run_from_source(ByteSource& source, const std::string& name,
-                         const Progress& progress = {}, ReadDepth depth = ReadDepth::calls);
+Run read_run_from_source(ByteSource& source, const std::string& name, const Progress& progress = {},
+                         ReadDepth depth = ReadDepth::calls);
 
 }  // namespace scope_speedscope

@@ -74,7 +74,9 @@ struct Timeline::FrameWalk {
     return 0;
   }
   int64_t start(const Slot& s, std::size_t i) const noexcept { return tl.start_[s.begin + i]; }
-  bool is_frame(const Slot& s, std::size_t i) const noexcept { return tl.frame_[s.begin + i] == frame; }
+  bool is_frame(const Slot& s, std::size_t i) const noexcept {
+    return tl.frame_[s.begin + i] == frame;
+  }
   // Calls of the frame among the slot's first p.
   uint64_t count_below(const Slot& s, std::size_t p) const noexcept {
     uint64_t n = 0;
@@ -159,8 +161,8 @@ struct Timeline::FrameWalk {
 // WebAssembly each call that may throw inside a function with cleanups
 // goes out to JavaScript and back (the loop was three times slower so).
 void Timeline::fill_aligned(AlignedCalls& out,
-                            const std::vector<std::pair<uint64_t, uint64_t>>& wanted,
-                            uint64_t k0, uint64_t k1) const {
+                            const std::vector<std::pair<uint64_t, uint64_t>>& wanted, uint64_t k0,
+                            uint64_t k1) const {
   const std::vector<int64_t>& at_start = out.scratch_start;
   const std::vector<int64_t>& at_duration = out.scratch_duration;
   const std::size_t R = out.ranks.size();
@@ -185,7 +187,7 @@ void Timeline::fill_aligned(AlignedCalls& out,
   const int64_t* ranks = out.ranks.data();
   int64_t* starts = scratch.data();
   int64_t* durations = starts + R;
-  int64_t* tile_start = durations + R;          // [r * kTile + j]
+  int64_t* tile_start = durations + R;  // [r * kTile + j]
   int64_t* tile_duration = tile_start + R * kTile;
   const uint64_t per_rank = k1 - k0;
   for (const auto& [a, b] : wanted) {
