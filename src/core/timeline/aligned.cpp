@@ -44,6 +44,7 @@ struct Timeline::FrameWalk {
     std::size_t pos;  // the cursor: calls before it are behind the walk
     // The frame's call after / before the cursor (kNone: none), once looked for.
     std::size_t next = kUnknown, prev = kUnknown;
+    uint64_t total = UINT64_MAX;  // the frame's calls in the slot, once counted
     void move_to(std::size_t p) noexcept {
       pos = p;
       next = prev = kUnknown;
@@ -85,19 +86,24 @@ struct Timeline::FrameWalk {
     for (std::size_t i = whole * kChunk; i < p; ++i) n += is_frame(s, i);
     return n;
   }
+  // The frame's calls in a slot (counted once: a walk asks several times).
+  uint64_t total_of(Slot& s) const noexcept {
+    if (s.total == UINT64_MAX) s.total = count_below(s, s.n);
+    return s.total;
+  }
   // Moves every cursor to the first call starting at or after t; returns
   // the frame's calls before it (its number for the next call).
   uint64_t seek(int64_t t) noexcept {
     uint64_t n = 0;
     for (Slot& s : slots) {
       s.move_to(detail::partition_index(0, s.n, [&](std::size_t i) { return start(s, i) < t; }));
-      n += count_below(s, s.pos);
+      n += s.pos == s.n ? total_of(s) : count_below(s, s.pos);
     }
     return n;
   }
-  uint64_t count_all() const noexcept {
+  uint64_t count_all() noexcept {
     uint64_t n = 0;
-    for (const Slot& s : slots) n += count_below(s, s.n);
+    for (Slot& s : slots) n += total_of(s);
     return n;
   }
   // The first call of the frame at or after i in a slot (kNone: none).
@@ -152,6 +158,37 @@ struct Timeline::FrameWalk {
     }
     slots[best].move_to(at + 1);
     return slots[best].begin + at;
+  }
+  // The frame's next n calls (there are n): their starts and durations.
+  // When one slot holds all of the frame's calls (a region at one depth of
+  // one lane, the usual case) that is a scan of it, not a choice among the
+  // slots a call.
+  void take(std::size_t n, int64_t* starts, int64_t* durations) noexcept {
+    std::size_t holder = kNone;
+    for (std::size_t k = 0; k < slots.size(); ++k) {
+      if (total_of(slots[k]) == 0) continue;
+      if (holder != kNone) {
+        holder = kNone;  // more than one: choose call by call
+        break;
+      }
+      holder = k;
+    }
+    if (holder == kNone) {
+      for (std::size_t j = 0; j < n; ++j) {
+        const uint64_t c = take_next();
+        starts[j] = tl.start_[c];
+        durations[j] = tl.end_[c] - tl.start_[c];
+      }
+      return;
+    }
+    Slot& s = slots[holder];
+    std::size_t i = s.pos;
+    for (std::size_t j = 0; j < n; ++j, ++i) {
+      i = next_in(s, i);
+      starts[j] = tl.start_[s.begin + i];
+      durations[j] = tl.end_[s.begin + i] - tl.start_[s.begin + i];
+    }
+    s.move_to(i);
   }
 };
 
@@ -272,11 +309,8 @@ void Timeline::aligned_calls(int32_t frame, int64_t start, int64_t end, AlignedC
     uint64_t k = first[r];
     for (; k > k0; --k) w.step_back();
     for (; k < k0; ++k) w.take_next();
-    for (std::size_t i = r * (k1 - k0); k < k1; ++k, ++i) {
-      const uint64_t c = w.take_next();
-      at_start[i] = start_[c];
-      at_duration[i] = end_[c] - start_[c];
-    }
+    const std::size_t at = r * (k1 - k0);
+    w.take(static_cast<std::size_t>(k1 - k0), at_start.data() + at, at_duration.data() + at);
   }
   fill_aligned(out, wanted, k0, k1);
 }
