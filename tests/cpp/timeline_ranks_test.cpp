@@ -253,6 +253,51 @@ INSTANTIATE_TEST_SUITE_P(
                       RanksCase{1, 4, 2000, 6, 8, 50, 15}, RanksCase{6, 1, 2500, 2, 2, 3, 16},
                       RanksCase{3, 6, 600, 7, 100, 20, 17}));
 
+// Flat runs (no call inside another, one lane a rank): each region's calls
+// lie at one depth of one lane, so the walk scans that slot instead of
+// choosing among slots call by call; the same answers as the model.
+TEST(TimelineRanks, aligned_calls_of_flat_runs_match_the_model) {
+  std::mt19937_64 rng(19);
+  for (int ranks = 1; ranks <= 5; ++ranks) {
+    std::vector<SliceSpec> slices;
+    for (int r = 0; r < ranks; ++r) {
+      std::map<int, SliceSpec> by_region;
+      int64_t t = static_cast<int64_t>(rng() % 50);
+      const int calls = 300 + static_cast<int>(rng() % 700);
+      for (int c = 0; c < calls; ++c) {
+        const int region = static_cast<int>(rng() % 3);
+        const int64_t d = 1 + static_cast<int64_t>(rng() % 40);
+        auto& spec = by_region[region];
+        spec.region = "r" + std::to_string(region);
+        spec.rank = r;
+        spec.calls.push_back({t, t + d});
+        t += d + 1 + static_cast<int64_t>(rng() % 20);
+      }
+      for (auto& [region, spec] : by_region) slices.push_back(spec);
+    }
+    const scope_speedscope::Run run = make_run(slices, false);
+    std::vector<int64_t> all;
+    for (int r = 0; r < ranks; ++r) all.push_back(r);
+    TimelineOptions options;
+    options.ranks = all;
+    const Timeline tl = open_timeline(run, options);
+    const Model m = model_of(run, all);
+    int64_t run_end = 0;
+    for (const auto& info : tl.lanes()) run_end = std::max(run_end, info.end_ns);
+    Timeline::AlignedCalls reused;
+    for (int round = 0; round < 20; ++round) {
+      const int64_t a = round == 0 ? 0 : static_cast<int64_t>(rng() % (run_end + 1));
+      const int64_t z = round == 0 ? run_end + 1 : a + 1 + static_cast<int64_t>(rng() % 3000);
+      for (int32_t frame = 0; frame < static_cast<int32_t>(tl.frames().size()); ++frame) {
+        const std::string what = std::to_string(ranks) + " ranks, frame " + std::to_string(frame) +
+                                 " [" + std::to_string(a) + ", " + std::to_string(z) + ")";
+        tl.aligned_calls(frame, a, z, reused);
+        expect_aligned_equal(reused, model_aligned(m, frame, a, z), what);
+      }
+    }
+  }
+}
+
 // ---- pinned examples -----------------------------------------------------------------
 
 // Rank r runs `step` three times, each lasting 10 * (r + 1) ns, back to
