@@ -63,7 +63,8 @@ set(SCOPE_SPEEDSCOPE_HDF5_PATCHES
   "${CMAKE_CURRENT_LIST_DIR}/patches/hdf5-1.14.5-deflate-replaceable.patch"
   "${CMAKE_CURRENT_LIST_DIR}/patches/hdf5-1.14.5-layout-init-undone.patch"
   "${CMAKE_CURRENT_LIST_DIR}/patches/hdf5-1.14.5-local-heap-free-list.patch"
-  "${CMAKE_CURRENT_LIST_DIR}/patches/hdf5-1.14.5-attribute-data-size.patch")
+  "${CMAKE_CURRENT_LIST_DIR}/patches/hdf5-1.14.5-attribute-data-size.patch"
+  "${CMAKE_CURRENT_LIST_DIR}/patches/hdf5-1.14.5-filtered-chunk-size.patch")
 
 set(SCOPE_SPEEDSCOPE_ZLIB_PACKAGE zlib)
 set(SCOPE_SPEEDSCOPE_ZLIB_VERSION 1:1.2.13.dfsg-1)
