@@ -179,7 +179,8 @@ def whole_job(args, work):
     print(f"\nwhole job: {args.job_ranks} ranks, {native['calls']:,} calls")
     print(f"native timeline: open {native['open_s']:.1f} s (read {native['open_read_s']:.1f} s), "
           f"held {native['held_bytes_per_call']:.1f} B/call, peak {native['peak_bytes_per_call']:.1f} B/call")
-    for key in ("imbalance_whole_ms", "imbalance_window_ms", "aligned_whole_ms", "aligned_window_ms"):
+    for key in ("imbalance_whole_ms", "imbalance_window_ms", "aligned_whole_ms", "aligned_first_ms",
+                "aligned_window_ms"):
         print(f"  {key}: {native[key]:.2f}")
     print(f"native `imbalance` CLI: {wall:.1f} s, peak {rss:.0f} MiB")
     if args.skip_wasm:

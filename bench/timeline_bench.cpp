@@ -7,7 +7,9 @@
 // run and over windows of 1/1000 of it.
 // Prints one JSON object. bench/timeline.mjs runs it beside the wasm.
 //
-// usage: timeline-bench FILE [RANKS]   (RANKS: "0", "0,1,2" or "all"; default 0)
+// usage: timeline-bench FILE [RANKS] [ranks-only]
+//   RANKS: "0", "0,1,2" or "all" (default 0); ranks-only: open, then imbalance
+//   and alignedCalls alone (no reading rounds, no bars).
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -107,7 +109,7 @@ RankTimes rank_times(const ss::Timeline& tl) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: timeline-bench FILE [RANKS]\n");
+    std::fprintf(stderr, "usage: timeline-bench FILE [RANKS] [ranks-only]\n");
     return 2;
   }
   const std::string file = argv[1];
@@ -143,6 +145,17 @@ int main(int argc, char** argv) {
     uint64_t calls = 0;
     for (const auto& l : tl.lanes()) calls += l.calls;
     const double held = static_cast<double>(tl.memory_bytes());
+    if (argc > 3 && std::string_view(argv[3]) == "ranks-only") {
+      const RankTimes rt = rank_times(tl);
+      std::printf(
+          "{\"calls\": %llu, \"open_s\": %.4f, \"imbalance_whole_ms\": %.3f, "
+          "\"imbalance_window_ms\": %.3f, \"aligned_whole_ms\": %.3f, \"aligned_first_ms\": "
+          "%.3f, \"aligned_window_ms\": %.3f, \"aligned_whole_entries\": %zu}\n",
+          static_cast<unsigned long long>(calls), open_s, rt.imbalance_whole_ms,
+          rt.imbalance_window_ms, rt.aligned_whole_ms, rt.aligned_first_ms, rt.aligned_window_ms,
+          rt.aligned_whole_entries);
+      return 0;
+    }
 
     // Reading and reconstructing alone (the export's work before writing),
     // then each again, alternating: the best of three of each (the machine

@@ -20,6 +20,8 @@ import {
   timelineExportOptionsOf,
   timelineCountOf,
   timelineFrameOf,
+  timelineAlignedIntoOf,
+  ALIGNED_COLUMNS,
   timelineOptionsOf,
   timelineRangeError,
   timelineTimeOf,
@@ -28,6 +30,19 @@ import {
 } from './options.js';
 
 export { createOptionsOf } from './options.js';
+
+// A copy of `view` (a column seen in the module's memory): in the memory of
+// `lent` (a Float64Array the caller gave up) when its buffer is a plain
+// ArrayBuffer large enough and not already in `taken` (the module's memory,
+// the answer's other columns), else in a new Float64Array.
+function copyInto(view, lent, taken) {
+  const buffer = lent?.buffer;
+  const fits = buffer instanceof ArrayBuffer && !taken.has(buffer) && buffer.byteLength >= view.byteLength;
+  const out = fits ? new Float64Array(buffer, 0, view.length) : new Float64Array(view.length);
+  taken.add(out.buffer);
+  out.set(view);
+  return out;
+}
 
 export const NS_PER_SECOND = 1_000_000_000;
 export const SCHEMA_URL = 'https://www.speedscope.app/file-format-schema.json';
@@ -593,14 +608,19 @@ class Timeline {
    * rank's count whose call starts in [start, end) on some rank: Float64Arrays
    * { k, rank, start, end, lateness, excess } (k, then rank, ascending), and
    * ranks, counts (per rank, over the whole run) and common (the smallest count).
+   * `into`, an earlier answer the caller is done with, lends its columns'
+   * memory to this one (memory touched before is several times cheaper to
+   * write than fresh: at 2.7 M entries the columns are 130 MB).
    */
-  alignedCalls(frame, start, end) {
+  alignedCalls(frame, start, end, into) {
     if (this.#closed) throw timelineClosedError('alignedCalls');
     timelineFrameOf('alignedCalls', frame);
     timelineWindowOf('alignedCalls', start, end);
+    const lent = timelineAlignedIntoOf('alignedCalls', into);
     return this.#run('alignedCalls', (m) => {
       const v = unwrap(m.timelineAlignedCalls(this.#id, frame, start, end));
-      for (const key of ['k', 'rank', 'start', 'end', 'lateness', 'excess']) v[key] = v[key].slice();
+      const taken = new Set([m.HEAPU8.buffer]);
+      for (const key of ALIGNED_COLUMNS) v[key] = copyInto(v[key], lent?.[key], taken);
       return v;
     });
   }

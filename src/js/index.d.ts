@@ -455,8 +455,13 @@ export interface Timeline {
   windowWithin(start: number, end: number, maxCalls: number): { start: number; end: number; calls: number };
   /** Who waits for whom in [start, end): per region, its spread over the ranks; largest max - mean first. */
   imbalance(start: number, end: number): TimelineImbalance[];
-  /** The k-th calls of `frame` (an index into `frames`) on every rank, for the k starting in [start, end). */
-  alignedCalls(frame: number, start: number, end: number): TimelineAlignedCalls;
+  /**
+   * The k-th calls of `frame` (an index into `frames`) on every rank, for the
+   * k starting in [start, end). `into`: an earlier answer the caller is done
+   * with, whose columns' memory this one reuses (a TypeError unless its six
+   * columns are Float64Arrays); it must not be read afterwards.
+   */
+  alignedCalls(frame: number, start: number, end: number, into?: TimelineAlignedCalls): TimelineAlignedCalls;
   /**
    * How busy `lanes` (lane indices, e.g. one rank's) are at `width` pixels over
    * [start, end): per pixel, the fraction of its time their top-level calls

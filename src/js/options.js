@@ -276,6 +276,29 @@ export function timelineFrameOf(method, frame) {
   return frame;
 }
 
+// The entry columns of an alignedCalls answer.
+export const ALIGNED_COLUMNS = ['k', 'rank', 'start', 'end', 'lateness', 'excess'];
+
+// alignedCalls' `into`: undefined, or an earlier answer whose six columns
+// are Float64Arrays (the caller gives them up: their memory holds the next
+// answer).
+export function timelineAlignedIntoOf(method, into) {
+  if (into === undefined) return null;
+  if (into === null || typeof into !== 'object') {
+    throw timelineError(TypeError, method, `into must be an earlier answer of ${method}, not ${describe(into)}`);
+  }
+  for (const key of ALIGNED_COLUMNS) {
+    if (!(into[key] instanceof Float64Array)) {
+      throw timelineError(
+        TypeError,
+        method,
+        `into.${key} must be a Float64Array (into: an earlier answer of ${method}), not ${describe(into[key])}`,
+      );
+    }
+  }
+  return into;
+}
+
 // regions' lanes: undefined or null for all, else lane indices.
 export function timelineLanesOf(method, value, required = false) {
   if ((value === undefined || value === null) && !required) return null;

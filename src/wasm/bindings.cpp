@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -536,7 +537,6 @@ struct OpenTimeline {
   ss::Timeline::Bars bars;
   std::vector<double> start, end;             // bars' times as JavaScript numbers
   ss::Timeline::AlignedCalls aligned_answer;  // alignedCalls' last answer, its memory reused
-  std::vector<double> aligned[6];             // its columns as JavaScript numbers
 };
 
 std::map<int, std::unique_ptr<OpenTimeline>>& open_timelines() {
@@ -720,12 +720,23 @@ val timeline_imbalance(int id, double start, double end) {
   });
 }
 
-// `values` as doubles in one of the timeline's scratch columns, seen from
-// JavaScript (which copies them: the next query reuses the column).
+// An int64 column as doubles, converted where it lies and seen from
+// JavaScript (which copies it): the column is the timeline's last answer,
+// which the next query writes again whole, so no second column of 22 MB
+// (at 2.7 M entries) is filled for the conversion.
 template <class T>
-val doubles_view(std::vector<double>& scratch, const std::vector<T>& values) {
-  scratch.assign(values.begin(), values.end());
-  return val(emscripten::typed_memory_view(scratch.size(), scratch.data()));
+val doubles_in_place(std::vector<T>& values) {
+  static_assert(sizeof(T) == sizeof(double));
+  for (T& v : values) {
+    const auto d = static_cast<double>(v);
+    std::memcpy(&v, &d, sizeof d);
+  }
+  return val(
+      emscripten::typed_memory_view(values.size(), reinterpret_cast<const double*>(values.data())));
+}
+
+val doubles_of(const std::vector<double>& values) {
+  return val(emscripten::typed_memory_view(values.size(), values.data()));
 }
 
 val timeline_aligned_calls(int id, double frame, double start, double end) {
@@ -735,15 +746,14 @@ val timeline_aligned_calls(int id, double frame, double start, double end) {
     const auto f = static_cast<int32_t>(std::max(-1.0, std::min(frame, limit)));
     OpenTimeline& t = timeline_of(id);
     t.timeline.aligned_calls(f, window.start, window.end, t.aligned_answer);
-    const ss::Timeline::AlignedCalls& a = t.aligned_answer;
+    ss::Timeline::AlignedCalls& a = t.aligned_answer;
     val out = val::object();
-    std::vector<double>* s = t.aligned;
-    out.set("k", doubles_view(s[0], a.k));
-    out.set("rank", doubles_view(s[1], a.rank));
-    out.set("start", doubles_view(s[2], a.start_ns));
-    out.set("end", doubles_view(s[3], a.end_ns));
-    out.set("lateness", doubles_view(s[4], a.lateness_ns));
-    out.set("excess", doubles_view(s[5], a.excess_ns));
+    out.set("k", doubles_in_place(a.k));
+    out.set("rank", doubles_in_place(a.rank));
+    out.set("start", doubles_in_place(a.start_ns));
+    out.set("end", doubles_in_place(a.end_ns));
+    out.set("lateness", doubles_of(a.lateness_ns));
+    out.set("excess", doubles_of(a.excess_ns));
     val ranks = val::array(), counts = val::array();
     for (std::size_t r = 0; r < a.ranks.size(); ++r) {
       ranks.set(r, static_cast<double>(a.ranks[r]));

@@ -298,6 +298,54 @@ TEST(TimelineRanks, aligned_calls_of_flat_runs_match_the_model) {
   }
 }
 
+// Regions each alone at their depth (`step` at depth 0 holding `inner`,
+// which holds `leaf`), over more than one block of 1,024 k: the walk copies
+// the slot's calls without looking at their frames; the same answers as
+// the model, whole and in random windows.
+TEST(TimelineRanks, aligned_calls_of_regions_alone_at_their_depth_match_the_model) {
+  std::mt19937_64 rng(23);
+  for (int ranks = 1; ranks <= 4; ++ranks) {
+    std::vector<SliceSpec> slices;
+    for (int r = 0; r < ranks; ++r) {
+      SliceSpec step{"step", r, {}, {}}, inner{"inner", r, {}, {}}, leaf{"leaf", r, {}, {}};
+      int64_t t = static_cast<int64_t>(rng() % 50);
+      const int steps = 1100 + static_cast<int>(rng() % 1500);
+      for (int c = 0; c < steps; ++c) {
+        const int64_t d = 10 + static_cast<int64_t>(rng() % 40);
+        step.calls.push_back({t, t + d});
+        if (rng() % 3 != 0) {
+          inner.calls.push_back({t + 2, t + d - 2});
+          if (rng() % 2 == 0) leaf.calls.push_back({t + 3, t + 5});
+        }
+        t += d + static_cast<int64_t>(rng() % 5);
+      }
+      slices.push_back(step);
+      slices.push_back(inner);
+      slices.push_back(leaf);
+    }
+    const scope_speedscope::Run run = make_run(slices, false);
+    std::vector<int64_t> all;
+    for (int r = 0; r < ranks; ++r) all.push_back(r);
+    TimelineOptions options;
+    options.ranks = all;
+    const Timeline tl = open_timeline(run, options);
+    const Model m = model_of(run, all);
+    int64_t run_end = 0;
+    for (const auto& info : tl.lanes()) run_end = std::max(run_end, info.end_ns);
+    Timeline::AlignedCalls reused;
+    for (int round = 0; round < 20; ++round) {
+      const int64_t a = round == 0 ? 0 : static_cast<int64_t>(rng() % (run_end + 1));
+      const int64_t z = round == 0 ? run_end + 1 : a + 1 + static_cast<int64_t>(rng() % 60000);
+      for (int32_t frame = 0; frame < static_cast<int32_t>(tl.frames().size()); ++frame) {
+        const std::string what = std::to_string(ranks) + " ranks, frame " + std::to_string(frame) +
+                                 " [" + std::to_string(a) + ", " + std::to_string(z) + ")";
+        tl.aligned_calls(frame, a, z, reused);
+        expect_aligned_equal(reused, model_aligned(m, frame, a, z), what);
+      }
+    }
+  }
+}
+
 // ---- pinned examples -----------------------------------------------------------------
 
 // Rank r runs `step` three times, each lasting 10 * (r + 1) ns, back to

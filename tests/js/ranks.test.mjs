@@ -172,6 +172,7 @@ describe('timeline.imbalance, timeline.alignedCalls and timeline.busy against th
         const runEnd = Math.max(...tl.lanes.map((l) => l.end));
         const random = rng(c.name.length * 104729 + 7);
         const instant = () => Math.floor(random() * (runEnd + 10)) - 5;
+        let lent;
         for (let round = 0; round < 20; round++) {
           let a = -1;
           let z = runEnd + 2;
@@ -189,6 +190,9 @@ describe('timeline.imbalance, timeline.alignedCalls and timeline.busy against th
             assert.ok(got[key] instanceof Float64Array, key);
           }
           assert.deepEqual(plain(got), modelAligned(model, frame, a, z), `alignedCalls ${frame} [${a}, ${z})`);
+          // The same into the memory of the round before's answer.
+          lent = tl.alignedCalls(frame, a, z, lent);
+          assert.deepEqual(plain(lent), plain(got), `alignedCalls ${frame} [${a}, ${z}) into an earlier answer`);
           const ranks = ranksOf(model);
           const rank = ranks[Math.floor(random() * ranks.length)];
           const lanes = tl.lanes.flatMap((l, i) => (l.rank === rank ? [i] : []));
@@ -268,6 +272,63 @@ describe('who waits for whom on the pinned run', () => {
       const exchange = plain(tl.alignedCalls(2, 3000, 4000));
       assert.deepEqual(exchange.lateness, [0, 0, 300, 0]);
       assert.deepEqual(exchange.excess, [0, 0, -300, 0]);
+    } finally {
+      tl.close();
+    }
+  });
+
+  it('alignedCalls into an earlier answer writes in its memory, each column in its own', async () => {
+    const tl = await sp.openTimeline(read(imbalanceFile), { ranks: 'all' });
+    try {
+      const keys = ['k', 'rank', 'start', 'end', 'lateness', 'excess'];
+      const whole = tl.alignedCalls(1, 0, 5000);
+      assert.equal(whole.k.length, 20);
+      const buffers = keys.map((key) => whole[key].buffer);
+      // A smaller answer fits in the whole one's memory: its buffers, from the start.
+      const step3 = tl.alignedCalls(1, 3000, 3001, whole);
+      assert.deepEqual(
+        keys.map((key) => step3[key].buffer),
+        buffers,
+      );
+      assert.deepEqual(
+        keys.map((key) => [step3[key].byteOffset, step3[key].length]),
+        keys.map(() => [0, 4]),
+      );
+      assert.deepEqual(plain(step3), plain(tl.alignedCalls(1, 3000, 3001)));
+      // ...and the whole one again fits in the buffers the small answer views.
+      const again = tl.alignedCalls(1, 0, 5000, step3);
+      assert.deepEqual(
+        keys.map((key) => again[key].buffer),
+        buffers,
+      );
+      assert.deepEqual(plain(again), plain(tl.alignedCalls(1, 0, 5000)));
+      // Too small, or one buffer under several columns: fresh arrays, never shared.
+      const one = new Float64Array(64);
+      const shared = Object.fromEntries(keys.map((key) => [key, one]));
+      const got = tl.alignedCalls(1, 0, 5000, shared);
+      assert.equal(new Set(keys.map((key) => got[key].buffer)).size, 6);
+      assert.equal(got.k.buffer, one.buffer);
+      assert.deepEqual(plain(got), plain(tl.alignedCalls(1, 0, 5000)));
+      const tiny = Object.fromEntries(keys.map((key) => [key, new Float64Array(1)]));
+      const fresh = tl.alignedCalls(1, 0, 5000, tiny);
+      assert.ok(keys.every((key) => fresh[key].buffer !== tiny[key].buffer));
+      assert.deepEqual(plain(fresh), plain(tl.alignedCalls(1, 0, 5000)));
+      // An answer with nothing in the window is empty into any memory.
+      assert.deepEqual(plain(tl.alignedCalls(1, 9000, 9001, fresh)), plain(tl.alignedCalls(1, 9000, 9001)));
+      assert.throws(() => tl.alignedCalls(1, 0, 10, []), {
+        name: 'TypeError',
+        message:
+          'scope-speedscope: timeline.alignedCalls: into.k must be a Float64Array (into: an earlier answer of alignedCalls), not undefined',
+      });
+      assert.throws(() => tl.alignedCalls(1, 0, 10, null), {
+        name: 'TypeError',
+        message: 'scope-speedscope: timeline.alignedCalls: into must be an earlier answer of alignedCalls, not null',
+      });
+      assert.throws(() => tl.alignedCalls(1, 0, 10, { ...whole, excess: [1, 2] }), {
+        name: 'TypeError',
+        message:
+          'scope-speedscope: timeline.alignedCalls: into.excess must be a Float64Array (into: an earlier answer of alignedCalls), not an array',
+      });
     } finally {
       tl.close();
     }

@@ -159,62 +159,78 @@ struct Timeline::FrameWalk {
     slots[best].move_to(at + 1);
     return slots[best].begin + at;
   }
-  // The frame's next n calls (there are n): their starts and durations.
-  // When one slot holds all of the frame's calls (a region at one depth of
-  // one lane, the usual case) that is a scan of it, not a choice among the
-  // slots a call.
-  void take(std::size_t n, int64_t* starts, int64_t* durations) noexcept {
-    std::size_t holder = kNone;
+  // The slot holding every one of the frame's calls, or kNone when they lie
+  // in several (or none).
+  std::size_t holder() noexcept {
+    std::size_t found = kNone;
     for (std::size_t k = 0; k < slots.size(); ++k) {
       if (total_of(slots[k]) == 0) continue;
-      if (holder != kNone) {
-        holder = kNone;  // more than one: choose call by call
-        break;
-      }
-      holder = k;
+      if (found != kNone) return kNone;
+      found = k;
     }
-    if (holder == kNone) {
+    return found;
+  }
+  // The frame's next n calls (there are n): their starts and ends, written
+  // `stride` apart (nullptr: walked past). When one slot holds all of the
+  // frame's calls (a region at one depth of one lane, the usual case) that
+  // is a scan of it, not a choice among the slots a call; when the slot
+  // holds nothing else, a copy.
+  void take(std::size_t n, int64_t* starts, int64_t* ends, std::size_t stride) noexcept {
+    const std::size_t h = holder();
+    if (h == kNone) {
       for (std::size_t j = 0; j < n; ++j) {
         const uint64_t c = take_next();
-        starts[j] = tl.start_[c];
-        durations[j] = tl.end_[c] - tl.start_[c];
+        if (starts == nullptr) continue;
+        starts[j * stride] = tl.start_[c];
+        ends[j * stride] = tl.end_[c];
       }
       return;
     }
-    Slot& s = slots[holder];
+    Slot& s = slots[h];
+    if (s.total == s.n) {
+      if (starts != nullptr) {
+        const int64_t* from_start = tl.start_.data() + s.begin + s.pos;
+        const int64_t* from_end = tl.end_.data() + s.begin + s.pos;
+        for (std::size_t j = 0; j < n; ++j) {
+          starts[j * stride] = from_start[j];
+          ends[j * stride] = from_end[j];
+        }
+      }
+      s.move_to(s.pos + n);
+      return;
+    }
     std::size_t i = s.pos;
     for (std::size_t j = 0; j < n; ++j, ++i) {
       i = next_in(s, i);
-      starts[j] = tl.start_[s.begin + i];
-      durations[j] = tl.end_[s.begin + i] - tl.start_[s.begin + i];
+      if (starts == nullptr) continue;
+      starts[j * stride] = tl.start_[s.begin + i];
+      ends[j * stride] = tl.end_[s.begin + i];
     }
     s.move_to(i);
   }
 };
 
-// The entries of each wanted k, from the starts and durations of every
-// rank's calls k0 .. k1 - 1 (rank after rank). The columns are sized once
-// and written through pointers, and nothing in the loop can throw: in
-// WebAssembly each call that may throw inside a function with cleanups
-// goes out to JavaScript and back (the loop was three times slower so).
-void Timeline::fill_aligned(AlignedCalls& out,
-                            const std::vector<std::pair<uint64_t, uint64_t>>& wanted, uint64_t k0,
-                            uint64_t k1) const {
-  const std::vector<int64_t>& at_start = out.scratch_start;
-  const std::vector<int64_t>& at_duration = out.scratch_duration;
+// The entries of each wanted k, every rank's walk standing before its call
+// k0 (the first wanted). The walks write each block of kBlock consecutive
+// k into the answer's start and end columns directly, rank after rank
+// (entries go k after k, rank after rank: a rank's calls are `R` apart);
+// a block (1 MB of them at 64 ranks) is still in the caches when its
+// medians are taken, k by k. The columns are sized once and written
+// through pointers, and nothing in the loop can throw: in WebAssembly each
+// call that may throw inside a function with cleanups goes out to
+// JavaScript and back (the loop was three times slower so).
+void Timeline::fill_aligned(AlignedCalls& out, std::vector<FrameWalk>& walks,
+                            const std::vector<std::pair<uint64_t, uint64_t>>& wanted) const {
   const std::size_t R = out.ranks.size();
   std::size_t n = 0;
   for (const auto& [a, b] : wanted) n += static_cast<std::size_t>(b - a) * R;
   out.k.resize(n);
   for (auto* v : {&out.rank, &out.start_ns, &out.end_ns}) v->resize(n);
   for (auto* v : {&out.lateness_ns, &out.excess_ns}) v->resize(n);
-  // The working columns hold rank after rank; the entries go k after k.
-  // Read them a tile of kTile consecutive k at a time (one short run per
-  // rank), not one value of every rank per k (a stream per rank, 128 at
-  // 64 ranks, which the caches could not follow). 32 values are 256 bytes:
-  // Emscripten's memcpy hands 512 bytes and more to JavaScript.
-  constexpr std::size_t kTile = 32;
-  std::vector<int64_t> scratch(2 * R + 2 * R * kTile);
+  constexpr std::size_t kBlock = 1024;
+  std::vector<int64_t> scratch(2 * R);
+  int64_t* starts = scratch.data();
+  int64_t* durations = starts + R;
   uint64_t* k_at = out.k.data();
   int64_t* rank_at = out.rank.data();
   int64_t* start_at = out.start_ns.data();
@@ -222,24 +238,16 @@ void Timeline::fill_aligned(AlignedCalls& out,
   double* lateness_at = out.lateness_ns.data();
   double* excess_at = out.excess_ns.data();
   const int64_t* ranks = out.ranks.data();
-  int64_t* starts = scratch.data();
-  int64_t* durations = starts + R;
-  int64_t* tile_start = durations + R;  // [r * kTile + j]
-  int64_t* tile_duration = tile_start + R * kTile;
-  const uint64_t per_rank = k1 - k0;
+  uint64_t walked = wanted.front().first;  // the walks stand before this k
   for (const auto& [a, b] : wanted) {
-    for (uint64_t k = a; k < b; k += kTile) {
-      const auto tile = static_cast<std::size_t>(std::min<uint64_t>(kTile, b - k));
-      for (std::size_t r = 0; r < R; ++r) {
-        const std::size_t from = r * per_rank + (k - k0);
-        std::copy_n(at_start.data() + from, tile, tile_start + r * kTile);
-        std::copy_n(at_duration.data() + from, tile, tile_duration + r * kTile);
-      }
-      for (std::size_t j = 0; j < tile; ++j) {
+    for (FrameWalk& w : walks) w.take(static_cast<std::size_t>(a - walked), nullptr, nullptr, 0);
+    for (uint64_t k = a; k < b; k += kBlock) {
+      const auto block = static_cast<std::size_t>(std::min<uint64_t>(kBlock, b - k));
+      for (std::size_t r = 0; r < R; ++r) walks[r].take(block, start_at + r, end_at + r, R);
+      for (std::size_t j = 0; j < block; ++j) {
         for (std::size_t r = 0; r < R; ++r) {
-          starts[r] = start_at[r] = tile_start[r * kTile + j];
-          durations[r] = tile_duration[r * kTile + j];
-          end_at[r] = start_at[r] + durations[r];
+          starts[r] = start_at[r];
+          durations[r] = end_at[r] - start_at[r];
         }
         const double start_median = detail::median_of(starts, R);
         const double duration_median = detail::median_of(durations, R);
@@ -257,62 +265,71 @@ void Timeline::fill_aligned(AlignedCalls& out,
         excess_at += R;
       }
     }
+    walked = b;
   }
 }
 
 Timeline::AlignedCalls Timeline::aligned_calls(int32_t frame, int64_t start, int64_t end) const {
   AlignedCalls out;
   aligned_calls(frame, start, end, out);
-  out.scratch_start = {};
-  out.scratch_duration = {};
   return out;
 }
 
 void Timeline::aligned_calls(int32_t frame, int64_t start, int64_t end, AlignedCalls& out) const {
-  for (auto* v : {&out.ranks, &out.rank, &out.start_ns, &out.end_ns}) v->clear();
-  for (auto* v : {&out.lateness_ns, &out.excess_ns}) v->clear();
-  out.counts.clear();
-  out.k.clear();
-  out.common = 0;
+  // The entry columns keep their length until fill_aligned sets the new
+  // one: a column cleared and then resized to 2.7 M entries would first be
+  // written with zeros (in WebAssembly by a loop as long as the query).
+  const auto clear_entries = [&out] {
+    out.k.clear();
+    for (auto* v : {&out.rank, &out.start_ns, &out.end_ns}) v->clear();
+    for (auto* v : {&out.lateness_ns, &out.excess_ns}) v->clear();
+  };
+  const auto reset = [&] {
+    clear_entries();
+    out.ranks.clear();
+    out.counts.clear();
+    out.common = 0;
+  };
+  const bool bad_frame = frame < 0 || static_cast<std::size_t>(frame) >= frames_.size();
+  if (end <= start || bad_frame) reset();
   detail::check_window("alignedCalls", start, end);
-  if (frame < 0 || static_cast<std::size_t>(frame) >= frames_.size()) {
+  if (bad_frame) {
     detail::bad_argument("alignedCalls: frame " + std::to_string(frame) +
                          " is out of range (the timeline has " + std::to_string(frames_.size()) +
                          " frames)");
   }
-  out.ranks = ranks();
-  const std::size_t R = out.ranks.size();
-  std::vector<FrameWalk> walks;
-  std::vector<uint64_t> first(R);  // per rank: the number of its first call in the window
-  std::vector<std::pair<uint64_t, uint64_t>> ks;
-  for (const auto& blocks : rank_blocks()) walks.emplace_back(*this, frame, blocks);
-  for (std::size_t r = 0; r < R; ++r) {
-    out.counts.push_back(walks[r].count_all());
-    const uint64_t after = walks[r].seek(end);
-    first[r] = walks[r].seek(start);
-    ks.emplace_back(first[r], after);
+  try {
+    out.counts.clear();
+    out.ranks = ranks();
+    const std::size_t R = out.ranks.size();
+    std::vector<FrameWalk> walks;
+    std::vector<uint64_t> first(R);  // per rank: the number of its first call in the window
+    std::vector<std::pair<uint64_t, uint64_t>> ks;
+    for (const auto& blocks : rank_blocks()) walks.emplace_back(*this, frame, blocks);
+    for (std::size_t r = 0; r < R; ++r) {
+      out.counts.push_back(walks[r].count_all());
+      const uint64_t after = walks[r].seek(end);
+      first[r] = walks[r].seek(start);
+      ks.emplace_back(first[r], after);
+    }
+    out.common = R == 0 ? 0 : *std::min_element(out.counts.begin(), out.counts.end());
+    for (auto& k : ks) k.second = std::min(k.second, out.common);
+    const auto wanted = merged(ks);
+    if (wanted.empty()) {
+      clear_entries();
+      return;
+    }
+    for (std::size_t r = 0; r < R; ++r) {
+      FrameWalk& w = walks[r];  // its cursors at `start`, before call first[r]
+      uint64_t k = first[r];
+      for (; k > wanted.front().first; --k) w.step_back();
+      w.take(static_cast<std::size_t>(wanted.front().first - k), nullptr, nullptr, 0);
+    }
+    fill_aligned(out, walks, wanted);
+  } catch (...) {
+    reset();
+    throw;
   }
-  out.common = R == 0 ? 0 : *std::min_element(out.counts.begin(), out.counts.end());
-  for (auto& k : ks) k.second = std::min(k.second, out.common);
-  const auto wanted = merged(ks);
-  if (wanted.empty()) return;
-  const uint64_t k0 = wanted.front().first, k1 = wanted.back().second;
-  // Per rank, the starts and durations of its calls k0 .. k1 - 1, rank after
-  // rank, read as the walk passes them (the columns are read in order, not
-  // k by k across the ranks: at 100 M calls that is a cache miss an entry).
-  std::vector<int64_t>& at_start = out.scratch_start;
-  std::vector<int64_t>& at_duration = out.scratch_duration;
-  at_start.resize(R * (k1 - k0));
-  at_duration.resize(R * (k1 - k0));
-  for (std::size_t r = 0; r < R; ++r) {
-    FrameWalk& w = walks[r];  // its cursors at `start`, before call first[r]
-    uint64_t k = first[r];
-    for (; k > k0; --k) w.step_back();
-    for (; k < k0; ++k) w.take_next();
-    const std::size_t at = r * (k1 - k0);
-    w.take(static_cast<std::size_t>(k1 - k0), at_start.data() + at, at_duration.data() + at);
-  }
-  fill_aligned(out, wanted, k0, k1);
 }
 
 }  // namespace scope_speedscope

@@ -191,10 +191,6 @@ class Timeline {
     std::vector<double> lateness_ns;  // start - the median start at k
     std::vector<double> excess_ns;    // duration - the median duration at k
     std::size_t size() const { return k.size(); }
-
-    // The query's working columns (each rank's starts and durations),
-    // kept with the answer so that asking again into it allocates nothing.
-    std::vector<int64_t> scratch_start, scratch_duration;
   };
   // Throws Error(bad_argument) for a frame out of range or end <= start.
   AlignedCalls aligned_calls(int32_t frame, int64_t start, int64_t end) const;
@@ -249,10 +245,10 @@ class Timeline {
   void window_slices(const Block& b, int64_t start, int64_t end, std::vector<Slice>& slices,
                      std::vector<std::size_t>& first, std::vector<std::size_t>& stop) const;
   std::vector<std::vector<std::size_t>> rank_blocks() const;  // per rank of ranks(): its blocks
-  void fill_aligned(AlignedCalls& out, const std::vector<std::pair<uint64_t, uint64_t>>& wanted,
-                    uint64_t k0, uint64_t k1) const;
-  struct RankSums;   // ranks.cpp
-  struct FrameWalk;  // ranks.cpp
+  struct FrameWalk;                                           // aligned.cpp
+  void fill_aligned(AlignedCalls& out, std::vector<FrameWalk>& walks,
+                    const std::vector<std::pair<uint64_t, uint64_t>>& wanted) const;
+  struct RankSums;  // ranks.cpp
   friend struct RankSums;
   friend struct FrameWalk;
   // Calls of one depth slot (depth_begin_ index) summarised per kChunk
