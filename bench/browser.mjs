@@ -493,6 +493,7 @@ async function allRanksSteps(page, ask, until, mem, settled) {
     `document.querySelector('[data-testid=timeline]').dispatchEvent(new KeyboardEvent('keydown', { key: '0', bubbles: true, cancelable: true }))`,
   );
   await page.waitForTimeout(1000);
+  Object.assign(out, await ask(HEATMAP_SCRIPT));
   Object.assign(out, await ask(OPEN_WINDOW_SCRIPT));
   const opened = Date.now();
   // The window's document handed to speedscope (the title gets its window then), then painted.
@@ -512,6 +513,30 @@ async function allRanksSteps(page, ask, until, mem, settled) {
   );
   return out;
 }
+
+// In the page, the whole run in view: the Ranks panel's row of the region
+// with the most steps (`step`: the job's fewest calls) chosen, until its
+// heatmap is painted (the worker's alignedCalls over the whole run, its
+// grid, the canvas, a frame); three times, the row pressed off between
+// (the first into fresh memory, then into the last answer's).
+const HEATMAP_SCRIPT = `(async () => {
+  const frame = () => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+  const row = [...document.querySelectorAll('#tl-imbalance tr')].find((tr) => tr.cells[0]?.textContent.trim() === 'step');
+  if (!row) return { heatmap: null };
+  const box = document.getElementById('tl-heatmap-box');
+  const canvas = document.querySelector('[data-testid=rank-heatmap]');
+  const times = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    row.click();
+    while (box.hidden || !canvas.dataset.rows) await new Promise((ok) => setTimeout(ok, 5));
+    await frame();
+    times.push(Math.round(performance.now() - t0));
+    row.click(); // off again
+    await new Promise((ok) => setTimeout(ok, 300));
+  }
+  return { heatmap: times, heatmapColumns: Number(canvas.dataset.cols) };
+})()`;
 
 // In the page: zoom in ('+' on the chart) until the regions table counts
 // about 1 M calls in view or fewer, then click Open in speedscope; a 50 ms
@@ -544,7 +569,8 @@ const allRanksNote = (r) =>
     ? null
     : `All ranks (${r.ranks} ranks, ${r.rankBands} bands): painted ${s(r.allRanksPainted)} after the pick ` +
       `(opening started at ${s(r.allRanksStarted)}), ` +
-      `browser memory ${gb(r.memoryAtPainted)} by then; settled (${r.phase}) ${s(r.settledAfterPick)} after it`;
+      `browser memory ${gb(r.memoryAtPainted)} by then; settled (${r.phase}) ${s(r.settledAfterPick)} after it; ` +
+      `the Ranks panel's heatmap of step over the whole run painted ${JSON.stringify(r.heatmap)} ms after the row's click`;
 const coldNote = (r) =>
   `painted ${r.timeline} ms after the choice; page loaded at ${r.loaded} ms; marks ${JSON.stringify(r.marks)}; ` +
   `workers (made, answered) ${JSON.stringify(r.workers)}; wasm fetched ${JSON.stringify(r.wasmFetches)}`;
