@@ -30,25 +30,32 @@ export function gridOf(a, maxColumns) {
   const g = { rows, cols, group, ranks: [...a.ranks], counts: [...a.counts], common: a.common };
   for (const name of ['kFirst', 'kLast']) g[name] = new Float64Array(cols);
   for (const name of ['k', 'excess', 'duration', 'spanStart', 'spanEnd']) g[name] = new Float64Array(size);
-  const strayOf = (cell) => Math.abs(share(g.excess[cell], g.duration[cell] - g.excess[cell]));
+  // Per cell, how far its call strays from its step's median (|share|).
+  const stray = new Float64Array(size);
   for (let j = 0; j < steps; j++) {
     const c = Math.floor(j / group);
     const base = j * rows;
     let lo = Infinity;
     let hi = -Infinity;
     for (let r = 0; r < rows; r++) {
-      lo = Math.min(lo, a.start[base + r]);
-      hi = Math.max(hi, a.end[base + r]);
+      const start = a.start[base + r];
+      const end = a.end[base + r];
+      if (start < lo) lo = start;
+      if (end > hi) hi = end;
     }
-    if (j % group === 0) g.kFirst[c] = a.k[base];
+    const firstOfColumn = j % group === 0;
+    if (firstOfColumn) g.kFirst[c] = a.k[base];
     g.kLast[c] = a.k[base];
     for (let r = 0; r < rows; r++) {
       const i = base + r;
       const cell = r * cols + c;
       const duration = a.end[i] - a.start[i];
-      if (j % group !== 0 && Math.abs(share(a.excess[i], duration - a.excess[i])) <= strayOf(cell)) continue;
+      const excess = a.excess[i];
+      const strays = Math.abs(share(excess, duration - excess));
+      if (!firstOfColumn && strays <= stray[cell]) continue;
+      stray[cell] = strays;
       g.k[cell] = a.k[i];
-      g.excess[cell] = a.excess[i];
+      g.excess[cell] = excess;
       g.duration[cell] = duration;
       g.spanStart[cell] = lo;
       g.spanEnd[cell] = hi;
@@ -61,15 +68,14 @@ export function gridOf(a, maxColumns) {
 // { ranks, lateness } (NaN for a rank without a call in the window).
 export function meanLateness(a) {
   const ranks = [...a.ranks];
-  const at = new Map(ranks.map((r, i) => [r, i]));
-  const sum = new Float64Array(ranks.length);
-  const n = new Float64Array(ranks.length);
-  for (let i = 0; i < a.rank.length; i++) {
-    const r = at.get(a.rank[i]);
-    sum[r] += a.lateness[i];
-    n[r]++;
+  const rows = ranks.length;
+  const steps = rows ? a.lateness.length / rows : 0;
+  // Entries go step after step, one a rank in the order of a.ranks.
+  const sum = new Float64Array(rows);
+  for (let base = 0; base < a.lateness.length; base += rows) {
+    for (let r = 0; r < rows; r++) sum[r] += a.lateness[base + r];
   }
-  return { ranks, lateness: Array.from(sum, (s, r) => (n[r] ? s / n[r] : NaN)) };
+  return { ranks, lateness: Array.from(sum, (s) => (steps ? s / steps : NaN)) };
 }
 
 // Ranks in order of lateness, latest first (ties and ranks without a value
