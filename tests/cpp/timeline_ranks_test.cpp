@@ -253,6 +253,32 @@ INSTANTIATE_TEST_SUITE_P(
                       RanksCase{1, 4, 2000, 6, 8, 50, 15}, RanksCase{6, 1, 2500, 2, 2, 3, 16},
                       RanksCase{3, 6, 600, 7, 100, 20, 17}));
 
+// alignedCalls of every frame of a run of ranks 0 .. ranks - 1, asked into
+// one reused answer, against the model: over the whole run, then in 19
+// random windows of up to `max_span` ns.
+void expect_aligned_rounds(const scope_speedscope::Run& run, int ranks, std::mt19937_64& rng,
+                           uint64_t max_span) {
+  std::vector<int64_t> all;
+  for (int r = 0; r < ranks; ++r) all.push_back(r);
+  TimelineOptions options;
+  options.ranks = all;
+  const Timeline tl = open_timeline(run, options);
+  const Model m = model_of(run, all);
+  int64_t run_end = 0;
+  for (const auto& info : tl.lanes()) run_end = std::max(run_end, info.end_ns);
+  Timeline::AlignedCalls reused;
+  for (int round = 0; round < 20; ++round) {
+    const int64_t a = round == 0 ? 0 : static_cast<int64_t>(rng() % (run_end + 1));
+    const int64_t z = round == 0 ? run_end + 1 : a + 1 + static_cast<int64_t>(rng() % max_span);
+    for (int32_t frame = 0; frame < static_cast<int32_t>(tl.frames().size()); ++frame) {
+      const std::string what = std::to_string(ranks) + " ranks, frame " + std::to_string(frame) +
+                               " [" + std::to_string(a) + ", " + std::to_string(z) + ")";
+      tl.aligned_calls(frame, a, z, reused);
+      expect_aligned_equal(reused, model_aligned(m, frame, a, z), what);
+    }
+  }
+}
+
 // Flat runs (no call inside another, one lane a rank): each region's calls
 // lie at one depth of one lane, so the walk scans that slot instead of
 // choosing among slots call by call; the same answers as the model.
@@ -275,26 +301,7 @@ TEST(TimelineRanks, aligned_calls_of_flat_runs_match_the_model) {
       }
       for (auto& [region, spec] : by_region) slices.push_back(spec);
     }
-    const scope_speedscope::Run run = make_run(slices, false);
-    std::vector<int64_t> all;
-    for (int r = 0; r < ranks; ++r) all.push_back(r);
-    TimelineOptions options;
-    options.ranks = all;
-    const Timeline tl = open_timeline(run, options);
-    const Model m = model_of(run, all);
-    int64_t run_end = 0;
-    for (const auto& info : tl.lanes()) run_end = std::max(run_end, info.end_ns);
-    Timeline::AlignedCalls reused;
-    for (int round = 0; round < 20; ++round) {
-      const int64_t a = round == 0 ? 0 : static_cast<int64_t>(rng() % (run_end + 1));
-      const int64_t z = round == 0 ? run_end + 1 : a + 1 + static_cast<int64_t>(rng() % 3000);
-      for (int32_t frame = 0; frame < static_cast<int32_t>(tl.frames().size()); ++frame) {
-        const std::string what = std::to_string(ranks) + " ranks, frame " + std::to_string(frame) +
-                                 " [" + std::to_string(a) + ", " + std::to_string(z) + ")";
-        tl.aligned_calls(frame, a, z, reused);
-        expect_aligned_equal(reused, model_aligned(m, frame, a, z), what);
-      }
-    }
+    expect_aligned_rounds(make_run(slices, false), ranks, rng, 3000);
   }
 }
 
@@ -323,26 +330,7 @@ TEST(TimelineRanks, aligned_calls_of_regions_alone_at_their_depth_match_the_mode
       slices.push_back(inner);
       slices.push_back(leaf);
     }
-    const scope_speedscope::Run run = make_run(slices, false);
-    std::vector<int64_t> all;
-    for (int r = 0; r < ranks; ++r) all.push_back(r);
-    TimelineOptions options;
-    options.ranks = all;
-    const Timeline tl = open_timeline(run, options);
-    const Model m = model_of(run, all);
-    int64_t run_end = 0;
-    for (const auto& info : tl.lanes()) run_end = std::max(run_end, info.end_ns);
-    Timeline::AlignedCalls reused;
-    for (int round = 0; round < 20; ++round) {
-      const int64_t a = round == 0 ? 0 : static_cast<int64_t>(rng() % (run_end + 1));
-      const int64_t z = round == 0 ? run_end + 1 : a + 1 + static_cast<int64_t>(rng() % 60000);
-      for (int32_t frame = 0; frame < static_cast<int32_t>(tl.frames().size()); ++frame) {
-        const std::string what = std::to_string(ranks) + " ranks, frame " + std::to_string(frame) +
-                                 " [" + std::to_string(a) + ", " + std::to_string(z) + ")";
-        tl.aligned_calls(frame, a, z, reused);
-        expect_aligned_equal(reused, model_aligned(m, frame, a, z), what);
-      }
-    }
+    expect_aligned_rounds(make_run(slices, false), ranks, rng, 60000);
   }
 }
 

@@ -90,7 +90,11 @@ describe("the Ranks panel's grid and lateness against their definitions", () => 
       const maxColumns = 1 + Math.floor(random() * 12);
       const got = gridOf(a, maxColumns);
       if (got.group > 1) grouped++;
-      assert.deepEqual(got, gridModel(a, maxColumns), `round ${round}: ${rows} ranks, ${steps} steps, ${maxColumns} columns`);
+      assert.deepEqual(
+        got,
+        gridModel(a, maxColumns),
+        `round ${round}: ${rows} ranks, ${steps} steps, ${maxColumns} columns`,
+      );
     }
     assert.ok(grouped > 100, `${grouped} rounds grouped steps`);
   });
