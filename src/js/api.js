@@ -593,8 +593,9 @@ class Timeline {
   /**
    * Who waits for whom in [start, end): one row per region with calls there,
    * { frame, name, ranks, min, median, mean, max, imbalance, slowestRank },
-   * a rank's value being the region's covered time on it (regions()' total
-   * over its lanes), largest max - mean first.
+   * a rank's value being the region's covered time on it (the union of its
+   * calls over its lanes; not regions()' total, which sums every call),
+   * largest max - mean first.
    */
   imbalance(start, end) {
     if (this.#closed) throw timelineClosedError('imbalance');

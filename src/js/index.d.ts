@@ -368,7 +368,7 @@ export interface TimelineRegion {
   name: string;
   /** Calls of the frame overlapping the window. */
   calls: number;
-  /** Length of the union of its calls cut to the window (ns). */
+  /** Its calls cut to the window, summed, a call inside one of its own region too (ns): diff's total. */
   total: number;
   /** Each call cut to the window less its direct children cut to it (ns). */
   self: number;
@@ -376,8 +376,9 @@ export interface TimelineRegion {
 
 /**
  * One region in a window across the selected ranks: a rank's value is the
- * region's covered time there (regions()' total over that rank's lanes; 0
- * on a rank without calls of it in the window), in ns.
+ * region's covered time there (the union of its calls over that rank's
+ * lanes, not regions()' total; 0 on a rank without calls of it in the
+ * window), in ns.
  */
 export interface TimelineImbalance {
   frame: number;

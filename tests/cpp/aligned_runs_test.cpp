@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <random>
 #include <string>
@@ -13,11 +14,15 @@
 #include <vector>
 
 #include "compare/aligned_runs.hpp"
+#include "read/h5_reader.hpp"
 #include "test_support.hpp"
 #include "timeline_model.hpp"
 
 namespace scope_speedscope::test {
 namespace {
+
+constexpr int64_t kOpenStart = std::numeric_limits<int64_t>::min();
+constexpr int64_t kOpenEnd = std::numeric_limits<int64_t>::max();
 
 using Key = std::tuple<std::string, std::string, uint64_t>;  // lane, region, k
 
@@ -161,6 +166,102 @@ TEST(AlignedRuns, a_run_slowed_everywhere_is_slower_by_its_factor) {
   ASSERT_GT(got.bars.size(), 0u);
   for (double r : got.ratio) EXPECT_TRUE(std::isnan(r) || r == 2.0) << r;  // 0/0 for zero-length
   EXPECT_THROW(runs.aligned(2, 0, 10, 5, got), Error);
+}
+
+// The rows over [start, end) of each run, worked out from the model: each
+// run's model_regions of the window summed by region name; deltas b - a;
+// percentages of a's value (none when it is 0); largest delta self first,
+// then by name.
+std::vector<RegionDelta> model_window_rows(const Model& ma, const Model& mb, int64_t start,
+                                           int64_t end) {
+  std::map<std::string, RegionDelta> by_name;
+  auto add = [&](const Model& m, bool is_b) {
+    std::vector<std::size_t> lanes;
+    for (std::size_t l = 0; l < m.lanes.size(); ++l) lanes.push_back(l);
+    for (const auto& r : model_regions(m, start, end, lanes)) {
+      RegionTotals& t = is_b ? by_name[m.frames[r.frame]].b : by_name[m.frames[r.frame]].a;
+      t.calls += r.calls;
+      t.total_ns += r.total_ns;
+      t.self_ns += r.self_ns;
+    }
+  };
+  add(ma, false);
+  add(mb, true);
+  std::vector<RegionDelta> out;
+  for (auto& [name, row] : by_name) {
+    row.name = name;
+    row.delta_total_ns = row.b.total_ns - row.a.total_ns;
+    row.delta_self_ns = row.b.self_ns - row.a.self_ns;
+    if (row.a.self_ns) row.delta_self_pct = 100.0 * row.delta_self_ns / row.a.self_ns;
+    if (row.a.total_ns) row.delta_total_pct = 100.0 * row.delta_total_ns / row.a.total_ns;
+    out.push_back(row);
+  }
+  std::sort(out.begin(), out.end(), [](const RegionDelta& x, const RegionDelta& y) {
+    return x.delta_self_ns != y.delta_self_ns ? x.delta_self_ns > y.delta_self_ns
+                                              : x.name < y.name;
+  });
+  return out;
+}
+
+TEST(AlignedRuns, rows_of_a_window_match_the_model) {
+  for (unsigned seed = 81; seed < 87; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    const int ranks = 1 + static_cast<int>(seed % 3);
+    std::vector<int64_t> all;
+    for (int r = 0; r < ranks; ++r) all.push_back(r);
+    TimelineOptions o;
+    o.ranks = all;
+    const scope_speedscope::Run a = random_run(rng, ranks, 2, 400, 4, 10, 30);
+    const scope_speedscope::Run c = random_run(rng, ranks, 2, 500, 5, 12, 20);
+    const scope_speedscope::Run b = slowed(a);
+    for (const auto* other : {&b, &c}) {
+      const Timeline ta = open_timeline(a, o), tb = open_timeline(*other, o);
+      const AlignedRuns runs(ta, tb);
+      const Model ma = model_of(a, all), mb = model_of(*other, all);
+      int64_t run_end = 0;
+      for (const auto* tl : {&ta, &tb})
+        for (const auto& lane : tl->lanes()) run_end = std::max(run_end, lane.end_ns);
+      std::uniform_int_distribution<int64_t> at(-5, run_end + 5);
+      for (int round = 0; round < 40; ++round) {
+        int64_t x = at(rng), y = at(rng);
+        if (x > y) std::swap(x, y);
+        if (x == y) ++y;
+        SCOPED_TRACE("window " + std::to_string(x) + ":" + std::to_string(y));
+        const auto got = runs.regions(x, y), want = model_window_rows(ma, mb, x, y);
+        expect_same_rows(got, want);
+        for (std::size_t i = 0; i < std::min(got.size(), want.size()); ++i) {
+          EXPECT_EQ(got[i].delta_total_ns, want[i].delta_total_ns);
+          EXPECT_EQ(got[i].delta_self_ns, want[i].delta_self_ns);
+          EXPECT_EQ(got[i].delta_total_pct, want[i].delta_total_pct);
+        }
+      }
+      // Over the whole run: the rows compare_regions (diff) gives.
+      CompareOptions co;
+      co.ranks = all;
+      expect_same_rows(runs.regions(kOpenStart, kOpenEnd), compare_regions(a, *other, co));
+    }
+  }
+}
+
+TEST(AlignedRuns, a_region_inside_itself_totals_every_call_as_diff_does) {
+  // nested_pair (make_nested_pair.py): kernel inside kernel every 4th step.
+  const scope_speedscope::Run a = read_run(shared_dir() + "/h5/nested_pair_a_s3.h5");
+  const scope_speedscope::Run b = read_run(shared_dir() + "/h5/nested_pair_b_s3.h5");
+  const Timeline ta = open_timeline(a), tb = open_timeline(b);  // rank 0, as diff's default
+  const AlignedRuns runs(ta, tb);
+  CompareOptions co;
+  const auto rows = compare_regions(a, b, co);
+  expect_same_rows(runs.regions(kOpenStart, kOpenEnd), rows);
+  expect_same_rows(runs.regions(), rows);
+  ASSERT_EQ(rows[0].name, "kernel");
+  // The union of kernel's calls (imbalance's covered time) is less: the
+  // nested calls are not counted again.
+  int64_t covered = -1;
+  for (const auto& r : ta.imbalance(kOpenStart, kOpenEnd))
+    if (ta.frames()[r.frame] == "kernel") covered = r.max_ns;
+  EXPECT_GT(rows[0].a.total_ns, covered);
+  EXPECT_EQ(rows[0].a.total_ns, 6717);  // diff --json's "total" of kernel in A
 }
 
 }  // namespace

@@ -336,7 +336,7 @@ TEST(cli, imbalance_prints_the_table_of_every_rank) {
   EXPECT_EQ(
       p.out,
       file +
-          ": 4 ranks (0-3), the whole run\n"
+          ": 4 ranks (0-3), the whole run; covered time per rank (the union of a region's calls)\n"
           "region    ranks        min     median       mean        max  imbalance  slowest rank\n"
           "solve         4    3.00 us    3.00 us    3.08 us    3.30 us      6.8 %             2\n"
           "exchange      4    1.70 us    2.00 us    1.93 us    2.00 us      3.8 %             0\n"
@@ -350,7 +350,7 @@ TEST(cli, imbalance_json_has_the_rows_in_ns) {
   EXPECT_EQ(
       p.out,
       "{\"file\": \"" + file +
-          "\", \"ranks\": [0, 1, 2, 3], \"window\": null, \"regions\": ["
+          "\", \"ranks\": [0, 1, 2, 3], \"value\": \"covered\", \"window\": null, \"regions\": ["
           "{\"frame\": 1, \"name\": \"solve\", \"ranks\": 4, \"min\": 3000, \"median\": 3000.0, "
           "\"mean\": 3075.0, \"max\": 3300, \"imbalance\": 0.06818181818181818, \"slowestRank\": "
           "2}, "
@@ -370,7 +370,7 @@ TEST(cli, imbalance_takes_ranks_filters_and_a_time_window) {
   EXPECT_EQ(
       p.out,
       "{\"file\": \"" + file +
-          "\", \"ranks\": [0, 2], \"window\": {\"start\": 3000, "
+          "\", \"ranks\": [0, 2], \"value\": \"covered\", \"window\": {\"start\": 3000, "
           "\"end\": 4000}, \"regions\": ["
           "{\"frame\": 0, \"name\": \"solve\", \"ranks\": 2, \"min\": 600, \"median\": 750.0, "
           "\"mean\": 750.0, \"max\": 900, \"imbalance\": 0.16666666666666666, \"slowestRank\": 2}, "

@@ -60,6 +60,13 @@ void expect_model(const std::vector<RegionDelta>& got, const scope_speedscope::R
       EXPECT_EQ(*g.delta_self_pct, 100.0 * static_cast<double>(w.b.self_ns - w.a.self_ns) /
                                        static_cast<double>(w.a.self_ns));
     }
+    if (w.a.total_ns == 0) {
+      EXPECT_FALSE(g.delta_total_pct.has_value());
+    } else {
+      ASSERT_TRUE(g.delta_total_pct.has_value());
+      EXPECT_EQ(*g.delta_total_pct, 100.0 * static_cast<double>(w.b.total_ns - w.a.total_ns) /
+                                        static_cast<double>(w.a.total_ns));
+    }
     if (i > 0) {
       EXPECT_TRUE(got[i - 1].delta_self_ns > g.delta_self_ns ||
                   (got[i - 1].delta_self_ns == g.delta_self_ns && got[i - 1].name < g.name));

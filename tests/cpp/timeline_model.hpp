@@ -144,7 +144,6 @@ inline std::vector<Timeline::RegionTotal> model_regions(const Model& m, int64_t 
   };
   for (std::size_t l : lanes) {
     const auto& calls_of = m.lanes[l].calls;
-    std::vector<std::vector<std::pair<int64_t, int64_t>>> pieces(F);
     std::vector<std::size_t> open;
     for (std::size_t i = 0; i < calls_of.size(); ++i) {
       const ModelCall& c = calls_of[i];
@@ -152,14 +151,33 @@ inline std::vector<Timeline::RegionTotal> model_regions(const Model& m, int64_t 
       open[c.depth] = i;
       if (!overlaps(c, a, z)) continue;
       ++calls[c.frame];
+      total[c.frame] += clip(c);  // every call, one inside another of its region too
       self[c.frame] += clip(c);
       if (c.depth > 0) self[calls_of[open[c.depth - 1]].frame] -= clip(c);
+    }
+  }
+  std::vector<Timeline::RegionTotal> out;
+  for (std::size_t f = 0; f < F; ++f) {
+    if (calls[f]) out.push_back({static_cast<int32_t>(f), calls[f], total[f], self[f]});
+  }
+  return out;
+}
+
+// Per frame with a call overlapping [a, z) on `lanes`: its covered time,
+// the length of the union of its calls cut to the window, per lane (what
+// imbalance counts; a call inside one of its own frame adds nothing).
+inline std::map<int32_t, int64_t> model_covered(const Model& m, int64_t a, int64_t z,
+                                                const std::vector<std::size_t>& lanes) {
+  std::map<int32_t, int64_t> out;
+  for (std::size_t l : lanes) {
+    std::map<int32_t, std::vector<std::pair<int64_t, int64_t>>> pieces;
+    for (const ModelCall& c : m.lanes[l].calls) {
+      if (!overlaps(c, a, z)) continue;
       pieces[c.frame].push_back({std::max(c.s, a), std::min(c.e, z)});
     }
-    for (std::size_t f = 0; f < F; ++f) {  // the union, by sorting
-      auto& p = pieces[f];
+    for (auto& [f, p] : pieces) {  // the union, by sorting
       std::sort(p.begin(), p.end());
-      int64_t lo = 0, hi = 0;
+      int64_t sum = 0, lo = 0, hi = 0;
       bool open_run = false;
       for (const auto& [s, e] : p) {
         if (e <= s) continue;
@@ -167,17 +185,14 @@ inline std::vector<Timeline::RegionTotal> model_regions(const Model& m, int64_t 
           hi = std::max(hi, e);
           continue;
         }
-        if (open_run) total[f] += hi - lo;
+        if (open_run) sum += hi - lo;
         lo = s;
         hi = e;
         open_run = true;
       }
-      if (open_run) total[f] += hi - lo;
+      if (open_run) sum += hi - lo;
+      out[f] += sum;
     }
-  }
-  std::vector<Timeline::RegionTotal> out;
-  for (std::size_t f = 0; f < F; ++f) {
-    if (calls[f]) out.push_back({static_cast<int32_t>(f), calls[f], total[f], self[f]});
   }
   return out;
 }

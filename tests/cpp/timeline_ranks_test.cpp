@@ -52,10 +52,10 @@ std::vector<Timeline::RegionImbalance> model_imbalance(const Model& m, int64_t a
   const std::vector<int64_t> rs = model_ranks(m);
   std::map<int32_t, std::vector<int64_t>> values;  // frame -> per rank
   for (std::size_t r = 0; r < rs.size(); ++r) {
-    for (const auto& row : model_regions(m, a, z, lanes_of(m, rs[r]))) {
-      auto& v = values[row.frame];
+    for (const auto& [frame, covered] : model_covered(m, a, z, lanes_of(m, rs[r]))) {
+      auto& v = values[frame];
       if (v.empty()) v.assign(rs.size(), 0);
-      v[r] = row.total_ns;
+      v[r] = covered;
     }
   }
   std::vector<Timeline::RegionImbalance> out;

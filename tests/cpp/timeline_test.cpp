@@ -299,14 +299,23 @@ TEST(Timeline, origin_in_run_counts_from_the_files_first_call_whatever_is_select
   EXPECT_EQ(open_timeline(run, rank1).origin_in_run_ns(), 450);
 }
 
-TEST(Timeline, recursion_counts_its_union_once) {
+TEST(Timeline, recursion_adds_every_call_to_the_total) {
+  // A region's total is the sum of its calls' durations, as diff counts it:
+  // fib inside fib adds its 80 and 20; self stays the time of no child.
   const scope_speedscope::Run run = make_run({{"fib", 0, {{0, 100}, {10, 90}, {60, 80}}}});
   const Timeline tl = open_timeline(run);
   const auto r = tl.regions(0, 100);
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(r[0].calls, 3u);
-  EXPECT_EQ(r[0].total_ns, 100);
+  EXPECT_EQ(r[0].total_ns, 200);
   EXPECT_EQ(r[0].self_ns, 100);
+  const auto cut = tl.regions(50, 70);
+  ASSERT_EQ(cut.size(), 1u);
+  EXPECT_EQ(cut[0].total_ns, 20 + 20 + 10);
+  EXPECT_EQ(cut[0].self_ns, 20);
+  const auto imb = tl.imbalance(0, 100);  // covered: the union, 100
+  ASSERT_EQ(imb.size(), 1u);
+  EXPECT_EQ(imb[0].max_ns, 100);
 }
 
 TEST(Timeline, bad_arguments_are_errors) {

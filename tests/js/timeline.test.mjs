@@ -58,12 +58,12 @@ function modelRegions(model, a, z, lanes, frames) {
   const by = new Map();
   const clip = (c) => Math.max(0, Math.min(c.e, z) - Math.max(c.s, a));
   for (const l of lanes) {
-    const pieces = new Map();
     for (const c of model[l].calls) {
       if (!overlaps(c, a, z)) continue;
       const r = by.get(c.frame) ?? { frame: c.frame, name: frames[c.frame], calls: 0, total: 0, self: 0 };
       by.set(c.frame, r);
       r.calls += 1;
+      r.total += clip(c); // every call, one inside another of its region too
       r.self += clip(c);
       if (c.parent) {
         const p = by.get(c.parent.frame) ?? {
@@ -76,27 +76,6 @@ function modelRegions(model, a, z, lanes, frames) {
         by.set(c.parent.frame, p);
         p.self -= clip(c);
       }
-      if (!pieces.has(c.frame)) pieces.set(c.frame, []);
-      pieces.get(c.frame).push([Math.max(c.s, a), Math.min(c.e, z)]);
-    }
-    for (const [frame, list] of pieces) {
-      // the union, by sorting
-      list.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-      let lo = 0;
-      let hi = 0;
-      let open = false;
-      for (const [s, e] of list) {
-        if (e <= s) continue;
-        if (open && s <= hi) {
-          hi = Math.max(hi, e);
-          continue;
-        }
-        if (open) by.get(frame).total += hi - lo;
-        lo = s;
-        hi = e;
-        open = true;
-      }
-      if (open) by.get(frame).total += hi - lo;
     }
   }
   return [...by.values()].sort((x, y) => x.frame - y.frame);

@@ -105,7 +105,9 @@ export class RanksPanel {
     const ranks = reply.rows[0]?.ranks;
     byId('tl-ranks-caption').textContent =
       `From ${exactTime(start)} to ${exactTime(end)}` +
-      (ranks ? `: each region's time on ${ranks} ranks, the widest spread first.` : ': no call.');
+      (ranks
+        ? `: each region's covered time (the union of its calls) on ${ranks} ranks, the widest spread first.`
+        : ': no call.');
     this.#render();
     if (this.#selected !== null) this.#loadHeatmap(asked);
     this.#onQuery(this.orderQuery);

@@ -118,6 +118,17 @@ std::vector<RegionDelta> AlignedRuns::regions() const {
   return compare_totals(named(a_), named(b_));
 }
 
+std::vector<RegionDelta> AlignedRuns::regions(int64_t start, int64_t end) const {
+  auto named = [&](const Timeline& tl) {
+    NamedTotals out;
+    for (const Timeline::RegionTotal& r : tl.regions(start, end)) {
+      out.emplace_back(tl.frames()[r.frame], RegionTotals{r.calls, r.total_ns, r.self_ns});
+    }
+    return out;
+  };
+  return compare_totals(named(a_), named(b_));
+}
+
 float AlignedRuns::partner_duration(std::size_t lane, uint32_t depth, std::size_t index) const {
   const Timeline::DepthView v = b_.depth_view(lane, depth);  // checks the lane
   if (index >= v.calls) return kNone;

@@ -24,6 +24,10 @@ class AlignedRuns {
   const Timeline& b() const { return b_; }
   // compare_regions' rows, from the timelines' frame totals.
   std::vector<RegionDelta> regions() const;
+  // The same rows over [start, end) of each run (each from its own origin):
+  // each run's Timeline::regions of the window joined by name as
+  // compare_totals joins them (over the whole run, regions()' rows).
+  std::vector<RegionDelta> regions(int64_t start, int64_t end) const;
   // Per lane of B: the lane of A of the same name, or -1.
   const std::vector<int64_t>& partner_lanes() const { return partner_lane_; }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "model/time.hpp"
@@ -81,10 +82,12 @@ std::vector<RegionDelta> compare_totals(const NamedTotals& a, const NamedTotals&
     row.name = name;
     row.delta_total_ns = saturating_sub(row.b.total_ns, row.a.total_ns);
     row.delta_self_ns = saturating_sub(row.b.self_ns, row.a.self_ns);
-    if (row.a.self_ns != 0) {
-      row.delta_self_pct = 100.0 * static_cast<double>(int128{row.b.self_ns} - row.a.self_ns) /
-                           static_cast<double>(row.a.self_ns);
-    }
+    auto pct = [](int64_t from, int64_t to) -> std::optional<double> {
+      if (from == 0) return std::nullopt;
+      return 100.0 * static_cast<double>(int128{to} - from) / static_cast<double>(from);
+    };
+    row.delta_self_pct = pct(row.a.self_ns, row.b.self_ns);
+    row.delta_total_pct = pct(row.a.total_ns, row.b.total_ns);
     out.push_back(std::move(row));
   }
   std::stable_sort(out.begin(), out.end(), [](const RegionDelta& x, const RegionDelta& y) {

@@ -50,7 +50,7 @@ std::string json(const std::string& path, const Timeline& tl, const Narrowing& n
   out += ", \"ranks\": [";
   const std::vector<int64_t> ranks = tl.ranks();
   for (std::size_t i = 0; i < ranks.size(); ++i) out += (i ? ", " : "") + std::to_string(ranks[i]);
-  out += "], \"window\": ";
+  out += "], \"value\": \"covered\", \"window\": ";
   if (n.window) {
     auto end_text = [](const std::optional<int64_t>& v) {
       return v ? std::to_string(*v) : std::string("null");
@@ -99,6 +99,7 @@ std::string imbalance_report(Run&& run, const ImbalanceReportOptions& options) {
                         " (" + ranks_text(tl.ranks()) + "), ";
   heading += n.window ? "time window " + n.window_text + " (seconds from the run's first call)"
                       : std::string("the whole run");
+  heading += "; covered time per rank (the union of a region's calls)";
   return table(tl, rows, heading);
 }
 

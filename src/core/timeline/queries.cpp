@@ -109,7 +109,6 @@ std::vector<Timeline::RegionTotal> Timeline::regions(int64_t start, int64_t end,
   const std::size_t F = frames_.size();
   std::vector<uint64_t> calls(F, 0);
   std::vector<int64_t> total(F, 0), self(F, 0);
-  std::vector<uint32_t> open(F, 0);  // calls of the frame open on the walk's path
   auto clip = [&](int64_t s, int64_t e) {
     const int64_t a = std::max(s, start), z = std::min(e, end);
     return z > a ? z - a : int64_t{0};
@@ -138,7 +137,7 @@ std::vector<Timeline::RegionTotal> Timeline::regions(int64_t start, int64_t end,
           const int32_t f = sl.f[i];
           const int64_t c = clip(sl.s[i], sl.e[i]);
           ++calls[f];
-          if (open[f]++ == 0) total[f] += c;  // outermost of its frame: counted once
+          total[f] = saturating_add(total[f], c);  // every call, recursion too (as diff)
           path.push_back(Open{f, c, 0, covered_end(sl.s[i], sl.e[i])});
           ++cur[d];
           continue;
@@ -148,7 +147,6 @@ std::vector<Timeline::RegionTotal> Timeline::regions(int64_t start, int64_t end,
       const Open o = path.back();
       path.pop_back();
       self[o.frame] += o.clip - o.children;
-      --open[o.frame];
       if (!path.empty()) path.back().children += o.clip;
     }
   }

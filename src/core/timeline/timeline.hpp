@@ -83,7 +83,7 @@ class Timeline {
   struct RegionTotal {
     int32_t frame;
     uint64_t calls;    // calls of the frame overlapping the window
-    int64_t total_ns;  // length of the union of its calls cut to the window
+    int64_t total_ns;  // its calls cut to the window, summed (recursion too)
     int64_t self_ns;   // each call cut to the window less its children cut to it
   };
 
@@ -160,9 +160,10 @@ class Timeline {
   Window window_within(int64_t start, int64_t end, uint64_t max_calls) const;
 
   // ---- ranks: who waits for whom (ranks.cpp) ----
-  // A rank's covered time of a region in [start, end): what regions() counts
-  // as total_ns over that rank's lanes (the union of the region's calls cut
-  // to the window, per lane; a rank's threads and tasks add up).
+  // A rank's covered time of a region in [start, end): the length of the
+  // union of the region's calls cut to the window, per lane (a call inside
+  // a call of its own region counted once; a rank's threads and tasks add
+  // up). Not regions()' total_ns, which sums every call.
   struct RegionImbalance {
     int32_t frame;
     uint32_t ranks;  // the selected ranks (each rank with a lane, once)
@@ -253,7 +254,7 @@ class Timeline {
   friend struct FrameWalk;
   // Calls of one depth slot (depth_begin_ index) summarised per kChunk
   // calls: per chunk, per frame present, its calls and their covered time
-  // counting only calls outermost of their frame (what regions() unions).
+  // counting only calls outermost of their frame (imbalance's covered time).
   static constexpr std::size_t kChunk = 256;
   bool nested(uint64_t at) const { return (nested_[at >> 6] >> (at & 63)) & 1; }
   int64_t self_of(const Block& b, uint32_t depth, std::size_t index) const;
