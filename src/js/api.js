@@ -478,21 +478,36 @@ class RunComparison {
     timelineLaneOf('aligned', lane);
     timelineWindowOf('aligned', start, end);
     timelineWidthOf('aligned', width);
-    let v;
+    return this.#run('aligned', (m) => {
+      const bars = unwrap(m.compareAligned(this.#id, lane, start, end, width));
+      const out = {};
+      for (const key of ['start', 'end', 'depth', 'frame', 'count', 'ratio']) out[key] = bars[key].slice();
+      return out;
+    });
+  }
+
+  // Runs a query; the core's refusal of an argument is a RangeError.
+  #run(method, fn) {
     try {
-      v = this.#call('aligned', (m) => {
-        const bars = unwrap(m.compareAligned(this.#id, lane, start, end, width));
-        const out = {};
-        for (const key of ['start', 'end', 'depth', 'frame', 'count', 'ratio']) out[key] = bars[key].slice();
-        return out;
-      });
+      return this.#call(method, fn);
     } catch (error) {
       if (error instanceof ScopeSpeedscopeError && error.code === 'bad_argument') {
-        throw timelineRangeError('aligned', error.message);
+        throw timelineRangeError(method, error.message);
       }
       throw error;
     }
-    return v;
+  }
+
+  /**
+   * The rows of [start, end) of each run (each from its own origin), as
+   * `regions` over the whole run: each run's regions of the window joined by
+   * name in the core, with deltaTotalPct beside deltaSelfPct; largest
+   * deltaSelf first, then by name.
+   */
+  regionsIn(start, end) {
+    if (this.#closed) throw timelineClosedError('regionsIn');
+    timelineWindowOf('regionsIn', start, end);
+    return this.#run('regionsIn', (m) => unwrap(m.compareRegionsIn(this.#id, start, end)));
   }
 
   /** Frees both runs' columns in the module. */

@@ -144,9 +144,21 @@ export interface RegionComparison {
   deltaSelfPct: number | null;
 }
 
+/** A row of a window (RunComparison.regionsIn). */
+export interface WindowRegionComparison extends RegionComparison {
+  /** 100 × (b.total − a.total) / a.total; null when a.total is 0. */
+  deltaTotalPct: number | null;
+}
+
 export interface RunComparison {
   /** Per region name with a call in either run: both runs' totals and the change; largest deltaSelf first. */
   regions: RegionComparison[];
+  /**
+   * The rows of [start, end) of each run (each from its own origin): each
+   * run's regions of the window joined by name as `regions` joins them over
+   * the whole run (where they are its rows); largest deltaSelf first.
+   */
+  regionsIn(start: number, end: number): WindowRegionComparison[];
   /** Both runs as timelines (opened with the same options). */
   a: Timeline;
   b: Timeline;

@@ -805,7 +805,9 @@ std::map<int, std::unique_ptr<OpenComparison>>& open_comparisons() {
   return comparisons;
 }
 
-val rows_value(const std::vector<ss::RegionDelta>& rows) {
+// Rows as diff --json prints them; with_total_pct adds deltaTotalPct (the
+// rows of a window, which the page's table shows by total or self).
+val rows_value(const std::vector<ss::RegionDelta>& rows, bool with_total_pct = false) {
   auto totals = [](const ss::RegionTotals& t) {
     val v = val::object();
     v.set("calls", static_cast<double>(t.calls));
@@ -822,6 +824,9 @@ val rows_value(const std::vector<ss::RegionDelta>& rows) {
     r.set("deltaTotal", static_cast<double>(rows[i].delta_total_ns));
     r.set("deltaSelf", static_cast<double>(rows[i].delta_self_ns));
     r.set("deltaSelfPct", rows[i].delta_self_pct ? val(*rows[i].delta_self_pct) : val::null());
+    if (with_total_pct) {
+      r.set("deltaTotalPct", rows[i].delta_total_pct ? val(*rows[i].delta_total_pct) : val::null());
+    }
     out.set(i, r);
   }
   return out;
@@ -875,6 +880,14 @@ val compare_aligned(int id, double lane, double start, double end, double width)
     out.set("count", val(emscripten::typed_memory_view(n, bars.count.data())));
     out.set("ratio", val(emscripten::typed_memory_view(n, c.bars.ratio.data())));
     return out;
+  });
+}
+
+// The rows of [start, end) of each run (AlignedRuns::regions(start, end)).
+val compare_regions_in(int id, double start, double end) {
+  return guarded([&] {
+    const NsWindow window = ns_window(start, end);
+    return rows_value(comparison_of(id).runs->regions(window.start, window.end), true);
   });
 }
 
@@ -1007,6 +1020,7 @@ EMSCRIPTEN_BINDINGS(scope_speedscope) {
   emscripten::function("cliDiff", &cli_diff);
   emscripten::function("compareOpen", &compare_open);
   emscripten::function("compareAligned", &compare_aligned);
+  emscripten::function("compareRegionsIn", &compare_regions_in);
   emscripten::function("compareClose", &compare_close);
   emscripten::function("parseCli", &parse_cli);
   emscripten::function("cliCommand", &cli_command);

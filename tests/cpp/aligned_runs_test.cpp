@@ -197,8 +197,7 @@ std::vector<RegionDelta> model_window_rows(const Model& ma, const Model& mb, int
     out.push_back(row);
   }
   std::sort(out.begin(), out.end(), [](const RegionDelta& x, const RegionDelta& y) {
-    return x.delta_self_ns != y.delta_self_ns ? x.delta_self_ns > y.delta_self_ns
-                                              : x.name < y.name;
+    return x.delta_self_ns != y.delta_self_ns ? x.delta_self_ns > y.delta_self_ns : x.name < y.name;
   });
   return out;
 }

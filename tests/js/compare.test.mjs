@@ -81,6 +81,69 @@ describe('sp.compareRuns', () => {
     });
   });
 
+  it('regionsIn: over the whole run the rows diff --json prints, also where a region nests in itself', async () => {
+    const nestedA = inputPath('nested_pair_a_s3.h5');
+    const nestedB = inputPath('nested_pair_b_s3.h5');
+    for (const [a, b, ranks] of [
+      [nestedA, nestedB, [0]],
+      [nestedA, nestedB, [0, 1]],
+      [pairA, pairB, [0, 1]],
+    ]) {
+      const cmp = await sp.compareRuns(read(a), read(b), { ranks });
+      try {
+        const native = JSON.parse(run(nativeCli, ['diff', a, b, '--ranks', ranks.join(','), '--json']).stdout);
+        const whole = cmp.regionsIn(0, 2 ** 53);
+        assert.deepEqual(
+          whole.map(({ deltaTotalPct, ...r }) => r),
+          native.regions,
+        );
+        for (const r of whole) {
+          assert.equal(r.deltaTotalPct, r.a.total ? (100 * (r.b.total - r.a.total)) / r.a.total : null, r.name);
+        }
+      } finally {
+        cmp.close();
+      }
+    }
+    // kernel inside kernel: its total counts the inner calls too (diff's
+    // 6717 ns on rank 0 of A), where imbalance's covered time does not.
+    const cmp = await sp.compareRuns(read(nestedA), read(nestedB), { ranks: [0] });
+    try {
+      const kernel = cmp.regionsIn(0, 2 ** 53).find((r) => r.name === 'kernel');
+      assert.equal(kernel.a.total, 6717);
+      const covered = cmp.a.imbalance(0, 2 ** 53).find((r) => r.name === 'kernel').max;
+      assert.ok(covered < kernel.a.total, `${covered}`);
+    } finally {
+      cmp.close();
+    }
+  });
+
+  it("regionsIn: a window of each run is each run's regions of it joined by name", async () => {
+    const cmp = await sp.compareRuns(read(pairA), read(pairB), { ranks: 'all' });
+    try {
+      const rows = cmp.regionsIn(1500, 3100);
+      const ra = new Map(cmp.a.regions(1500, 3100).map((r) => [r.name, r]));
+      const rb = new Map(cmp.b.regions(1500, 3100).map((r) => [r.name, r]));
+      assert.deepEqual(rows.map((r) => r.name).sort(), [...new Set([...ra.keys(), ...rb.keys()])].sort());
+      const none = { calls: 0, total: 0, self: 0 };
+      for (const r of rows) {
+        const { calls, total, self } = ra.get(r.name) ?? none;
+        assert.deepEqual(r.a, { calls, total, self }, r.name);
+        const vb = rb.get(r.name) ?? none;
+        assert.deepEqual(r.b, { calls: vb.calls, total: vb.total, self: vb.self }, r.name);
+        assert.equal(r.deltaSelf, vb.self - self);
+        assert.equal(r.deltaTotal, vb.total - total);
+      }
+      for (let i = 1; i < rows.length; i++) {
+        const [x, y] = [rows[i - 1], rows[i]];
+        assert.ok(x.deltaSelf > y.deltaSelf || (x.deltaSelf === y.deltaSelf && x.name < y.name), y.name);
+      }
+      assert.throws(() => cmp.regionsIn(5, 5), RangeError);
+    } finally {
+      cmp.close();
+    }
+    assert.throws(() => cmp.regionsIn(0, 10), /closed/);
+  });
+
   it('compares different runs of several lanes against the model', async () => {
     for (const [a, b, options] of [
       ['threads_s3.h5', 'tasks_s3.h5', {}],

@@ -10,11 +10,12 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createScopeSpeedscope } from '../../dist/node.js';
 import { palette, ratioLevel, rgbOf } from '../../web/timeline/colors.js';
-import { compareRows, rowTexts } from '../../web/timeline/compare.js';
+import { rowTexts, sortedRows } from '../../web/timeline/compare.js';
 import { AXIS_H, HEADER_H, ROW_H } from '../../web/timeline/draw.js';
 import {
   assertAccessible,
@@ -24,6 +25,7 @@ import {
   errorText,
   fixtures,
   h5,
+  nativeCli,
   openOptions,
   pick,
   screenshot,
@@ -114,14 +116,12 @@ describe('comparing two runs', { timeout: 600_000 }, () => {
 
     const cmp = await sp.compareRuns(input(A), input(B), { ranks: 'all' });
     try {
-      const expected = compareRows(cmp.a.regions(w.start, w.end), cmp.b.regions(w.start, w.end)).map((r) =>
-        rowTexts(r),
-      );
+      const expected = sortedRows(cmp.regionsIn(w.start, w.end)).map((r) => rowTexts(r));
       assert.deepEqual(await tableRows(page), expected);
-      // The window is each whole run: its totals are compareRuns' rows.
+      // The window is each whole run: its rows are compareRuns' (diff's).
       for (const r of cmp.regions) {
         const row = expected.find((e) => e[0] === r.name);
-        assert.deepEqual(row.slice(1, 4), rowTexts({ ...r, delta: r.deltaTotal, pct: null }).slice(1, 4), r.name);
+        assert.deepEqual(row.slice(1, 4), rowTexts({ ...r, deltaTotalPct: null }).slice(1, 4), r.name);
       }
     } finally {
       cmp.close();
@@ -222,7 +222,7 @@ describe('comparing two runs', { timeout: 600_000 }, () => {
     try {
       const w = await page.getByTestId('compare-table').evaluate((t) => [t.dataset.windowStart, t.dataset.windowEnd]);
       const [start, end] = w.map(Number);
-      const expected = compareRows(cmp.a.regions(start, end), cmp.b.regions(start, end)).map((r) => rowTexts(r));
+      const expected = sortedRows(cmp.regionsIn(start, end)).map((r) => rowTexts(r));
       await page.waitForFunction(
         (n) => document.querySelector('#tl-compare-rows tr [data-field=a]')?.textContent === n,
         expected[0][1],
@@ -262,6 +262,28 @@ describe('comparing two runs', { timeout: 600_000 }, () => {
     assert.equal(await chartPainted(page), 'painted');
     const lanes = await page.locator('[data-testid=timeline-lanes] .tl-lane-name').allTextContents();
     assert.deepEqual(lanes, ['rank 0', 'rank 1']);
+  });
+
+  test("over the whole run the table is diff --json's rows, also where kernel nests in itself", async () => {
+    const [nA, nB] = ['nested_pair_a_s3.h5', 'nested_pair_b_s3.h5'];
+    assert.equal(await drop(page, [nA, nB]), 'done');
+    await comparisonShown(page); // the whole of the longer run, at first
+    const run = (side) => join(fixtures, 'h5', side);
+    const diff = spawnSync(nativeCli, ['diff', run(nA), run(nB), '--json'], { encoding: 'utf8' });
+    assert.equal(diff.status, 0, diff.stderr);
+    const rows = JSON.parse(diff.stdout).regions.map((r) => ({ ...r, deltaTotalPct: null }));
+    await page.getByTestId('compare-metric').selectOption('self');
+    assert.deepEqual(
+      await tableRows(page),
+      rows.map((r) => rowTexts(r, 'self')),
+    );
+    assert.equal((await tableRows(page))[0][1], '6.376 µs', "kernel's self time in A on rank 0");
+    await page.getByTestId('compare-metric').selectOption('total');
+    const byName = new Map((await tableRows(page)).map((r) => [r[0], r]));
+    for (const r of rows) {
+      assert.deepEqual(byName.get(r.name).slice(1, 4), rowTexts(r, 'total').slice(1, 4), r.name);
+    }
+    assert.equal(byName.get('kernel')[1], '6.717 µs', "diff's total of kernel in A, inner calls counted");
   });
 
   test('two files dropped at once are compared (the first is A); 390 px and dark mode', async () => {

@@ -21,6 +21,7 @@ export const repo = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const root = resolve(process.env.SCOPE_SPEEDSCOPE_WEB_ROOT ?? join(repo, 'dist', 'web'));
 export const artifacts = join(repo, 'build', 'test-artifacts');
 export const fixtures = join(repo, 'tests', 'fixtures');
+export const nativeCli = join(repo, 'build', 'native', 'scope-speedscope');
 export const { version } = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
 export const cases = JSON.parse(readFileSync(join(fixtures, 'cases.json'), 'utf8'));
 export const caseNamed = (name) => cases.find((c) => c.name === name);

@@ -1,10 +1,11 @@
 // Two runs compared (the worker's timeline-compare-open): the regions of the
 // visible window in run A (the baseline) and run B side by side
-// (#tl-compare-table: A, B, Δ and Δ % of each region's total or self time,
-// each run's regions() of the window from its own origin, joined by name),
-// sortable by each column, largest Δ first; asked again a moment after the
-// window stops changing. And the bar above the chart: which runs, the ratio
-// scale's legend. Pure functions (compareRows, rowTexts) for the tests.
+// (#tl-compare-table: A, B, Δ and Δ % of each region's total or self time:
+// the core's rows of the window, RunComparison.regionsIn, which over the
+// whole run are diff's), sortable by each column, largest Δ first; asked
+// again a moment after the window stops changing. And the bar above the
+// chart: which runs, the ratio scale's legend. Pure functions (sortedRows,
+// rowTexts) for the tests.
 
 import { el } from '../dom.js';
 import { drawRatioScale } from './draw.js';
@@ -12,37 +13,42 @@ import { count, exactTime } from './format.js';
 import { WindowQuery, markRows, regionButton, sortButtons, stampWindow } from './window-table.js';
 
 const COMPARE_ROWS = 200;
-const NONE = { calls: 0, total: 0, self: 0 };
-
 const byId = (id) => document.getElementById(id);
 
-// Each run's regions of a window ([{ name, calls, total, self }]) joined by
-// name: [{ name, a, b, delta, pct }] with `metric` ('total' or 'self'): delta
-// = b - a, pct = 100 × delta / a (null when a is 0); largest delta first,
-// then by name.
-export function compareRows(a, b, metric = 'total') {
-  const byName = new Map();
-  for (const r of a) byName.set(r.name, { name: r.name, a: r, b: NONE });
-  for (const r of b) byName.set(r.name, { name: r.name, a: byName.get(r.name)?.a ?? NONE, b: r });
-  const rows = [...byName.values()].map((r) => {
-    const delta = r.b[metric] - r.a[metric];
-    return { ...r, delta, pct: r.a[metric] ? (100 * delta) / r.a[metric] : null };
+// A core row's change in `metric` ('total' or 'self'): [Δ ns, Δ % or null].
+const deltaOf = (row, metric) =>
+  metric === 'self' ? [row.deltaSelf, row.deltaSelfPct] : [row.deltaTotal, row.deltaTotalPct];
+
+// The core's rows (in its order: largest Δ self first, then by name) sorted
+// by a column of the table showing `metric`: 'delta' descending, stable, is
+// the core's order for self and by Δ total for total.
+export function sortedRows(rows, metric = 'total', sort = { key: 'delta', descending: true }) {
+  const { key, descending } = sort;
+  const value = {
+    a: (r) => r.a[metric],
+    b: (r) => r.b[metric],
+    delta: (r) => deltaOf(r, metric)[0],
+    pct: (r) => deltaOf(r, metric)[1] ?? Infinity,
+  };
+  return [...rows].sort((x, y) => {
+    const c = key === 'name' ? x.name.localeCompare(y.name) : value[key](x) - value[key](y) || 0;
+    return descending ? -c : c;
   });
-  return rows.sort((x, y) => y.delta - x.delta || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
 }
 
 const signed = (ns) => (ns > 0 ? `+${exactTime(ns)}` : exactTime(ns));
 
 // A row as the table shows it: [name, A, B, Δ, Δ %].
 export function rowTexts(row, metric = 'total') {
-  const pct = row.pct === null ? (row.b.calls ? 'new in B' : '—') : `${row.pct > 0 ? '+' : ''}${row.pct.toFixed(1)} %`;
-  return [row.name, exactTime(row.a[metric]), exactTime(row.b[metric]), signed(row.delta), pct];
+  const [delta, p] = deltaOf(row, metric);
+  const pct = p === null ? (row.b.calls ? 'new in B' : '—') : `${p > 0 ? '+' : ''}${p.toFixed(1)} %`;
+  return [row.name, exactTime(row.a[metric]), exactTime(row.b[metric]), signed(delta), pct];
 }
 
 export class CompareTable {
   #query;
   #onPick;
-  #replies = null; // { a, b } regions of the window
+  #rows = null; // the core's rows of the window
   #sort = { key: 'delta', descending: true };
   #dark = false;
   #frames = new Map(); // region name -> frame of the comparison
@@ -68,7 +74,7 @@ export class CompareTable {
 
   clear() {
     this.#query.cancel();
-    this.#replies = null;
+    this.#rows = null;
     byId('tl-comparebar').hidden = true;
     byId('tl-compare').hidden = true;
     byId('tl-compare-rows').replaceChildren();
@@ -93,7 +99,7 @@ export class CompareTable {
   }
 
   #show(reply, { start, end }) {
-    this.#replies = { a: reply.a, b: reply.b };
+    this.#rows = reply.rows;
     stampWindow('tl-compare-table', start, end);
     byId('tl-compare-caption').textContent =
       `From ${exactTime(start)} to ${exactTime(end)} of each run, each from its own start`;
@@ -105,23 +111,10 @@ export class CompareTable {
     this.#render();
   }
 
-  #sorted(metric) {
-    const rows = compareRows(this.#replies.a, this.#replies.b, metric);
-    const { key, descending } = this.#sort;
-    const value = { name: null, a: (r) => r.a[metric], b: (r) => r.b[metric], delta: (r) => r.delta };
-    value.pct = (r) => r.pct ?? Infinity;
-    if (key === 'delta' && descending) return rows;
-    const sorted = rows.sort((x, y) => {
-      const c = key === 'name' ? x.name.localeCompare(y.name) : value[key](x) - value[key](y) || 0;
-      return descending ? -c : c;
-    });
-    return sorted;
-  }
-
   #render() {
-    if (!this.#replies) return;
+    if (!this.#rows) return;
     const metric = byId('tl-compare-metric').value;
-    const rows = this.#sorted(metric);
+    const rows = sortedRows(this.#rows, metric, this.#sort);
     const { key, descending } = this.#sort;
     for (const th of document.querySelectorAll('#tl-compare-table th[data-sort]')) {
       th.setAttribute('aria-sort', th.dataset.sort === key ? (descending ? 'descending' : 'ascending') : 'none');
@@ -130,7 +123,8 @@ export class CompareTable {
     byId('tl-compare-rows').replaceChildren(
       ...rows.slice(0, COMPARE_ROWS).map((r) => {
         const texts = rowTexts(r, metric);
-        const change = r.delta > 0 ? 'slower' : r.delta < 0 ? 'faster' : 'same';
+        const delta = deltaOf(r, metric)[0];
+        const change = delta > 0 ? 'slower' : delta < 0 ? 'faster' : 'same';
         return el(
           'tr',
           { 'data-name': r.name, 'data-change': change },

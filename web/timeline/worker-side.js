@@ -39,7 +39,8 @@
 //                    each bar's duration over its partner's in A, NaN without one) and A's as
 //                    cmp.a.bars; timeline-stack answers either run; the other queries are B's.
 //   timeline-compare-regions { timeline, start, end }
-//                    -> { a, b }: each run's regions of [start, end) from its own origin
+//                    -> { rows }: the core's rows of [start, end) of each run, each from its
+//                    own origin (RunComparison.regionsIn; over the whole run, diff's rows)
 // Bars come back as the core gives them, depth after depth, each depth in
 // time order: `rows[d] .. rows[d + 1]` are depth d's items, so the page finds
 // the visible ones by binary search; the work here is proportional to the
@@ -256,9 +257,8 @@ const QUERIES = {
   'timeline-stack': (data) => ({ stack: stackOf(current, timelineOf(data.timeline), data.lane, data.time) }),
   'timeline-compare-regions': (data) => {
     timelineOf(data.timeline);
-    const { a, b } = current.cmp ?? {};
-    if (!a) throw new TypeError('no comparison is open');
-    return { a: a.regions(data.start, data.end), b: b.regions(data.start, data.end) };
+    if (!current.cmp) throw new TypeError('no comparison is open');
+    return { rows: current.cmp.regionsIn(data.start, data.end) };
   },
   'timeline-regions': (data) => {
     const tl = timelineOf(data.timeline);

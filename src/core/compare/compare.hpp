@@ -35,7 +35,7 @@ struct RegionDelta {
   RegionTotals a, b;
   int64_t delta_total_ns = 0;  // b - a (saturating)
   int64_t delta_self_ns = 0;
-  std::optional<double> delta_self_pct;  // 100 * (b.self - a.self) / a.self; none when a.self is 0
+  std::optional<double> delta_self_pct;   // 100 * (b.self - a.self) / a.self; none when a.self is 0
   std::optional<double> delta_total_pct;  // 100 * (b.total - a.total) / a.total; none when 0
 };
 
