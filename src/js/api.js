@@ -25,6 +25,7 @@ import {
   timelineOptionsOf,
   timelineRangeError,
   timelineTimeOf,
+  timelineColumnsOf,
   timelineWidthOf,
   timelineWindowOf,
 } from './options.js';
@@ -481,7 +482,7 @@ class RunComparison {
     return this.#run('aligned', (m) => {
       const bars = unwrap(m.compareAligned(this.#id, lane, start, end, width));
       const out = {};
-      for (const key of ['start', 'end', 'depth', 'frame', 'count', 'ratio']) out[key] = bars[key].slice();
+      for (const key of ['start', 'end', 'depth', 'frame', 'count', 'ratio', 'rows']) out[key] = bars[key].slice();
       return out;
     });
   }
@@ -538,6 +539,8 @@ class Timeline {
     this.maxWidth = opened.maxWidth;
     /** The origin in ns from the run's first call: the zero of `timeWindow`. */
     this.originInRun = opened.originInRun;
+    /** The end of the window holding every call: the latest lane end (at least 0) + 1. */
+    this.runEnd = opened.runEnd;
   }
 
   // Runs a query; the core's refusal of an argument is a RangeError.
@@ -570,6 +573,7 @@ class Timeline {
         depth: v.depth.slice(),
         frame: v.frame.slice(),
         count: v.count.slice(),
+        rows: v.rows.slice(),
       };
     });
   }
@@ -639,6 +643,35 @@ class Timeline {
       for (const key of ALIGNED_COLUMNS) v[key] = copyInto(v[key], lent?.[key], taken);
       return v;
     });
+  }
+
+  /**
+   * The Ranks panel's heatmap of `frame`'s aligned calls in [start, end) at
+   * most `maxColumns` wide, built in the core from alignedCalls' answer: a
+   * column is one step k, or `group` consecutive steps; a cell (r * cols + c)
+   * shows the step of its column whose call on rank r strays furthest from
+   * its step's median duration. { rows, cols, group, ranks, counts, common,
+   * kFirst, kLast (Float64Array per column), k, excess, duration, spanStart,
+   * spanEnd (Float64Array per cell) }, fresh arrays.
+   */
+  alignedGrid(frame, start, end, maxColumns) {
+    if (this.#closed) throw timelineClosedError('alignedGrid');
+    timelineFrameOf('alignedGrid', frame);
+    timelineWindowOf('alignedGrid', start, end);
+    timelineColumnsOf('alignedGrid', maxColumns);
+    return this.#run('alignedGrid', (m) => unwrap(m.timelineAlignedGrid(this.#id, frame, start, end, maxColumns)));
+  }
+
+  /**
+   * Each rank's mean lateness over `frame`'s aligned calls in [start, end)
+   * (start − the step's median start, in ns): { ranks, lateness }, NaN for
+   * every rank when no step is in the window.
+   */
+  meanLateness(frame, start, end) {
+    if (this.#closed) throw timelineClosedError('meanLateness');
+    timelineFrameOf('meanLateness', frame);
+    timelineWindowOf('meanLateness', start, end);
+    return this.#run('meanLateness', (m) => unwrap(m.timelineLateness(this.#id, frame, start, end)));
   }
 
   /**

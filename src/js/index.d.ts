@@ -363,6 +363,8 @@ export interface TimelineBars {
   depth: Uint32Array;
   frame: Int32Array;
   count: Uint32Array;
+  /** Items come depth after depth: rows[d] .. rows[d + 1] are depth d's (the lane's maxDepth + 2 entries). */
+  rows: Uint32Array;
 }
 
 export interface TimelineStackEntry {
@@ -453,6 +455,8 @@ export interface Timeline {
    * the instant `originInRun + t` of `timeWindow` (e.g. `` `${originInRun + t}ns` ``).
    */
   readonly originInRun: number;
+  /** The end of the window holding every call: the latest lane end (at least 0) + 1, ns. */
+  readonly runEnd: number;
   /** The calls of `lane` overlapping [start, end) at `width` pixels (1 to `maxWidth`); at most 2 * width + 4 items a depth. */
   bars(lane: number, start: number, end: number, width: number): TimelineBars;
   /** The calls of `lane` covering the instant `time`, from depth 0 down. */
@@ -476,6 +480,16 @@ export interface Timeline {
    */
   alignedCalls(frame: number, start: number, end: number, into?: TimelineAlignedCalls): TimelineAlignedCalls;
   /**
+   * The heatmap of `frame`'s aligned calls in [start, end), at most
+   * `maxColumns` (an integer ≥ 1) wide, built in the core: a column is one
+   * step, or `group` consecutive steps; a cell (r * cols + c) shows the step
+   * of its column whose call on rank r strays furthest from its step's
+   * median duration (the first on ties).
+   */
+  alignedGrid(frame: number, start: number, end: number, maxColumns: number): TimelineAlignedGrid;
+  /** Each rank's mean lateness (ns) over `frame`'s aligned calls in [start, end); NaN without a step. */
+  meanLateness(frame: number, start: number, end: number): { ranks: number[]; lateness: number[] };
+  /**
    * How busy `lanes` (lane indices, e.g. one rank's) are at `width` pixels over
    * [start, end): per pixel, the fraction of its time their top-level calls
    * cover, averaged over the lanes (what a rank collapsed to one band shows).
@@ -492,6 +506,24 @@ export interface Timeline {
   exportSpeedscope(options: TimelineExportOptions & { sink: OutputSink }): string[];
   /** Frees its memory in the module; later queries throw a TypeError. */
   close(): void;
+}
+
+export interface TimelineAlignedGrid {
+  rows: number;
+  cols: number;
+  group: number;
+  ranks: number[];
+  counts: number[];
+  common: number;
+  /** Per column: its first and last step. */
+  kFirst: Float64Array;
+  kLast: Float64Array;
+  /** Per cell: the step shown, its call's excess and duration (ns), and that step's span over every rank. */
+  k: Float64Array;
+  excess: Float64Array;
+  duration: Float64Array;
+  spanStart: Float64Array;
+  spanEnd: Float64Array;
 }
 
 export interface CliOptions {

@@ -247,6 +247,14 @@ export function timelineWindowOf(method, start, end) {
   timelineTimeOf(method, end, 'end');
 }
 
+export function timelineColumnsOf(method, columns) {
+  if (!Number.isInteger(columns)) {
+    throw timelineError(TypeError, method, `maxColumns must be an integer, not ${describe(columns)}`);
+  }
+  if (columns < 1) throw timelineError(RangeError, method, `maxColumns ${columns} is out of range (at least 1)`);
+  return columns;
+}
+
 export function timelineWidthOf(method, width) {
   if (!Number.isInteger(width)) {
     throw timelineError(TypeError, method, `width must be an integer number of pixels, not ${describe(width)}`);
@@ -310,8 +318,12 @@ export function timelineLanesOf(method, value, required = false) {
 
 // The core's refusal of an argument's value (its bad_argument detail, which
 // may start with the query's name) as a RangeError naming the query.
+// Queries the core answers through another one, whose name its refusals carry.
+const ANSWERED_BY = { alignedGrid: 'alignedCalls', meanLateness: 'alignedCalls' };
+
 export function timelineRangeError(method, detail) {
-  const own = detail.startsWith(`${method}: `) ? detail.slice(method.length + 2) : detail;
+  const named = [method, ANSWERED_BY[method]].find((m) => m && detail.startsWith(`${m}: `));
+  const own = named ? detail.slice(named.length + 2) : detail;
   return timelineError(RangeError, method, own);
 }
 

@@ -38,6 +38,7 @@
 #include "select/inspect.hpp"
 #include "text/messages.hpp"
 #include "text/pattern.hpp"
+#include "timeline/aligned_grid.hpp"
 #include "timeline/timeline.hpp"
 #include "write/speedscope_format.hpp"
 #include "write/speedscope_writer.hpp"
@@ -621,6 +622,7 @@ val open_timeline(val input, val options, val sink) {
     out.set("memoryBytes", static_cast<double>(tl.memory_bytes()));
     out.set("maxWidth", static_cast<double>(ss::kTimelineMaxWidth));
     out.set("originInRun", static_cast<double>(tl.origin_in_run_ns()));
+    out.set("runEnd", static_cast<double>(tl.run_end_ns()));
     open_timelines().emplace(id, std::move(entry));
     return out;
   });
@@ -641,6 +643,7 @@ val timeline_bars(int id, double lane, double start, double end, double width) {
     out.set("depth", val(emscripten::typed_memory_view(n, t.bars.depth.data())));
     out.set("frame", val(emscripten::typed_memory_view(n, t.bars.frame.data())));
     out.set("count", val(emscripten::typed_memory_view(n, t.bars.count.data())));
+    out.set("rows", val(emscripten::typed_memory_view(t.bars.rows.size(), t.bars.rows.data())));
     return out;
   });
 }
@@ -746,7 +749,7 @@ val timeline_aligned_calls(int id, double frame, double start, double end) {
     const auto f = static_cast<int32_t>(std::max(-1.0, std::min(frame, limit)));
     OpenTimeline& t = timeline_of(id);
     t.timeline.aligned_calls(f, window.start, window.end, t.aligned_answer);
-    ss::Timeline::AlignedCalls& a = t.aligned_answer;
+    ss::Timeline::AlignedCalls& a = t.aligned_answer;  // converted in place below
     val out = val::object();
     out.set("k", doubles_in_place(a.k));
     out.set("rank", doubles_in_place(a.rank));
@@ -762,6 +765,63 @@ val timeline_aligned_calls(int id, double frame, double start, double end) {
     out.set("ranks", ranks);
     out.set("counts", counts);
     out.set("common", static_cast<double>(a.common));
+    return out;
+  });
+}
+
+// A fresh Float64Array of the values (the page's worker transfers it).
+template <class T>
+val float64_copy(const std::vector<T>& values) {
+  std::vector<double> d(values.begin(), values.end());
+  val array = val::global("Float64Array").new_(d.size());
+  array.call<void>("set", val(emscripten::typed_memory_view(d.size(), d.data())));
+  return array;
+}
+
+// aligned_calls of a query into the timeline's last answer (its memory reused).
+const ss::Timeline::AlignedCalls& aligned_answer(OpenTimeline& t, double frame, double start,
+                                                 double end) {
+  const NsWindow window = ns_window(start, end);
+  const double limit = 2147483647.0;
+  const auto f = static_cast<int32_t>(std::max(-1.0, std::min(frame, limit)));
+  t.timeline.aligned_calls(f, window.start, window.end, t.aligned_answer);
+  return t.aligned_answer;
+}
+
+// The heatmap's grid (aligned_grid): {rows, cols, group, ranks, counts,
+// common, kFirst, kLast, k, excess, duration, spanStart, spanEnd}.
+val timeline_aligned_grid(int id, double frame, double start, double end, double max_columns) {
+  return guarded([&] {
+    OpenTimeline& t = timeline_of(id);
+    const uint64_t columns =
+        max_columns >= 1 ? static_cast<uint64_t>(std::min(max_columns, 4294967295.0)) : 0;
+    const ss::AlignedGrid g = ss::aligned_grid(aligned_answer(t, frame, start, end), columns);
+    val out = val::object();
+    out.set("rows", g.rows);
+    out.set("cols", static_cast<double>(g.cols));
+    out.set("group", static_cast<double>(g.group));
+    out.set("ranks", array_of(std::vector<double>(g.ranks.begin(), g.ranks.end())));
+    out.set("counts", array_of(std::vector<double>(g.counts.begin(), g.counts.end())));
+    out.set("common", static_cast<double>(g.common));
+    out.set("kFirst", float64_copy(g.k_first));
+    out.set("kLast", float64_copy(g.k_last));
+    out.set("k", float64_copy(g.k));
+    out.set("excess", float64_copy(g.excess));
+    out.set("duration", float64_copy(g.duration));
+    out.set("spanStart", float64_copy(g.span_start));
+    out.set("spanEnd", float64_copy(g.span_end));
+    return out;
+  });
+}
+
+// Each rank's mean lateness (mean_lateness): {ranks, lateness}.
+val timeline_lateness(int id, double frame, double start, double end) {
+  return guarded([&] {
+    OpenTimeline& t = timeline_of(id);
+    const ss::RankLateness l = ss::mean_lateness(aligned_answer(t, frame, start, end));
+    val out = val::object();
+    out.set("ranks", array_of(std::vector<double>(l.ranks.begin(), l.ranks.end())));
+    out.set("lateness", array_of(l.lateness));
     return out;
   });
 }
@@ -879,6 +939,7 @@ val compare_aligned(int id, double lane, double start, double end, double width)
     out.set("frame", val(emscripten::typed_memory_view(n, bars.frame.data())));
     out.set("count", val(emscripten::typed_memory_view(n, bars.count.data())));
     out.set("ratio", val(emscripten::typed_memory_view(n, c.bars.ratio.data())));
+    out.set("rows", val(emscripten::typed_memory_view(bars.rows.size(), bars.rows.data())));
     return out;
   });
 }
@@ -1015,6 +1076,8 @@ EMSCRIPTEN_BINDINGS(scope_speedscope) {
   emscripten::function("timelineWindowWithin", &timeline_window_within);
   emscripten::function("timelineImbalance", &timeline_imbalance);
   emscripten::function("timelineAlignedCalls", &timeline_aligned_calls);
+  emscripten::function("timelineAlignedGrid", &timeline_aligned_grid);
+  emscripten::function("timelineLateness", &timeline_lateness);
   emscripten::function("timelineClose", &timeline_close);
   emscripten::function("cliImbalance", &cli_imbalance);
   emscripten::function("cliDiff", &cli_diff);

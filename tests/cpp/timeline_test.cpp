@@ -151,6 +151,18 @@ TEST_P(TimelineRandom, every_query_matches_the_model) {
     const Timeline::Bars got = tl.bars(lane, a, z, width);
     expect_bars_equal(got, model_bars(m.lanes[lane], a, z, width), what);
     expect_bars_rules(got, m.lanes[lane], a, z, width, what);
+    // rows: where each depth's items start, found by scanning for it.
+    ASSERT_EQ(got.rows.size(), max_depth(m.lanes[lane]) + 2u) << what;
+    for (uint32_t d = 0; d + 1 < got.rows.size(); ++d) {
+      std::size_t first = got.size(), n = 0;
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        if (got.depth[i] != d) continue;
+        first = std::min(first, i);
+        ++n;
+      }
+      if (n) EXPECT_EQ(got.rows[d], first) << what << " depth " << d;
+      EXPECT_EQ(got.rows[d + 1] - got.rows[d], n) << what << " depth " << d;
+    }
 
     const int64_t t = instant(rng);
     const auto stack = tl.stack_at(lane, t);
@@ -266,6 +278,9 @@ TEST(Timeline, pinned_example) {
   EXPECT_EQ(b.depth, (std::vector<uint32_t>{0, 1, 1, 2, 2}));
   EXPECT_EQ(b.frame, (std::vector<int32_t>{0, 1, 1, 2, 3}));
   EXPECT_EQ(b.count, (std::vector<uint32_t>{1, 1, 1, 1, 1}));
+  EXPECT_EQ(b.rows, (std::vector<uint32_t>{0, 1, 3, 5}));
+  EXPECT_EQ(tl.run_end_ns(), 101);  // outer ends at 100
+  EXPECT_EQ(tl.bars(0, 95, 100, 10).rows, (std::vector<uint32_t>{0, 1, 1, 1}));
   // One pixel of 100 ns: everything at depth 1 and 2 merges.
   const Timeline::Bars one = tl.bars(0, 0, 100, 1);
   EXPECT_EQ(one.count, (std::vector<uint32_t>{1, 2, 2}));

@@ -21,6 +21,7 @@ const PAGES = [
   'web-page',
   'offline',
   'architecture',
+  'engine-protocol',
   'building',
   'reliability',
   'benchmarks',

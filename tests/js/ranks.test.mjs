@@ -373,6 +373,73 @@ describe('who waits for whom on the pinned run', () => {
   });
 });
 
+describe("the Ranks panel's heatmap and lateness, built in the core", () => {
+  let sp;
+  before(async () => {
+    sp = await createScopeSpeedscope();
+  });
+
+  it('alignedGrid: one step a column is alignedCalls cell by cell; one column holds every step', async () => {
+    const tl = await sp.openTimeline(read(imbalanceFile), { ranks: 'all' });
+    try {
+      const a = tl.alignedCalls(1, 0, 5000); // solve: 5 steps on 4 ranks
+      const rows = a.ranks.length;
+      const steps = a.k.length / rows;
+      assert.deepEqual([rows, steps], [4, 5]);
+      const g = tl.alignedGrid(1, 0, 5000, 100);
+      assert.deepEqual([g.rows, g.cols, g.group, g.ranks, g.counts, g.common], [4, 5, 1, a.ranks, a.counts, a.common]);
+      for (let j = 0; j < steps; j++) {
+        const onAll = [...Array(rows).keys()].map((r) => j * rows + r);
+        assert.equal(g.kFirst[j], a.k[j * rows]);
+        assert.equal(g.kLast[j], a.k[j * rows]);
+        for (let r = 0; r < rows; r++) {
+          const i = j * rows + r;
+          const cell = r * g.cols + j;
+          assert.equal(g.k[cell], a.k[i]);
+          assert.equal(g.excess[cell], a.excess[i]);
+          assert.equal(g.duration[cell], a.end[i] - a.start[i]);
+          assert.equal(g.spanStart[cell], Math.min(...onAll.map((q) => a.start[q])));
+          assert.equal(g.spanEnd[cell], Math.max(...onAll.map((q) => a.end[q])));
+        }
+      }
+      // One column: each rank's cell is step 3 of solve on rank 2 (300 ns
+      // over the median), the others' first step (none strays).
+      const one = tl.alignedGrid(1, 0, 5000, 1);
+      assert.deepEqual([one.cols, one.group, one.kFirst[0], one.kLast[0]], [1, 5, 0, 4]);
+      assert.deepEqual(Array.from(one.k), [0, 0, 3, 0]);
+      assert.deepEqual(Array.from(one.excess), [0, 0, 300, 0]);
+      assert.ok(one.k instanceof Float64Array);
+      const late = tl.meanLateness(2, 0, 5000); // exchange: rank 2 starts it late once
+      assert.deepEqual(late.ranks, [0, 1, 2, 3]);
+      const ex = tl.alignedCalls(2, 0, 5000);
+      const mean = (r) => {
+        let sum = 0;
+        let n = 0;
+        for (let i = 0; i < ex.k.length; i++) if (ex.rank[i] === r) ((sum += ex.lateness[i]), n++);
+        return sum / n;
+      };
+      assert.deepEqual(late.lateness, [0, 1, 2, 3].map(mean));
+      assert.ok(late.lateness[2] > 0, `${late.lateness}`);
+      assert.deepEqual(tl.meanLateness(1, 9000, 9001), { ranks: [0, 1, 2, 3], lateness: [NaN, NaN, NaN, NaN] });
+      assert.throws(() => tl.alignedGrid(1, 0, 10, 0), {
+        name: 'RangeError',
+        message: 'scope-speedscope: timeline.alignedGrid: maxColumns 0 is out of range (at least 1)',
+      });
+      assert.throws(() => tl.alignedGrid(1, 0, 10, 1.5), {
+        name: 'TypeError',
+        message: 'scope-speedscope: timeline.alignedGrid: maxColumns must be an integer, not a number (1.5)',
+      });
+      assert.throws(() => tl.meanLateness(3, 0, 10), {
+        name: 'RangeError',
+        message: 'scope-speedscope: timeline.meanLateness: frame 3 is out of range (the timeline has 3 frames)',
+      });
+    } finally {
+      tl.close();
+    }
+    assert.throws(() => tl.alignedGrid(1, 0, 10, 4), { name: 'TypeError' });
+  });
+});
+
 // ---- the Node CLI --------------------------------------------------------------------
 
 describe('scope-speedscope imbalance: the Node CLI prints what the native CLI prints', () => {

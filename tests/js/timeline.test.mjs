@@ -20,11 +20,12 @@ const coveredEnd = (c) => (c.e > c.s ? c.e : c.s + 1);
 const overlaps = (c, a, z) => c.s < z && coveredEnd(c) > a;
 
 function modelBars(lane, a, z, width) {
-  const out = { start: [], end: [], depth: [], frame: [], count: [] };
+  const out = { start: [], end: [], depth: [], frame: [], count: [], rows: [] };
   const span = BigInt(z - a);
   const W = BigInt(width);
   const maxDepth = Math.max(...lane.calls.map((c) => c.depth));
   for (let d = 0; d <= maxDepth; d++) {
+    out.rows.push(out.start.length); // where depth d's items start
     let inBlock = false;
     for (const c of lane.calls) {
       if (c.depth !== d || !overlaps(c, a, z)) continue;
@@ -44,6 +45,7 @@ function modelBars(lane, a, z, width) {
       inBlock = !long;
     }
   }
+  out.rows.push(out.start.length);
   return out;
 }
 

@@ -1,81 +1,19 @@
-// The rank × step grid of one region's aligned calls (the core's
-// tl.alignedCalls: the k-th call of the region on every rank, lined up), as
-// the heatmap draws it, and its words and colours. Pure functions: the
-// worker builds the grid (so a long window sends the page a few hundred
-// columns, never every call), the page colours and names its cells, and the
-// tests import them in Node.
+// The words and colours of the rank × step grid of one region's aligned
+// calls. The grid itself is the core's (tl.alignedGrid, asked through the
+// worker, so a long window sends the page a few hundred columns, never every
+// call), as is each rank's mean lateness (tl.meanLateness); the page colours
+// and names its cells. Pure functions, imported by the tests in Node.
 //
 // A column holds one step k, or a group of consecutive steps when there are
 // more steps than columns; a cell (rank r, column c) then shows the step of
 // the group whose call on rank r strays furthest from that step's median
 // duration (relative to it). Steps count from 0, as the core's k.
 
-// excess / median duration: +0.5 is a call 50 % longer than the median.
+// excess / median duration: +0.5 is a call 50 % longer than the median
+// (the core's stray_share, for a cell's words and colour).
 export function share(excess, median) {
   if (median > 0) return excess / median;
   return excess > 0 ? Infinity : excess < 0 ? -Infinity : 0;
-}
-
-// a: tl.alignedCalls(frame, start, end); maxColumns: the widest grid wanted.
-// -> { rows, cols, group, ranks, counts, common, kFirst, kLast (per column),
-//      k, excess, duration, spanStart, spanEnd (per cell, r * cols + c) }
-// spanStart/spanEnd: the earliest start and latest end of the cell's step
-// over every rank (what shows that step on every rank's lanes).
-export function gridOf(a, maxColumns) {
-  const rows = a.ranks.length;
-  const steps = rows ? a.k.length / rows : 0;
-  const group = Math.max(1, Math.ceil(steps / Math.max(1, Math.floor(maxColumns))));
-  const cols = Math.ceil(steps / group);
-  const size = rows * cols;
-  const g = { rows, cols, group, ranks: [...a.ranks], counts: [...a.counts], common: a.common };
-  for (const name of ['kFirst', 'kLast']) g[name] = new Float64Array(cols);
-  for (const name of ['k', 'excess', 'duration', 'spanStart', 'spanEnd']) g[name] = new Float64Array(size);
-  // Per cell, how far its call strays from its step's median (|share|).
-  const stray = new Float64Array(size);
-  for (let j = 0; j < steps; j++) {
-    const c = Math.floor(j / group);
-    const base = j * rows;
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (let r = 0; r < rows; r++) {
-      const start = a.start[base + r];
-      const end = a.end[base + r];
-      if (start < lo) lo = start;
-      if (end > hi) hi = end;
-    }
-    const firstOfColumn = j % group === 0;
-    if (firstOfColumn) g.kFirst[c] = a.k[base];
-    g.kLast[c] = a.k[base];
-    for (let r = 0; r < rows; r++) {
-      const i = base + r;
-      const cell = r * cols + c;
-      const duration = a.end[i] - a.start[i];
-      const excess = a.excess[i];
-      const strays = Math.abs(share(excess, duration - excess));
-      if (!firstOfColumn && strays <= stray[cell]) continue;
-      stray[cell] = strays;
-      g.k[cell] = a.k[i];
-      g.excess[cell] = excess;
-      g.duration[cell] = duration;
-      g.spanStart[cell] = lo;
-      g.spanEnd[cell] = hi;
-    }
-  }
-  return g;
-}
-
-// Per rank, the mean lateness of its aligned calls (a: tl.alignedCalls):
-// { ranks, lateness } (NaN for a rank without a call in the window).
-export function meanLateness(a) {
-  const ranks = [...a.ranks];
-  const rows = ranks.length;
-  const steps = rows ? a.lateness.length / rows : 0;
-  // Entries go step after step, one a rank in the order of a.ranks.
-  const sum = new Float64Array(rows);
-  for (let base = 0; base < a.lateness.length; base += rows) {
-    for (let r = 0; r < rows; r++) sum[r] += a.lateness[base + r];
-  }
-  return { ranks, lateness: Array.from(sum, (s) => (steps ? s / steps : NaN)) };
 }
 
 // Ranks in order of lateness, latest first (ties and ranks without a value

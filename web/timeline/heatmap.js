@@ -59,7 +59,7 @@ export class Heatmap {
     byId('tl-heatmap-box').hidden = true;
   }
 
-  // grid: aligned.js's gridOf; name: the region's.
+  // grid: the core's alignedGrid (through the worker); name: the region's.
   show(grid, name) {
     this.#grid = grid;
     this.#name = name;

@@ -15,9 +15,9 @@
 //   timeline-fit     { timeline, start, end, maxCalls } -> { start, end, calls }
 //   timeline-imbalance { timeline, start, end } -> { rows }  (tl.imbalance: one row per region over the ranks)
 //   timeline-aligned { timeline, frame, start, end, maxColumns }
-//                    -> { grid } (aligned.js's gridOf over tl.alignedCalls: at most maxColumns columns)
+//                    -> { grid } (the core's tl.alignedGrid: at most maxColumns columns)
 //   timeline-lateness { timeline, frame, start, end }
-//                    -> { ranks, lateness } (aligned.js's meanLateness over tl.alignedCalls: per rank,
+//                    -> { ranks, lateness } (the core's tl.meanLateness: per rank,
 //                       the mean lateness of its calls of `frame` in the window, NaN without one)
 //   timeline-busy    { timeline, groups: [[lane]], start, end, width }
 //                    -> { busy: [Float32Array] }  (transferred; tl.busy of each group of lanes, a
@@ -47,9 +47,8 @@
 // items (pixels times depth), never to the calls.
 
 import { blobSink, progressReporter } from '../output-sink.js';
-import { gridOf, meanLateness } from './aligned.js';
 
-let current = null; // { id, tl, lanes, aligned (alignedOf's last answer) } and, comparing two runs, { cmp, lanesB, frameOfA }
+let current = null; // { id, tl, lanes } and, comparing two runs, { cmp, lanesB, frameOfA }
 let nextId = 1;
 
 function close() {
@@ -66,25 +65,6 @@ function timelineOf(id) {
   if (!current || current.id !== id)
     throw new TypeError('the timeline was closed (a newer file or options replaced it)');
   return current.tl;
-}
-
-// tl.alignedCalls of a request, written into the memory of the timeline's
-// last answer (gridOf and meanLateness read an answer whole and keep none
-// of it): over a whole 96 M-call job an answer is 130 MB, and pages the
-// worker has written before cost a fraction of fresh ones.
-function alignedOf(data) {
-  const tl = timelineOf(data.timeline);
-  current.aligned = tl.alignedCalls(data.frame, data.start, data.end, current.aligned);
-  return current.aligned;
-}
-
-// Where each depth's items start in one lane's bars (grouped by depth by
-// the core): rows[d] .. rows[d + 1] are depth d's.
-function depthRows(depth, maxDepth) {
-  const rows = new Uint32Array(maxDepth + 2);
-  for (let i = 0; i < depth.length; i++) rows[depth[i] + 1]++;
-  for (let d = 0; d <= maxDepth; d++) rows[d + 1] += rows[d];
-  return rows;
 }
 
 // Opens a timeline (closing the open one) and posts what the page draws from.
@@ -104,7 +84,7 @@ async function open(sp, { id, file, options }, post, errorOf) {
       { ranks: o.ranks ?? null, include: o.include ?? null, exclude: o.exclude ?? null, onProgress },
     );
     const lanes = tl.lanes.map((l) => laneOf(l));
-    const runEnd = lanes.reduce((e, l) => Math.max(e, l.end), 0) + 1;
+    const { runEnd } = tl;
     const totals = new Float64Array(tl.frames.length);
     for (const r of tl.regions(0, runEnd)) totals[r.frame] = r.calls;
     current = { id: nextId++, tl, lanes };
@@ -179,8 +159,7 @@ async function openComparison(sp, { id, fileA, fileB, options }, post, errorOf) 
     );
     const { frames, frameOfA } = framesOf(cmp);
     const lanes = [...cmp.b.lanes.map((l) => laneOf(l, 'b')), ...cmp.a.lanes.map((l) => laneOf(l, 'a'))];
-    const endOf = (tl) => tl.lanes.reduce((e, l) => Math.max(e, l.end), 0) + 1;
-    const runEnd = { a: endOf(cmp.a), b: endOf(cmp.b) };
+    const runEnd = { a: cmp.a.runEnd, b: cmp.b.runEnd };
     const totals = new Float64Array(frames.length);
     for (const r of cmp.b.regions(0, runEnd.b)) totals[r.frame] += r.calls;
     for (const r of cmp.a.regions(0, runEnd.a)) totals[frameOfA[r.frame]] += r.calls;
@@ -205,8 +184,7 @@ function bars(data, post) {
   const list = [];
   const transfer = [];
   for (const lane of data.lanes) {
-    const b = laneBars(current, tl, lane, data);
-    b.rows = depthRows(b.depth, current.lanes[lane].maxDepth);
+    const b = laneBars(current, tl, lane, data); // b.rows: where each depth's items start (the core's)
     list.push({ lane, ...b });
     for (const k of ['start', 'end', 'depth', 'frame', 'count', 'rows', 'ratio']) if (b[k]) transfer.push(b[k].buffer);
   }
@@ -266,8 +244,10 @@ const QUERIES = {
   },
   'timeline-fit': (data) => timelineOf(data.timeline).windowWithin(data.start, data.end, data.maxCalls),
   'timeline-imbalance': (data) => ({ rows: timelineOf(data.timeline).imbalance(data.start, data.end) }),
-  'timeline-aligned': (data) => ({ grid: gridOf(alignedOf(data), data.maxColumns) }),
-  'timeline-lateness': (data) => meanLateness(alignedOf(data)),
+  'timeline-aligned': (data) => ({
+    grid: timelineOf(data.timeline).alignedGrid(data.frame, data.start, data.end, data.maxColumns),
+  }),
+  'timeline-lateness': (data) => timelineOf(data.timeline).meanLateness(data.frame, data.start, data.end),
 };
 
 // data: the request; post(message, transfer); errorOf(err, names) the worker's error reply.

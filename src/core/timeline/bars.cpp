@@ -114,6 +114,9 @@ void Timeline::bars(std::size_t lane, int64_t start, int64_t end, uint32_t width
     if (lo >= hi) break;  // nothing deeper overlaps either
     DepthBars(sl, d, px, out).emit_all(lo, hi);
   }
+  out.rows.assign(std::size_t{lanes_[lane].max_depth} + 2, 0);
+  for (uint32_t d : out.depth) ++out.rows[d + 1];
+  for (std::size_t d = 1; d < out.rows.size(); ++d) out.rows[d] += out.rows[d - 1];
 }
 
 }  // namespace scope_speedscope

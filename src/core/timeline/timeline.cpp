@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 
+#include "model/time.hpp"
 #include "text/messages.hpp"
 #include "timeline/checks.hpp"
 
@@ -52,6 +53,13 @@ void Timeline::Bars::clear() {
   frame.clear();
   count.clear();
   first.clear();
+  rows.clear();
+}
+
+int64_t Timeline::run_end_ns() const {
+  int64_t end = 0;
+  for (const LaneInfo& l : lanes_) end = std::max(end, l.end_ns);
+  return saturating_add(end, 1);
 }
 
 Timeline::Slice Timeline::slice(const Block& b, uint32_t depth) const {

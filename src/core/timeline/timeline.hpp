@@ -71,6 +71,9 @@ class Timeline {
     std::vector<int32_t> frame;  // -1: a block of calls of several frames
     std::vector<uint32_t> count;
     std::vector<uint64_t> first;  // the index of its first call within its depth
+    // Items come depth after depth: rows[d] .. rows[d + 1] are depth d's
+    // (max_depth + 2 entries for the lane's max_depth).
+    std::vector<uint32_t> rows;
     std::size_t size() const { return start.size(); }
     void clear();
   };
@@ -88,6 +91,9 @@ class Timeline {
   };
 
   const std::vector<LaneInfo>& lanes() const { return lanes_; }
+  // The end of the window that holds every call: the latest end of any
+  // lane (0 at the least) + 1, so a call of no length there is inside.
+  int64_t run_end_ns() const;
   const std::vector<std::string>& frames() const { return frames_; }
   // The run's region (index into its regions) of each frame.
   const std::vector<uint32_t>& frame_regions() const { return frame_regions_; }
