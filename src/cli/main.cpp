@@ -116,6 +116,7 @@ int main(int argc, char** argv) {
     }
     ss::ExportOptions export_options;
     export_options.ranks = options.ranks;
+    export_options.every_rank = options.all_ranks;
     export_options.include = options.include;
     export_options.exclude = options.exclude;
     export_options.narrowing = options.narrowing;

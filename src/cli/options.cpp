@@ -82,6 +82,28 @@ std::vector<int64_t> parse_rank_specs(const std::vector<std::string>& specs) {
   return {ranks.begin(), ranks.end()};
 }
 
+// True for `--ranks all` (every rank of the run); 'all' with other ranks is
+// a usage error.
+bool every_rank_asked(const std::optional<std::vector<std::string>>& specs) {
+  if (!specs) return false;
+  bool all = false;
+  std::size_t parts = 0;  // comma-separated, over every value
+  for (const std::string& spec : *specs) {
+    std::size_t pos = 0;
+    while (pos <= spec.size()) {
+      std::size_t comma = spec.find(',', pos);
+      if (comma == std::string::npos) comma = spec.size();
+      all = all || trim(spec.substr(pos, comma - pos)) == "all";
+      ++parts;
+      pos = comma + 1;
+    }
+  }
+  if (all && parts != 1) {
+    usage_error("--ranks all names every rank: give it alone, not with other ranks");
+  }
+  return all;
+}
+
 CliCommand cli_command(const std::vector<std::string>& args) {
   if (args.empty()) return CliCommand::export_files;
   if (args[0] == "view") return CliCommand::view;
@@ -207,8 +229,8 @@ void finish_imbalance_options(CliOptions& o,
                               const std::optional<std::vector<std::string>>& rank_specs) {
   if (o.files.empty()) usage_error("the following arguments are required: FILE");
   if (o.files.size() > 1) usage_error("unrecognized arguments: " + o.files[1]);
-  o.all_ranks = !rank_specs;
-  o.ranks = rank_specs ? parse_rank_specs(*rank_specs) : std::vector<int64_t>{};
+  o.all_ranks = !rank_specs || every_rank_asked(rank_specs);
+  o.ranks = o.all_ranks ? std::vector<int64_t>{} : parse_rank_specs(*rank_specs);
   if (o.time_window) set_time_window(o.narrowing, *o.time_window, "argument --time-window", true);
 }
 
@@ -243,7 +265,10 @@ void take_diff_option(CliOptions& o, OptionArgs& opt,
 void finish_diff_options(CliOptions& o, const std::optional<std::vector<std::string>>& rank_specs) {
   if (o.files.size() < 2) usage_error("the following arguments are required: A B");
   if (o.files.size() > 2) usage_error("unrecognized arguments: " + o.files[2]);
-  o.ranks = rank_specs ? parse_rank_specs(*rank_specs) : std::vector<int64_t>{0};
+  o.all_ranks = every_rank_asked(rank_specs);
+  o.ranks = o.all_ranks  ? std::vector<int64_t>{}
+            : rank_specs ? parse_rank_specs(*rank_specs)
+                         : std::vector<int64_t>{0};
 }
 
 // What the arguments must hold together, and the values derived from them.
@@ -272,7 +297,10 @@ void finish_export_options(CliOptions& o,
                 std::to_string(o.files.size()) + " files");
   }
   if (o.filepath.empty()) o.filepath = normalize_path(o.output_dir + "/profile.speedscope.json");
-  o.ranks = rank_specs ? parse_rank_specs(*rank_specs) : std::vector<int64_t>{0};
+  o.all_ranks = every_rank_asked(rank_specs);
+  o.ranks = o.all_ranks  ? std::vector<int64_t>{}
+            : rank_specs ? parse_rank_specs(*rank_specs)
+                         : std::vector<int64_t>{0};
   if (o.min_duration)
     set_min_duration(o.narrowing, *o.min_duration, "argument --min-duration", true);
   if (o.time_window) set_time_window(o.narrowing, *o.time_window, "argument --time-window", true);
@@ -387,7 +415,7 @@ std::string imbalance_help() {
          "rank (the lowest holding max), largest max - mean first.\n"
          "\n"
          "options:\n"
-         "  --ranks SPEC ...    MPI ranks to compare, e.g. 0-63 (default: every rank)\n"
+         "  --ranks SPEC ...    MPI ranks to compare, e.g. 0-63, or all (default: all)\n"
          "  --include [RE ...]  keep only regions whose name matches one of these at\n"
          "                      its start (Python re.match)\n"
          "  --exclude [RE ...]  drop regions whose name matches one of these at its start\n"
@@ -408,7 +436,8 @@ std::string diff_help() {
          "largest growth of self time first.\n"
          "\n"
          "options:\n"
-         "  --ranks SPEC ...    MPI ranks to add up, e.g. 0-63 (default 0)\n"
+         "  --ranks SPEC ...    MPI ranks to add up, e.g. 0-63, or all: every rank of each\n"
+         "                      run (default 0)\n"
          "  --include [RE ...]  keep only regions whose name matches one of these at\n"
          "                      its start (Python re.match)\n"
          "  --exclude [RE ...]  drop regions whose name matches one of these at its start\n"
@@ -438,7 +467,8 @@ std::string export_help() {
          "  --filepath PATH     write to PATH instead (named as export_speedscope names\n"
          "                      its filepath argument); not with -o\n"
          "  --ranks SPEC ...    MPI ranks to export, e.g. 0,2-3 (sorted, de-duplicated;\n"
-         "                      default 0; no value exports none)\n"
+         "                      default 0; no value exports none), or all: every rank\n"
+         "                      of each file\n"
          "  --include [RE ...]  keep only regions whose name matches one of these regular\n"
          "                      expressions at its start (Python re.match)\n"
          "  --exclude [RE ...]  drop regions whose name matches one of these at its start\n"
@@ -492,6 +522,7 @@ ImbalanceReportOptions imbalance_report_options(const CliOptions& o) {
 DiffReportOptions diff_report_options(const CliOptions& o) {
   DiffReportOptions report;
   report.selection.ranks = o.ranks;
+  report.selection.all_ranks = o.all_ranks;
   report.selection.include = o.include;
   report.selection.exclude = o.exclude;
   report.json = o.json;

@@ -27,7 +27,7 @@ struct CliOptions {
   std::string output_dir;            // -o DIR
   std::string filepath;              // DIR/profile.speedscope.json, or --filepath
   std::vector<int64_t> ranks = {0};  // sorted, de-duplicated
-  bool all_ranks = false;            // imbalance without --ranks: every rank of the run
+  bool all_ranks = false;  // --ranks all (and imbalance without --ranks): every rank of the run
   std::optional<std::vector<std::string>> include;
   std::optional<std::vector<std::string>> exclude;
   std::vector<std::string> labels;          // --label, per input in order

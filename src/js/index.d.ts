@@ -182,8 +182,8 @@ export type TimelineExportOptions = Omit<ExportOptions, 'ranks' | 'include' | 'e
 export interface ExportOptions {
   /** Base path as export_speedscope takes it. Default "profile.speedscope.json". */
   filepath?: string | null;
-  /** Ranks (integers), used as given. Default [0]. */
-  ranks?: number[] | null;
+  /** Ranks (integers), used as given, or 'all': every rank of each input (the CLIs' --ranks all). Default [0]. */
+  ranks?: number[] | 'all' | null;
   /** Regular expressions matched at the start of region names (Python re.match). */
   include?: string | string[] | null;
   exclude?: string | string[] | null;

@@ -52,7 +52,7 @@ const checks = {
     isString(value) ? [value] : each(value, name, 'a string or an array of strings', isString),
   // Rank numbers are checked against the file by the core ("Invalid rank requested").
   integers: (value, name) => each(value, name, 'an array of integers', Number.isSafeInteger),
-  // openTimeline's ranks: 'all' (every rank of the file) or rank numbers.
+  // openTimeline's and exportSpeedscope's ranks: 'all' (every rank of the file) or rank numbers.
   ranksOrAll: (value, name) => {
     if (value === 'all') return value;
     if (!Array.isArray(value))
@@ -119,7 +119,7 @@ const checks = {
 // A new option is one line here and one in index.d.ts (ExportOptions).
 const EXPORT_OPTIONS = {
   filepath: { check: checks.string, default: 'profile.speedscope.json' },
-  ranks: { check: checks.integers, default: null },
+  ranks: { check: checks.ranksOrAll, default: null },
   include: { check: checks.patterns, default: null },
   exclude: { check: checks.patterns, default: null },
   labels: { check: checks.strings, default: [] },

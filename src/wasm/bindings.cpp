@@ -444,7 +444,8 @@ ExportRequest export_request(const val& inputs, const val& options, const ss::Pr
     request.runs.push_back(read_input(inputs[i], progress));
     if (i < labels.size()) request.runs.back().label = labels[i];
   }
-  if (!absent(options["ranks"])) opts.ranks = ranks_of(options["ranks"]);
+  opts.every_rank = options["ranks"].isString();  // 'all', checked by the JS
+  if (!absent(options["ranks"]) && !opts.every_rank) opts.ranks = ranks_of(options["ranks"]);
   opts.include = optional_strings(options["include"]);
   opts.exclude = optional_strings(options["exclude"]);
   request.filepath = output_options_of(options, progress, opts);
@@ -589,15 +590,14 @@ val open_timeline(val input, val options, val sink) {
   return guarded([&] {
     const ss::Progress progress = progress_of(sink);
     ss::TimelineOptions opts;
-    const bool all_ranks = options["ranks"].isString();  // 'all', checked by the JS
-    if (!absent(options["ranks"]) && !all_ranks) opts.ranks = ranks_of(options["ranks"]);
+    opts.every_rank = options["ranks"].isString();  // 'all', checked by the JS; resolved in select/
+    if (!absent(options["ranks"]) && !opts.every_rank) opts.ranks = ranks_of(options["ranks"]);
     opts.include = optional_strings(options["include"]);
     opts.exclude = optional_strings(options["exclude"]);
     opts.progress = progress;
     auto entry = std::make_unique<OpenTimeline>();
     {
       ss::Run run = read_input(input, progress);  // its columns become the timeline's
-      if (all_ranks) opts.ranks = ss::run_ranks(run);
       entry->timeline = ss::open_timeline(std::move(run), opts);
     }
     static int next_id = 0;
@@ -994,7 +994,7 @@ val parse_cli(val args) {
     out.set("filepath", o.filepath);
     val ranks = val::array();
     for (std::size_t i = 0; i < o.ranks.size(); ++i) ranks.set(i, static_cast<double>(o.ranks[i]));
-    out.set("ranks", ranks);
+    out.set("ranks", o.all_ranks ? val("all") : ranks);  // --ranks all
     out.set("include", o.include ? array_of(*o.include) : val::null());
     out.set("exclude", o.exclude ? array_of(*o.exclude) : val::null());
     out.set("labels", array_of(o.labels));

@@ -147,8 +147,8 @@ TEST(AlignedGrid, steps_alone_and_grouped_match_the_model) {
     for (int r = 0; r < rows; ++r) ranks.push_back(r * 2 + 1);
     const auto a = answer_of(rng, ranks, rng() % 40);
     const uint64_t max_columns = 1 + rng() % 12;
-    SCOPED_TRACE("round " + std::to_string(round) + ": " + std::to_string(a.size()) +
-                 " entries, " + std::to_string(max_columns) + " columns");
+    SCOPED_TRACE("round " + std::to_string(round) + ": " + std::to_string(a.size()) + " entries, " +
+                 std::to_string(max_columns) + " columns");
     const AlignedGrid got = aligned_grid(a, max_columns);
     if (got.group > 1) ++grouped;
     expect_same_grid(got, grid_model(a, max_columns));

@@ -343,6 +343,43 @@ TEST(cli, imbalance_prints_the_table_of_every_rank) {
           "step          4    5.00 us    5.00 us    5.00 us    5.00 us      0.0 %             0\n");
 }
 
+// --ranks all: every rank of the run, in every command, resolved by the
+// core (select/chosen_ranks); given with other ranks it is a usage error.
+TEST(cli, ranks_all_is_every_rank_in_every_command) {
+  const std::string file = shared_h5("ranks_imbalance_s3.h5");
+  EXPECT_EQ(run_cli({"imbalance", file, "--ranks", "all"}).out, run_cli({"imbalance", file}).out);
+  EXPECT_EQ(run_cli({"imbalance", file, "--ranks", "all", "--json"}).out,
+            run_cli({"imbalance", file, "--ranks", "0-3", "--json"}).out);
+  const std::string a = shared_h5("pair_a_s3.h5"), b = shared_h5("pair_b_s3.h5");
+  const Process all = run_cli({"diff", a, b, "--ranks", "all", "--json"});
+  EXPECT_EQ(all.status, 0) << all.err;
+  EXPECT_EQ(all.out, run_cli({"diff", a, b, "--ranks", "0,1", "--json"}).out);
+  const Process table = run_cli({"diff", a, b, "--ranks", "all"});
+  EXPECT_NE(table.out.find("\nevery rank of each run; regions by growth of self time\n"),
+            std::string::npos)
+      << table.out;
+  TempDir every, listed;
+  const Process e = run_cli({file, "-o", every.path(), "--ranks", "all", "--quiet"});
+  EXPECT_EQ(e.status, 0) << e.err;
+  const Process l = run_cli({file, "-o", listed.path(), "--ranks", "0-3", "--quiet"});
+  EXPECT_EQ(l.status, 0) << l.err;
+  const auto files = files_under(every.path());
+  EXPECT_EQ(files, files_under(listed.path()));
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(read_bytes(every / files[0]), read_bytes(listed / files[0]));
+  for (const auto& cmd :
+       std::vector<std::vector<std::string>>{{"imbalance", file, "--ranks", "all", "0"},
+                                             {"diff", a, b, "--ranks", "0", "all"},
+                                             {file, "-o", every.path(), "--ranks", "all,1"}}) {
+    const Process bad = run_cli(cmd);
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("error: --ranks all names every rank: give it alone, not with other "
+                           "ranks\n"),
+              std::string::npos)
+        << bad.err;
+  }
+}
+
 TEST(cli, imbalance_json_has_the_rows_in_ns) {
   const std::string file = shared_h5("ranks_imbalance_s3.h5");
   const Process p = run_cli({"imbalance", file, "--json"});

@@ -183,4 +183,27 @@ describe('Node CLI', () => {
       assert.ok(fs.readFileSync(path.join(outA, f)).equals(fs.readFileSync(path.join(outB, f))));
     }
   });
+
+  it('--ranks all exports every rank of each file, as --ranks 0-3 and as the native CLI', () => {
+    const [outA, outB, outC] = [tempDir(), tempDir(), tempDir()];
+    const file = inputPath('ranks_imbalance_s3.h5');
+    const other = inputPath('nested_s3.h5'); // its own ranks
+    assert.equal(node([file, other, '-o', outA, '--ranks', 'all', '--quiet']).status, 0);
+    assert.equal(native([file, other, '-o', outB, '--ranks', 'all', '--quiet']).status, 0);
+    assert.equal(native([file, '-o', outC, '--ranks', '0-3', '--quiet']).status, 0);
+    assert.deepEqual(listFiles(outA), listFiles(outB));
+    for (const f of listFiles(outA)) {
+      assert.ok(fs.readFileSync(path.join(outA, f)).equals(fs.readFileSync(path.join(outB, f))), f);
+    }
+    const doc = JSON.parse(fs.readFileSync(path.join(outA, 'profile_ranks_imbalance_s3.speedscope.json'), 'utf8'));
+    const alone = JSON.parse(fs.readFileSync(path.join(outC, 'profile.speedscope.json'), 'utf8'));
+    assert.deepEqual(
+      doc.profiles.map((p) => p.name),
+      alone.profiles.map((p) => p.name),
+    );
+    assert.deepEqual(doc.profiles, alone.profiles);
+    const bad = node([file, '-o', outA, '--ranks', '0', 'all']);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr.toString(), /error: --ranks all names every rank: give it alone, not with other ranks\n$/);
+  });
 });

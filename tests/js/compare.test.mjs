@@ -222,6 +222,9 @@ describe('scope-speedscope diff: the Node CLI prints what the native CLI prints'
     ['diff', pairA, pairB, '--metric', 'wall'],
     ['diff', pairA],
     ['diff', '--help'],
+    ['diff', pairA, pairB, '--ranks', 'all'],
+    ['diff', pairA, pairB, '--ranks', 'all', '--json'],
+    ['diff', pairA, pairB, '--ranks', 'all,0'],
   ];
   itPrintsWhatTheNativeCliPrints(argSets);
 

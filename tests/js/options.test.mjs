@@ -30,7 +30,7 @@ describe('options of exportSpeedscope', () => {
   const bad = [
     [{ ranks: ['0'] }, 'ranks must be an array of integers; ranks[0] is a string ("0")'],
     [{ ranks: [0, 1.5] }, 'ranks must be an array of integers; ranks[1] is a number (1.5)'],
-    [{ ranks: 0 }, 'ranks must be an array of integers, not a number (0)'],
+    [{ ranks: 0 }, "ranks must be 'all' or an array of integers, not a number (0)"],
     [{ ranks: [2 ** 53] }, 'ranks must be an array of integers; ranks[0] is a number (9007199254740992)'],
     [{ include: 3 }, 'include must be a string or an array of strings, not a number (3)'],
     [{ exclude: ['a', /b/] }, 'exclude must be a string or an array of strings; exclude[1] is an object (RegExp)'],

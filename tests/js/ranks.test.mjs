@@ -456,6 +456,8 @@ describe('scope-speedscope imbalance: the Node CLI prints what the native CLI pr
     ['imbalance', imbalanceFile, '--port', '1'],
     ['imbalance', '--help'],
     ['imbalance'],
+    ['imbalance', imbalanceFile, '--ranks', 'all', '--json'],
+    ['imbalance', imbalanceFile, '--ranks', 'all', '2'],
   ];
   itPrintsWhatTheNativeCliPrints(argSets);
 

@@ -47,8 +47,7 @@ void add_profile(const NamedCalls& profile, std::vector<Sums>& sums) {
 }  // namespace
 
 std::vector<RegionTotals> region_totals(const Run& run, const CompareOptions& options) {
-  const std::vector<int64_t> ranks =
-      options.all_ranks ? run_ranks(run) : requested_ranks(options.ranks);
+  const std::vector<int64_t> ranks = chosen_ranks(run, options.ranks, options.all_ranks);
   std::vector<int64_t> distinct;  // each rank once, in the order given (errors in that order)
   for (int64_t r : ranks)
     if (std::find(distinct.begin(), distinct.end(), r) == distinct.end()) distinct.push_back(r);

@@ -125,9 +125,11 @@ DiffReport diff_report(const Run& a, const Run& b, const DiffReportOptions& opti
     return report;
   }
   const std::vector<int64_t> ranks = requested_ranks(options.selection.ranks);
-  std::string heading = "A: " + a.path + "\nB: " + b.path + "\n" +
-                        (ranks.size() == 1 ? "rank " : "ranks ") + ranks_text(ranks) +
-                        "; regions by growth of self time";
+  const std::string which = options.selection.all_ranks
+                                ? std::string("every rank of each run")
+                                : (ranks.size() == 1 ? "rank " : "ranks ") + ranks_text(ranks);
+  std::string heading =
+      "A: " + a.path + "\nB: " + b.path + "\n" + which + "; regions by growth of self time";
   report.text = table(rows, heading);
   if (options.max_regression_pct) {
     char limit[32];

@@ -18,7 +18,8 @@ namespace {
 
 // The message when narrowing left nothing although the selection had calls:
 // it names the option that emptied it (both when only together they do).
-[[noreturn]] void nothing_left(const std::vector<Run>& runs, const std::vector<int64_t>& ranks,
+[[noreturn]] void nothing_left(const std::vector<Run>& runs,
+                               const std::vector<std::vector<int64_t>>& ranks_of_run,
                                const ExportOptions& options) {
   const Narrowing& n = options.narrowing;
   bool by_min = n.min_duration_ns.has_value();
@@ -26,11 +27,12 @@ namespace {
   if (by_min && by_window) {
     // Does either option alone leave nothing? Then it alone is named.
     auto keeps_some = [&](const Narrowing& alone) {
-      for (const Run& run : runs) {
+      for (std::size_t i = 0; i < runs.size(); ++i) {
+        const Run& run = runs[i];
         const std::vector<uint32_t> regions =
             filter_regions(run, options.include, options.exclude, nullptr);
         const Clip clip = clip_of(alone, alone.window ? run_origin_ns(run) : std::nullopt);
-        const bool none = for_each_selected_event(run, regions, ranks, [&](uint64_t e) {
+        const bool none = for_each_selected_event(run, regions, ranks_of_run[i], [&](uint64_t e) {
           return !clip.keep(run.start_ns[e], run.end_ns[e]);
         });
         if (!none) return true;
@@ -58,7 +60,12 @@ namespace {
 std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::string& filepath,
                                      const ExportOptions& options, OutputTarget& target) {
   if (runs.empty()) throw Error(Msg::no_profiling_data);
-  const std::vector<int64_t> ranks = requested_ranks(options.ranks);
+  std::vector<std::vector<int64_t>> ranks_of_run;  // each run's (every rank: its own)
+  uint64_t steps = 0;
+  for (const Run& run : runs) {
+    ranks_of_run.push_back(chosen_ranks(run, options.ranks, options.every_rank));
+    steps += ranks_of_run.back().size();
+  }
   const Narrowing& narrowing = options.narrowing;
 
   std::vector<std::string> display;
@@ -78,11 +85,11 @@ std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::st
 
   std::vector<std::string> written;
   bool narrowed_away = false;  // narrowing left nothing of calls the selection had
-  const uint64_t steps = static_cast<uint64_t>(runs.size()) * ranks.size();
   uint64_t step = 0;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     try {
       const Run& original = runs[i];
+      const std::vector<int64_t>& ranks = ranks_of_run[i];
       std::vector<uint32_t> regions = selected_regions(original, options.include, options.exclude);
       // Narrowing: from here on, the run is the file holding only the kept calls.
       std::optional<Run> narrowed;
@@ -112,7 +119,7 @@ std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::st
     }
   }
   if (written.empty()) {
-    if (narrowed_away) nothing_left(runs, ranks, options);
+    if (narrowed_away) nothing_left(runs, ranks_of_run, options);
     Error e(Msg::no_calls_recorded);
     e.on_field("ranks");
     if (runs.size() == 1) e.in_file(runs.front().path);

@@ -20,6 +20,7 @@ namespace scope_speedscope {
 
 struct ExportOptions {
   std::optional<std::vector<int64_t>> ranks;  // nullopt: [0]; used as given
+  bool every_rank = false;                    // every rank of each run instead (--ranks all)
   Patterns include;                           // nullopt: no filter
   Patterns exclude;
   // min-duration / time-window (ours; none by default: the output is then

@@ -81,7 +81,7 @@ std::string json(const std::string& path, const Timeline& tl, const Narrowing& n
 std::string imbalance_report(Run&& run, const ImbalanceReportOptions& options) {
   const std::string path = run.path;
   TimelineOptions topts;
-  topts.ranks = options.ranks ? *options.ranks : run_ranks(run);
+  topts.ranks = chosen_ranks(run, options.ranks, false, /*every_by_default=*/true);
   topts.include = options.include;
   topts.exclude = options.exclude;
   const Timeline tl = open_timeline(std::move(run), topts);  // takes its columns over

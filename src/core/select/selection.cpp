@@ -132,6 +132,12 @@ std::vector<int64_t> run_ranks(const Run& run) {
   return {ranks.begin(), ranks.end()};
 }
 
+std::vector<int64_t> chosen_ranks(const Run& run, const std::optional<std::vector<int64_t>>& listed,
+                                  bool every, bool every_by_default) {
+  if (every || (!listed && every_by_default)) return run_ranks(run);
+  return requested_ranks(listed);
+}
+
 std::string profile_name(const Run& run, int64_t rank, int64_t lane) {
   std::string name = "rank " + std::to_string(rank);
   if (lane != -1) name += " - " + run.lane_label(lane, rank);

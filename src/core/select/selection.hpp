@@ -41,6 +41,13 @@ bool regex_match_at_start(const std::string& pattern, const std::string& text);
 std::vector<int64_t> requested_ranks(const std::optional<std::vector<int64_t>>& ranks);
 // Every rank with a row in the run, ascending: what "all ranks" selects.
 std::vector<int64_t> run_ranks(const Run& run);
+// The one place a request's rank choice is resolved: `every` (the CLIs'
+// `--ranks all`, the package's ranks: 'all') is every rank of the run;
+// else the ranks listed, as given; else the command's default: every rank
+// when `every_by_default` (imbalance), [0] otherwise (the export, diff, the
+// timeline, as scope-profiler's default).
+std::vector<int64_t> chosen_ranks(const Run& run, const std::optional<std::vector<int64_t>>& listed,
+                                  bool every, bool every_by_default = false);
 // Throws invalid_rank (on the field "ranks", at <index>) unless <rank> is one
 // of the run's ranks.
 void require_rank(const Run& run, int64_t rank, std::size_t index);

@@ -71,8 +71,8 @@ RankLateness mean_lateness(const Timeline::AlignedCalls& a) {
   }
   out.lateness.resize(rows);
   for (std::size_t r = 0; r < rows; ++r) {
-    out.lateness[r] = steps ? sum[r] / static_cast<double>(steps)
-                            : std::numeric_limits<double>::quiet_NaN();
+    out.lateness[r] =
+        steps ? sum[r] / static_cast<double>(steps) : std::numeric_limits<double>::quiet_NaN();
   }
   return out;
 }

@@ -44,6 +44,7 @@ struct DepthColumns {
 
 struct TimelineOptions {
   std::optional<std::vector<int64_t>> ranks;  // nullopt: [0]; used as given
+  bool every_rank = false;                    // every rank of the run instead (ranks: 'all')
   Patterns include;                           // nullopt: no filter
   Patterns exclude;
   // Phases "reconstruct" (one step per rank) and "index" (one per lane).
