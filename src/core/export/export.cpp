@@ -57,15 +57,20 @@ namespace {
   throw e;
 }
 
+// Each run's ranks (with every_rank, its own).
+std::vector<std::vector<int64_t>> ranks_of_runs(const std::vector<Run>& runs,
+                                                const ExportOptions& options) {
+  std::vector<std::vector<int64_t>> out;
+  for (const Run& run : runs) out.push_back(chosen_ranks(run, options.ranks, options.every_rank));
+  return out;
+}
+
 std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::string& filepath,
                                      const ExportOptions& options, OutputTarget& target) {
   if (runs.empty()) throw Error(Msg::no_profiling_data);
-  std::vector<std::vector<int64_t>> ranks_of_run;  // each run's (every rank: its own)
-  uint64_t steps = 0;
-  for (const Run& run : runs) {
-    ranks_of_run.push_back(chosen_ranks(run, options.ranks, options.every_rank));
-    steps += ranks_of_run.back().size();
-  }
+  const std::vector<std::vector<int64_t>> ranks_of_run = ranks_of_runs(runs, options);
+  uint64_t steps = 0;  // progress: a step a rank of a run
+  for (const auto& ranks : ranks_of_run) steps += ranks.size();
   const Narrowing& narrowing = options.narrowing;
 
   std::vector<std::string> display;
