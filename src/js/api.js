@@ -464,6 +464,9 @@ class RunComparison {
     this.#id = opened.id;
     this.regions = opened.regions;
     this.partnerLanes = opened.partnerLanes;
+    /** The comparison's frames: b's, then a's not among them; frameOfA: per frame of a, its index there. */
+    this.frames = opened.frames;
+    this.frameOfA = opened.frameOfA;
     this.memoryBytes = opened.memoryBytes;
     this.a = a;
     this.b = b;

@@ -164,6 +164,10 @@ export interface RunComparison {
   b: Timeline;
   /** Per lane of b: the lane of a with the same name, or -1. */
   partnerLanes: number[];
+  /** The comparison's frames: b's, then a's not among them, in a's order. */
+  frames: string[];
+  /** Per frame of a: its index in `frames`. */
+  frameOfA: Int32Array;
   /** Bytes the alignment holds beside the two timelines. */
   memoryBytes: number;
   /**

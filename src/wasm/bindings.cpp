@@ -909,6 +909,11 @@ val compare_open(int a, int b) {
     const auto& lanes = entry->runs->partner_lanes();
     for (std::size_t i = 0; i < lanes.size(); ++i) partners.set(i, static_cast<double>(lanes[i]));
     out.set("partnerLanes", partners);
+    out.set("frames", array_of(entry->runs->frames()));
+    const auto& of_a = entry->runs->frame_of_a();
+    val frame_of_a = val::global("Int32Array").new_(of_a.size());
+    frame_of_a.call<void>("set", val(emscripten::typed_memory_view(of_a.size(), of_a.data())));
+    out.set("frameOfA", frame_of_a);
     out.set("memoryBytes", static_cast<double>(entry->runs->memory_bytes()));
     open_comparisons().emplace(id, std::move(entry));
     return out;

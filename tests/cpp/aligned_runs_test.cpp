@@ -146,6 +146,15 @@ TEST(AlignedRuns, bars_carry_the_ratio_to_their_partners_in_a) {
     co.ranks = all;
     expect_same_rows(AlignedRuns(ta, tc).regions(), compare_regions(a, c, co));
     expect_same_rows(AlignedRuns(ta, tb).regions(), compare_regions(a, b, co));
+    // Frames of the comparison: B's (r9 for r1), then A's others (r1).
+    const AlignedRuns renamed(ta, tb);
+    std::vector<std::string> want = tb.frames();
+    for (const std::string& name : ta.frames())
+      if (std::find(want.begin(), want.end(), name) == want.end()) want.push_back(name);
+    EXPECT_EQ(renamed.frames(), want);
+    EXPECT_NE(std::find(want.begin(), want.end(), "r1"), want.end());
+    for (std::size_t f = 0; f < ta.frames().size(); ++f)
+      EXPECT_EQ(renamed.frames()[renamed.frame_of_a()[f]], ta.frames()[f]);
   }
 }
 
@@ -161,6 +170,9 @@ TEST(AlignedRuns, a_run_slowed_everywhere_is_slower_by_its_factor) {
   const Timeline ta = open_timeline(a, o), tb = open_timeline(b, o);
   const AlignedRuns runs(ta, tb);
   EXPECT_EQ(runs.partner_lanes(), (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(runs.frames(), tb.frames());  // the same regions: B's frames alone
+  for (std::size_t f = 0; f < ta.frames().size(); ++f)
+    EXPECT_EQ(runs.frames()[runs.frame_of_a()[f]], ta.frames()[f]);
   AlignedRuns::Bars got;
   runs.aligned(0, -1, runs.b().lanes()[0].end_ns + 1, 5, got);
   ASSERT_GT(got.bars.size(), 0u);
@@ -251,6 +263,11 @@ TEST(AlignedRuns, a_region_inside_itself_totals_every_call_as_diff_does) {
   const AlignedRuns runs(ta, tb);
   CompareOptions co;
   const auto rows = compare_regions(a, b, co);
+  // Frames: B's, then A's others (none here); A's renumbered into them.
+  EXPECT_EQ(runs.frames(), tb.frames());
+  ASSERT_EQ(runs.frame_of_a().size(), ta.frames().size());
+  for (std::size_t f = 0; f < ta.frames().size(); ++f)
+    EXPECT_EQ(runs.frames()[runs.frame_of_a()[f]], ta.frames()[f]);
   expect_same_rows(runs.regions(kOpenStart, kOpenEnd), rows);
   expect_same_rows(runs.regions(), rows);
   ASSERT_EQ(rows[0].name, "kernel");

@@ -161,6 +161,13 @@ describe('sp.compareRuns', () => {
     const cmp = await sp.compareRuns(read(pairA), read(pairB), { ranks: 'all' });
     try {
       assert.deepEqual(cmp.partnerLanes, [0, 1]);
+      // The comparison's frames: B's, then A's others (io, which B lacks).
+      assert.deepEqual(cmp.frames, [...cmp.b.frames, 'io']);
+      assert.ok(cmp.frameOfA instanceof Int32Array);
+      assert.deepEqual(
+        Array.from(cmp.frameOfA, (f) => cmp.frames[f]),
+        cmp.a.frames,
+      );
       assert.deepEqual(
         cmp.b.lanes.map((l) => l.name),
         ['rank 0', 'rank 1'],

@@ -133,17 +133,6 @@ const laneOf = (l, run = null) => ({
   ...(run ? { run } : { rank: l.rank }),
 });
 
-// Frames of the comparison: B's, then A's others; frameOfA renumbers A's.
-function framesOf(cmp) {
-  const frames = [...cmp.b.frames];
-  const index = new Map(frames.map((name, i) => [name, i]));
-  const frameOfA = Int32Array.from(cmp.a.frames, (name) => {
-    if (!index.has(name)) index.set(name, frames.push(name) - 1);
-    return index.get(name);
-  });
-  return { frames, frameOfA };
-}
-
 // Opens two runs compared (closing what is open): B's lanes, then A's, each
 // from its own origin; the reply is timeline-open's with `compare`.
 async function openComparison(sp, { id, fileA, fileB, options }, post, errorOf) {
@@ -157,7 +146,7 @@ async function openComparison(sp, { id, fileA, fileB, options }, post, errorOf) 
       { name: fileB.name, file: fileB },
       { ranks: o.ranks ?? null, include: o.include ?? null, exclude: o.exclude ?? null, onProgress },
     );
-    const { frames, frameOfA } = framesOf(cmp);
+    const { frames, frameOfA } = cmp; // the core's: B's frames, then A's others
     const lanes = [...cmp.b.lanes.map((l) => laneOf(l, 'b')), ...cmp.a.lanes.map((l) => laneOf(l, 'a'))];
     const runEnd = { a: cmp.a.runEnd, b: cmp.b.runEnd };
     const totals = new Float64Array(frames.length);

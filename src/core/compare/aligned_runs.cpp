@@ -44,6 +44,15 @@ int64_t duration(const Timeline::DepthView& v, std::size_t i) {
 }  // namespace
 
 AlignedRuns::AlignedRuns(const Timeline& a, const Timeline& b) : a_(a), b_(b) {
+  frames_ = b_.frames();
+  std::unordered_map<std::string, int32_t> frame_index;
+  for (std::size_t f = 0; f < frames_.size(); ++f)
+    frame_index.emplace(frames_[f], static_cast<int32_t>(f));
+  for (const std::string& name : a_.frames()) {
+    const auto [at, fresh] = frame_index.emplace(name, static_cast<int32_t>(frames_.size()));
+    if (fresh) frames_.push_back(name);
+    frame_of_a_.push_back(at->second);
+  }
   std::unordered_map<std::string, std::size_t> lane_of_name;
   for (std::size_t l = 0; l < a_.lanes().size(); ++l) lane_of_name.emplace(a_.lanes()[l].name, l);
   std::unordered_map<std::string, std::size_t> data_of_name;  // a lane of B shown twice

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "compare/compare.hpp"
@@ -30,6 +31,11 @@ class AlignedRuns {
   std::vector<RegionDelta> regions(int64_t start, int64_t end) const;
   // Per lane of B: the lane of A of the same name, or -1.
   const std::vector<int64_t>& partner_lanes() const { return partner_lane_; }
+  // The comparison's frames: B's, then A's not among them, in A's order;
+  // and per frame of A its index there (what A's bars and stacks are
+  // renumbered by when both runs are drawn as one timeline).
+  const std::vector<std::string>& frames() const { return frames_; }
+  const std::vector<int32_t>& frame_of_a() const { return frame_of_a_; }
 
   // B's bars (Timeline::bars) and each item's ratio: its duration over its
   // partner's (one call: B / A; a block: the sum of its calls' durations over
@@ -59,6 +65,8 @@ class AlignedRuns {
   const Timeline& a_;
   const Timeline& b_;
   std::vector<int64_t> partner_lane_;
+  std::vector<std::string> frames_;
+  std::vector<int32_t> frame_of_a_;
   std::vector<std::size_t>
       data_of_lane_;  // lane of B -> its entry in data_ (lanes shown twice share)
   std::vector<std::vector<Depth>> data_;
