@@ -742,14 +742,20 @@ val doubles_of(const std::vector<double>& values) {
   return val(emscripten::typed_memory_view(values.size(), values.data()));
 }
 
+// aligned_calls of a query into the timeline's last answer (its memory reused).
+ss::Timeline::AlignedCalls& aligned_answer(OpenTimeline& t, double frame, double start,
+                                           double end) {
+  const NsWindow window = ns_window(start, end);
+  const double limit = 2147483647.0;
+  const auto f = static_cast<int32_t>(std::max(-1.0, std::min(frame, limit)));
+  t.timeline.aligned_calls(f, window.start, window.end, t.aligned_answer);
+  return t.aligned_answer;
+}
+
 val timeline_aligned_calls(int id, double frame, double start, double end) {
   return guarded([&] {
-    const NsWindow window = ns_window(start, end);
-    const double limit = 2147483647.0;
-    const auto f = static_cast<int32_t>(std::max(-1.0, std::min(frame, limit)));
-    OpenTimeline& t = timeline_of(id);
-    t.timeline.aligned_calls(f, window.start, window.end, t.aligned_answer);
-    ss::Timeline::AlignedCalls& a = t.aligned_answer;  // converted in place below
+    // The answer's columns are converted in place below (the next query refills them).
+    ss::Timeline::AlignedCalls& a = aligned_answer(timeline_of(id), frame, start, end);
     val out = val::object();
     out.set("k", doubles_in_place(a.k));
     out.set("rank", doubles_in_place(a.rank));
@@ -757,13 +763,8 @@ val timeline_aligned_calls(int id, double frame, double start, double end) {
     out.set("end", doubles_in_place(a.end_ns));
     out.set("lateness", doubles_of(a.lateness_ns));
     out.set("excess", doubles_of(a.excess_ns));
-    val ranks = val::array(), counts = val::array();
-    for (std::size_t r = 0; r < a.ranks.size(); ++r) {
-      ranks.set(r, static_cast<double>(a.ranks[r]));
-      counts.set(r, static_cast<double>(a.counts[r]));
-    }
-    out.set("ranks", ranks);
-    out.set("counts", counts);
+    out.set("ranks", array_of(std::vector<double>(a.ranks.begin(), a.ranks.end())));
+    out.set("counts", array_of(std::vector<double>(a.counts.begin(), a.counts.end())));
     out.set("common", static_cast<double>(a.common));
     return out;
   });
@@ -776,16 +777,6 @@ val float64_copy(const std::vector<T>& values) {
   val array = val::global("Float64Array").new_(d.size());
   array.call<void>("set", val(emscripten::typed_memory_view(d.size(), d.data())));
   return array;
-}
-
-// aligned_calls of a query into the timeline's last answer (its memory reused).
-const ss::Timeline::AlignedCalls& aligned_answer(OpenTimeline& t, double frame, double start,
-                                                 double end) {
-  const NsWindow window = ns_window(start, end);
-  const double limit = 2147483647.0;
-  const auto f = static_cast<int32_t>(std::max(-1.0, std::min(frame, limit)));
-  t.timeline.aligned_calls(f, window.start, window.end, t.aligned_answer);
-  return t.aligned_answer;
 }
 
 // The heatmap's grid (aligned_grid): {rows, cols, group, ranks, counts,

@@ -124,15 +124,25 @@ scope_speedscope::Run slowed(const scope_speedscope::Run& a) {
   return b;
 }
 
+// A seeded round's ranks (1 to 3 of them) and the options opening them.
+struct SeededRanks {
+  std::vector<int64_t> all;
+  TimelineOptions options;
+  explicit SeededRanks(unsigned seed) {
+    for (int r = 0; r < 1 + static_cast<int>(seed % 3); ++r) all.push_back(r);
+    options.ranks = all;
+  }
+  int count() const { return static_cast<int>(all.size()); }
+};
+
 TEST(AlignedRuns, bars_carry_the_ratio_to_their_partners_in_a) {
   for (unsigned seed = 71; seed < 77; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     std::mt19937_64 rng(seed);
-    const int ranks = 1 + static_cast<int>(seed % 3);
-    std::vector<int64_t> all;
-    for (int r = 0; r < ranks; ++r) all.push_back(r);
-    TimelineOptions o;
-    o.ranks = all;
+    const SeededRanks sr(seed);
+    const auto& all = sr.all;
+    const TimelineOptions& o = sr.options;
+    const int ranks = sr.count();
     const scope_speedscope::Run a =
         random_run(rng, ranks, 2 + static_cast<int>(seed % 2), 600, 4, 10, 30);
     const scope_speedscope::Run b = slowed(a);
@@ -218,11 +228,10 @@ TEST(AlignedRuns, rows_of_a_window_match_the_model) {
   for (unsigned seed = 81; seed < 87; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     std::mt19937_64 rng(seed);
-    const int ranks = 1 + static_cast<int>(seed % 3);
-    std::vector<int64_t> all;
-    for (int r = 0; r < ranks; ++r) all.push_back(r);
-    TimelineOptions o;
-    o.ranks = all;
+    const SeededRanks sr(seed);
+    const auto& all = sr.all;
+    const TimelineOptions& o = sr.options;
+    const int ranks = sr.count();
     const scope_speedscope::Run a = random_run(rng, ranks, 2, 400, 4, 10, 30);
     const scope_speedscope::Run c = random_run(rng, ranks, 2, 500, 5, 12, 20);
     const scope_speedscope::Run b = slowed(a);
