@@ -752,6 +752,14 @@ ss::Timeline::AlignedCalls& aligned_answer(OpenTimeline& t, double frame, double
   return t.aligned_answer;
 }
 
+// An aligned answer's ranks, their counts of the region and the common count.
+void set_rank_counts(val& out, const std::vector<int64_t>& ranks,
+                     const std::vector<uint64_t>& counts, uint64_t common) {
+  out.set("ranks", array_of(std::vector<double>(ranks.begin(), ranks.end())));
+  out.set("counts", array_of(std::vector<double>(counts.begin(), counts.end())));
+  out.set("common", static_cast<double>(common));
+}
+
 val timeline_aligned_calls(int id, double frame, double start, double end) {
   return guarded([&] {
     // The answer's columns are converted in place below (the next query refills them).
@@ -763,9 +771,7 @@ val timeline_aligned_calls(int id, double frame, double start, double end) {
     out.set("end", doubles_in_place(a.end_ns));
     out.set("lateness", doubles_of(a.lateness_ns));
     out.set("excess", doubles_of(a.excess_ns));
-    out.set("ranks", array_of(std::vector<double>(a.ranks.begin(), a.ranks.end())));
-    out.set("counts", array_of(std::vector<double>(a.counts.begin(), a.counts.end())));
-    out.set("common", static_cast<double>(a.common));
+    set_rank_counts(out, a.ranks, a.counts, a.common);
     return out;
   });
 }
@@ -791,9 +797,7 @@ val timeline_aligned_grid(int id, double frame, double start, double end, double
     out.set("rows", g.rows);
     out.set("cols", static_cast<double>(g.cols));
     out.set("group", static_cast<double>(g.group));
-    out.set("ranks", array_of(std::vector<double>(g.ranks.begin(), g.ranks.end())));
-    out.set("counts", array_of(std::vector<double>(g.counts.begin(), g.counts.end())));
-    out.set("common", static_cast<double>(g.common));
+    set_rank_counts(out, g.ranks, g.counts, g.common);
     out.set("kFirst", float64_copy(g.k_first));
     out.set("kLast", float64_copy(g.k_last));
     out.set("k", float64_copy(g.k));

@@ -132,40 +132,48 @@ struct SeededRanks {
     for (int r = 0; r < 1 + static_cast<int>(seed % 3); ++r) all.push_back(r);
     options.ranks = all;
   }
-  int count() const { return static_cast<int>(all.size()); }
 };
 
-TEST(AlignedRuns, bars_carry_the_ratio_to_their_partners_in_a) {
-  for (unsigned seed = 71; seed < 77; ++seed) {
+// fn(seed, rng, ranks, options) for each seed of [first, last), traced.
+template <class Fn>
+void for_each_seed(unsigned first, unsigned last, Fn&& fn) {
+  for (unsigned seed = first; seed < last; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     std::mt19937_64 rng(seed);
     const SeededRanks sr(seed);
-    const auto& all = sr.all;
-    const TimelineOptions& o = sr.options;
-    const int ranks = sr.count();
-    const scope_speedscope::Run a =
-        random_run(rng, ranks, 2 + static_cast<int>(seed % 2), 600, 4, 10, 30);
-    const scope_speedscope::Run b = slowed(a);
-    const Timeline ta = open_timeline(a, o), tb = open_timeline(b, o);
-    expect_aligned(AlignedRuns(ta, tb), model_of(a, all), model_of(b, all), rng);
-    const scope_speedscope::Run c = random_run(rng, ranks, 3, 500, 5, 12, 20);
-    const Timeline tc = open_timeline(c, o);
-    expect_aligned(AlignedRuns(ta, tc), model_of(a, all), model_of(c, all), rng);
-    // The regions from the timelines are compare_regions' from the runs.
-    CompareOptions co;
-    co.ranks = all;
-    expect_same_rows(AlignedRuns(ta, tc).regions(), compare_regions(a, c, co));
-    expect_same_rows(AlignedRuns(ta, tb).regions(), compare_regions(a, b, co));
-    // Frames of the comparison: B's (r9 for r1), then A's others (r1).
-    const AlignedRuns renamed(ta, tb);
-    std::vector<std::string> want = tb.frames();
-    for (const std::string& name : ta.frames())
-      if (std::find(want.begin(), want.end(), name) == want.end()) want.push_back(name);
-    EXPECT_EQ(renamed.frames(), want);
-    EXPECT_NE(std::find(want.begin(), want.end(), "r1"), want.end());
-    for (std::size_t f = 0; f < ta.frames().size(); ++f)
-      EXPECT_EQ(renamed.frames()[renamed.frame_of_a()[f]], ta.frames()[f]);
+    fn(seed, rng, sr.all, sr.options);
   }
+}
+
+TEST(AlignedRuns, bars_carry_the_ratio_to_their_partners_in_a) {
+  for_each_seed(71, 77,
+                [](unsigned seed, std::mt19937_64& rng, const std::vector<int64_t>& all,
+                   const TimelineOptions& o) {
+                  const int ranks = static_cast<int>(all.size());
+                  const scope_speedscope::Run a =
+                      random_run(rng, ranks, 2 + static_cast<int>(seed % 2), 600, 4, 10, 30);
+                  const scope_speedscope::Run b = slowed(a);
+                  const Timeline ta = open_timeline(a, o), tb = open_timeline(b, o);
+                  expect_aligned(AlignedRuns(ta, tb), model_of(a, all), model_of(b, all), rng);
+                  const scope_speedscope::Run c = random_run(rng, ranks, 3, 500, 5, 12, 20);
+                  const Timeline tc = open_timeline(c, o);
+                  expect_aligned(AlignedRuns(ta, tc), model_of(a, all), model_of(c, all), rng);
+                  // The regions from the timelines are compare_regions' from the runs.
+                  CompareOptions co;
+                  co.ranks = all;
+                  expect_same_rows(AlignedRuns(ta, tc).regions(), compare_regions(a, c, co));
+                  expect_same_rows(AlignedRuns(ta, tb).regions(), compare_regions(a, b, co));
+                  // Frames of the comparison: B's (r9 for r1), then A's others (r1).
+                  const AlignedRuns renamed(ta, tb);
+                  std::vector<std::string> want = tb.frames();
+                  for (const std::string& name : ta.frames())
+                    if (std::find(want.begin(), want.end(), name) == want.end())
+                      want.push_back(name);
+                  EXPECT_EQ(renamed.frames(), want);
+                  EXPECT_NE(std::find(want.begin(), want.end(), "r1"), want.end());
+                  for (std::size_t f = 0; f < ta.frames().size(); ++f)
+                    EXPECT_EQ(renamed.frames()[renamed.frame_of_a()[f]], ta.frames()[f]);
+                });
 }
 
 TEST(AlignedRuns, a_run_slowed_everywhere_is_slower_by_its_factor) {
@@ -225,43 +233,41 @@ std::vector<RegionDelta> model_window_rows(const Model& ma, const Model& mb, int
 }
 
 TEST(AlignedRuns, rows_of_a_window_match_the_model) {
-  for (unsigned seed = 81; seed < 87; ++seed) {
-    SCOPED_TRACE("seed " + std::to_string(seed));
-    std::mt19937_64 rng(seed);
-    const SeededRanks sr(seed);
-    const auto& all = sr.all;
-    const TimelineOptions& o = sr.options;
-    const int ranks = sr.count();
-    const scope_speedscope::Run a = random_run(rng, ranks, 2, 400, 4, 10, 30);
-    const scope_speedscope::Run c = random_run(rng, ranks, 2, 500, 5, 12, 20);
-    const scope_speedscope::Run b = slowed(a);
-    for (const auto* other : {&b, &c}) {
-      const Timeline ta = open_timeline(a, o), tb = open_timeline(*other, o);
-      const AlignedRuns runs(ta, tb);
-      const Model ma = model_of(a, all), mb = model_of(*other, all);
-      int64_t run_end = 0;
-      for (const auto* tl : {&ta, &tb})
-        for (const auto& lane : tl->lanes()) run_end = std::max(run_end, lane.end_ns);
-      std::uniform_int_distribution<int64_t> at(-5, run_end + 5);
-      for (int round = 0; round < 40; ++round) {
-        int64_t x = at(rng), y = at(rng);
-        if (x > y) std::swap(x, y);
-        if (x == y) ++y;
-        SCOPED_TRACE("window " + std::to_string(x) + ":" + std::to_string(y));
-        const auto got = runs.regions(x, y), want = model_window_rows(ma, mb, x, y);
-        expect_same_rows(got, want);
-        for (std::size_t i = 0; i < std::min(got.size(), want.size()); ++i) {
-          EXPECT_EQ(got[i].delta_total_ns, want[i].delta_total_ns);
-          EXPECT_EQ(got[i].delta_self_ns, want[i].delta_self_ns);
-          EXPECT_EQ(got[i].delta_total_pct, want[i].delta_total_pct);
-        }
-      }
-      // Over the whole run: the rows compare_regions (diff) gives.
-      CompareOptions co;
-      co.ranks = all;
-      expect_same_rows(runs.regions(kOpenStart, kOpenEnd), compare_regions(a, *other, co));
-    }
-  }
+  for_each_seed(81, 87,
+                [](unsigned, std::mt19937_64& rng, const std::vector<int64_t>& all,
+                   const TimelineOptions& o) {
+                  const int ranks = static_cast<int>(all.size());
+                  const scope_speedscope::Run a = random_run(rng, ranks, 2, 400, 4, 10, 30);
+                  const scope_speedscope::Run c = random_run(rng, ranks, 2, 500, 5, 12, 20);
+                  const scope_speedscope::Run b = slowed(a);
+                  for (const auto* other : {&b, &c}) {
+                    const Timeline ta = open_timeline(a, o), tb = open_timeline(*other, o);
+                    const AlignedRuns runs(ta, tb);
+                    const Model ma = model_of(a, all), mb = model_of(*other, all);
+                    int64_t run_end = 0;
+                    for (const auto* tl : {&ta, &tb})
+                      for (const auto& lane : tl->lanes()) run_end = std::max(run_end, lane.end_ns);
+                    std::uniform_int_distribution<int64_t> at(-5, run_end + 5);
+                    for (int round = 0; round < 40; ++round) {
+                      int64_t x = at(rng), y = at(rng);
+                      if (x > y) std::swap(x, y);
+                      if (x == y) ++y;
+                      SCOPED_TRACE("window " + std::to_string(x) + ":" + std::to_string(y));
+                      const auto got = runs.regions(x, y), want = model_window_rows(ma, mb, x, y);
+                      expect_same_rows(got, want);
+                      for (std::size_t i = 0; i < std::min(got.size(), want.size()); ++i) {
+                        EXPECT_EQ(got[i].delta_total_ns, want[i].delta_total_ns);
+                        EXPECT_EQ(got[i].delta_self_ns, want[i].delta_self_ns);
+                        EXPECT_EQ(got[i].delta_total_pct, want[i].delta_total_pct);
+                      }
+                    }
+                    // Over the whole run: the rows compare_regions (diff) gives.
+                    CompareOptions co;
+                    co.ranks = all;
+                    expect_same_rows(runs.regions(kOpenStart, kOpenEnd),
+                                     compare_regions(a, *other, co));
+                  }
+                });
 }
 
 TEST(AlignedRuns, a_region_inside_itself_totals_every_call_as_diff_does) {
