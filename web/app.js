@@ -7,9 +7,9 @@
 // way to narrow it. Changed options draw and convert again. The modules:
 //   state.js (the page state), dom.js (DOM helpers), picker.js (choosing files),
 //   options.js (the options panel), files-view.js (what files hold),
-//   worker-client.js + worker.js (the converter), budget.js (the viewer's budget),
+//   engine-client.js + worker.js (the page's one engine), budget.js (the viewer's budget),
 //   viewer.js (speedscope in a sandboxed frame), downloads.js (the bar's links),
-//   timeline/ (the timeline: its worker side, client, drawing, input and view),
+//   timeline/ (the timeline: its worker side, drawing, input and view),
 //   status.js (status line, progress, the error box), actions-menu.js (the bar's actions,
 //   a menu on phones), site.js (where the parts come from),
 //   offline.js (the service worker), served-result.js (outputs `scope-speedscope view` serves).
@@ -29,8 +29,7 @@ import * as site from './site.js';
 import { goodFiles, state, update } from './state.js';
 import * as status from './status.js';
 import { Viewer, toggleFullscreen } from './viewer.js';
-import { ConverterClient } from './worker-client.js';
-import { TimelineClient } from './timeline/client.js';
+import { EngineClient } from './engine-client.js';
 import { TimelineView } from './timeline/view.js';
 
 const params = new URLSearchParams(window.location.search);
@@ -41,10 +40,11 @@ const params = new URLSearchParams(window.location.search);
 const STALL_MS = Number(params.get('stall-limit-ms')) || 30_000;
 const STALL_BYTES_PER_MS = 10_000; // 10 MB/s
 
-const converter = new ConverterClient(site.createWorker);
+// One engine (one worker, one wasm module) reads each file once, answers the
+// timeline and writes the downloads.
+const engine = new EngineClient(site.createWorker);
 const viewer = new Viewer({ box: $('viewer-frame'), load: site.loadViewer, onStatus: viewerStatus });
-const timelineClient = new TimelineClient(site.createWorker);
-const timeline = new TimelineView({ client: timelineClient, onPainted: timelinePainted });
+const timeline = new TimelineView({ client: engine, onPainted: timelinePainted });
 let timelineKey = null; // what the timeline shows: [selection, file, ranks, include, exclude]
 let timelineFailure = null;
 let converting = null; // the running conversion (a promise), for Open in speedscope to wait for
@@ -61,8 +61,7 @@ const fileList = (files) => files.map((f) => f.name).join(', ');
 async function choose(files, { compare = false } = {}) {
   const mine = ++run;
   performance.mark('scope-speedscope:chosen');
-  converter.cancel();
-  timelineClient.cancel();
+  engine.cancelAll();
   options.cancelPending();
   clearResults();
   overviewView.clear();
@@ -78,7 +77,7 @@ async function choose(files, { compare = false } = {}) {
   filesView.render(state.files);
   for (const entry of state.files) {
     status.showProgress({ phase: 'inspect', total: 0 }, { file: entry.file.name });
-    const reply = await converter.request(
+    const reply = await engine.request(
       'inspect',
       { file: entry.file },
       { limitMs: limitFor([entry.file], { silent: true }) },
@@ -177,7 +176,7 @@ async function convertIfItFits({ automatic, reveal = true, show = false }) {
   status.clearError('convert');
   $('budget').hidden = true;
   if (state.features.checkPattern && (opts.include || opts.exclude)) {
-    const reply = await converter.request('check', { include: opts.include, exclude: opts.exclude });
+    const reply = await engine.request('check', { include: opts.include, exclude: opts.exclude });
     if (mine !== run) return;
     if (reply.type === 'result' && reply.problems.length) {
       for (const p of reply.problems) options.showFieldError(p.field, `Line ${p.line + 1}: ${p.message}`);
@@ -230,7 +229,7 @@ async function drawTimeline(opts, mine, { reveal = true } = {}) {
   update({ phase: 'drawing', chart: 'opening' });
   status.showProgress({ phase: 'timeline', total: 0 }, { file: file.name });
   performance.mark('scope-speedscope:timeline-start');
-  const reply = await timelineClient.open(
+  const reply = await engine.open(
     file,
     { ranks, include: opts.include, exclude: opts.exclude },
     {
@@ -314,7 +313,7 @@ async function compareRuns(fileA, fileB) {
   document.body.dataset.compare = 'opening';
   update({ phase: 'drawing', chart: 'opening' });
   status.showProgress({ phase: 'timeline', total: 0 }, { file: files });
-  const reply = await timelineClient.openComparison(
+  const reply = await engine.openComparison(
     fileA,
     fileB,
     { ranks, include: opts.include, exclude: opts.exclude },
@@ -413,7 +412,7 @@ async function openInSpeedscope() {
       return;
     }
     const w = timeline.window;
-    const fit = await timelineClient.query('fit', {
+    const fit = await engine.query('fit', {
       timeline: timeline.timeline,
       start: w.start,
       end: w.end,
@@ -471,11 +470,11 @@ async function writeWindow(file, windowOptions, mine) {
   if (timelineKey === timelineKeyOf(file, windowOptions)) {
     const { filepath, timeWindow, minDuration } = windowOptions;
     status.showProgress({ phase: 'window', done: 0, total: 0 }, { file: file.name });
-    const reply = await timelineClient.exportDocument(timeline.timeline, { filepath, timeWindow, minDuration }, watch);
+    const reply = await engine.exportDocument(timeline.timeline, { filepath, timeWindow, minDuration }, watch);
     if (reply.type !== 'refused') return { reply, from: 'timeline' };
   }
   status.showProgress({ phase: 'read', done: 0, total: 0 }, { file: file.name });
-  const reply = await converter.request('convert', { files: [file], options: windowOptions }, watch);
+  const reply = await engine.request('convert', { files: [file], options: windowOptions }, watch);
   return { reply, from: 'file' };
 }
 
@@ -524,7 +523,7 @@ const waitingText = () =>
 
 async function suggest(e, opts, mine) {
   status.showProgress({ phase: 'suggest', total: 0 });
-  const reply = await converter.request(
+  const reply = await engine.request(
     'overview',
     {
       file: e.largest.file,
@@ -578,16 +577,12 @@ async function convert(opts, mine, { reveal, show = false }) {
   status.showProgress({ phase: 'read', done: 0, total: 0 }, { file: fileList(files) });
   const started = performance.now();
   performance.mark('scope-speedscope:convert-start');
-  const job = converter.request(
-    'convert',
-    { files, options: opts },
-    {
-      onProgress: (p) => {
-        if (mine === run) status.showProgress(p, { file: fileList(files) });
-      },
-      limitMs: limitFor(files),
+  const job = writeDownload(files, opts, {
+    onProgress: (p) => {
+      if (mine === run) status.showProgress(p, { file: fileList(files) });
     },
-  );
+    limitMs: limitFor(files),
+  });
   converting = job;
   const reply = await job;
   if (converting === job) converting = null;
@@ -608,6 +603,35 @@ async function convert(opts, mine, { reveal, show = false }) {
   showReadyOutputs(reply.outputs, `Converted in ${took} s`, { reveal, show, current });
   reportTimelineFailure();
   loadOverview();
+}
+
+// The download of one file whose timeline is open with these ranks and
+// filters: written from the timeline's columns, the file is not read again
+// (the engine refuses only a narrowing whose region order depends on ranks
+// it does not hold); else converted from the files. data-download-from on
+// the bar says which ('timeline' or 'file'), for tests.
+async function writeDownload(files, opts, watch) {
+  const [file] = files;
+  let reply = null;
+  if (files.length === 1 && timeline.timeline && timelineKey === timelineKeyOf(file, opts)) {
+    const { filepath, timeWindow, minDuration } = opts;
+    reply = await engine.exportDocument(timeline.timeline, { filepath, timeWindow, minDuration }, watch);
+  }
+  const from = reply && reply.type !== 'refused' ? 'timeline' : 'file';
+  if (from === 'file') reply = await engine.request('convert', { files, options: opts }, watch);
+  $('bar').dataset.downloadFrom = from;
+  return reply;
+}
+
+// The engine was replaced (a stall, a trap, a crash, or a cancelled open):
+// the timeline it held is gone. Said once; the page shows the rest.
+function engineRestarted(reason) {
+  if (!timeline.timeline || reason === 'cancelled') return;
+  timeline.clear();
+  timelineKey = null;
+  leaveComparison();
+  showTimelineBox(false);
+  update({ chart: 'none' });
 }
 
 // Shows outputs that exist: [{ fileName, blob, size, calls }] (the worker's,
@@ -815,7 +839,7 @@ const overviewKeyOf = (opts) =>
   JSON.stringify([state.selection, estimate(opts).largest.file.name, opts.ranks, opts.include, opts.exclude]);
 
 async function loadOverview() {
-  if (!state.features.narrowing || $('options-panel').hidden || converter.busy || !goodFiles().length) return;
+  if (!state.features.narrowing || $('options-panel').hidden || engine.busy || !goodFiles().length) return;
   const opts = options.read();
   const { largest } = estimate(opts);
   const key = overviewKeyOf(opts);
@@ -823,7 +847,7 @@ async function loadOverview() {
   overviewKey = key;
   overviewRunning = key;
   const mine = run;
-  const reply = await converter.request(
+  const reply = await engine.request(
     'overview',
     {
       file: largest.file,
@@ -845,7 +869,7 @@ async function loadOverview() {
 // ranks of the 96 M-call job painted 28.6 s after the pick with it, 20.9 s
 // without): the converter stops it.
 function stopStaleOverview(opts) {
-  if (overviewRunning && overviewRunning !== overviewKeyOf(opts)) converter.cancel();
+  if (overviewRunning && overviewRunning !== overviewKeyOf(opts)) engine.cancel();
 }
 
 function wireBar() {
@@ -864,9 +888,7 @@ function wireBar() {
   });
   actionsMenu.setUp();
   $('cancel').addEventListener('click', () => {
-    if (state.phase === 'drawing') timelineClient.cancel();
-    else timelineClient.abandonExport(); // a window for speedscope written from the timeline
-    converter.cancel();
+    engine.cancelAll(); // an open replaces the engine; a conversion or export is dropped
     cancelled();
     $('options-toggle').focus();
   });
@@ -922,8 +944,8 @@ async function boot() {
       convertIfItFits({ automatic: true, reveal: false });
     },
   });
-  timelineClient.start();
-  const init = await converter.start();
+  engine.onRestart = engineRestarted;
+  const init = await engine.start();
   if (init.type === 'result') {
     update({ version: init.version, features: init.features });
     options.setFeatures(init.features);

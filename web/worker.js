@@ -1,4 +1,6 @@
-// The conversion worker (a module worker; worker-client.js talks to it).
+// The page's engine: one module worker (engine-client.js talks to it) and
+// one wasm module, which reads each file, holds the open timeline and writes
+// the downloads (docs/engine-protocol.md).
 // Requests { id, type, ... } and replies { id, type: 'progress' | 'result' | 'error', ... }:
 //   init                                 -> { version, features }
 //   inspect   { file }                   -> { info }
@@ -11,8 +13,8 @@
 // reads them whole up to 256 MiB, else in slices as the core's file driver
 // asks, with FileReaderSync); outputs stream into Blobs (output-sink.js),
 // never one big string.
-// Cancelling, time limits and restarts are the client's business: it
-// terminates this worker and starts a new one.
+// Cancelling, time limits and restarts are the client's business: it drops a
+// reply, or terminates this worker and starts a new one.
 
 import { createScopeSpeedscope } from './lib/index.js';
 import { blobSink, progressReporter } from './output-sink.js';

@@ -693,8 +693,10 @@ class Timeline {
   /**
    * The document exportSpeedscope writes for this timeline's file, ranks,
    * include and exclude, narrowed by options.timeWindow / minDuration, written
-   * from the columns held here (the file is not read again): the same bytes.
-   * The timeline must hold every rank with calls of its regions (ranks: 'all').
+   * from the columns held here (the file is not read again): the same bytes,
+   * whichever ranks it holds. A narrowing whose region order depends on ranks
+   * it does not hold (two calls of one lane with the same clipped times whose
+   * outer one those ranks decide) is a RangeError: export from the file then.
    */
   exportSpeedscope(options) {
     if (this.#closed) throw timelineClosedError('exportSpeedscope');

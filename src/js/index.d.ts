@@ -502,9 +502,9 @@ export interface Timeline {
   /**
    * exportSpeedscope of this timeline's file with its ranks, include and
    * exclude, narrowed by `timeWindow` / `minDuration`, written from the columns
-   * held here without reading the file again: the same bytes and errors. The
-   * timeline must hold every rank with calls of its regions (`ranks: 'all'`),
-   * else a RangeError.
+   * held here without reading the file again: the same bytes and errors,
+   * whichever ranks it holds. A narrowing whose region order depends on ranks
+   * it does not hold is a RangeError (export from the file then).
    */
   exportSpeedscope(options?: TimelineExportOptions & { sink?: undefined }): Output[];
   exportSpeedscope(options: TimelineExportOptions & { sink: OutputSink }): string[];

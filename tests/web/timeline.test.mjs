@@ -503,7 +503,8 @@ describe('the timeline', { timeout: 900_000 }, () => {
     await page.keyboard.press('End');
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.fullscreenElement?.id === 'work');
-    assert.equal(await page.getByTestId('fullscreen').getAttribute('aria-checked'), 'true');
+    // fullscreenchange comes after the element is set (in a later frame on a busy machine).
+    await page.waitForFunction(() => document.getElementById('fullscreen').getAttribute('aria-checked') === 'true');
     await page.evaluate(() => document.exitFullscreen());
     await page.waitForFunction(() => !document.fullscreenElement);
     await page.emulateMedia({ colorScheme: 'dark' });

@@ -20,6 +20,7 @@ import {
   chartPainted,
   checkOutput,
   convertWith,
+  downloads,
   fixtures,
   openInSpeedscope,
   openOptions,
@@ -210,6 +211,24 @@ describe('the viewer frame', { timeout: 900_000 }, () => {
       sp = await createScopeSpeedscope();
     });
 
+    test("the download of the page's first view (rank 0) is written from the timeline: no second read", async () => {
+      const page = await browser.openPage();
+      await page.addInitScript(recordHandOver);
+      await page.reload();
+      await page.waitForFunction(() =>
+        /running in your browser/.test(document.getElementById('version-line').textContent),
+      );
+      await pick(page, ['ranks_imbalance_s3.h5']);
+      assert.equal(await chartPainted(page), 'painted');
+      await page.waitForFunction(() => document.body.dataset.phase === 'done');
+      assert.equal(await page.locator('#bar').getAttribute('data-download-from'), 'timeline');
+      assert.equal(await page.evaluate(() => window.converts), 0, 'no conversion from the file');
+      const got = await downloads(page);
+      assert.deepEqual([...got.keys()], ['profile.speedscope.json']);
+      assert.ok(got.get('profile.speedscope.json').toString('utf8') === exported({ ranks: [0] }));
+      await page.close();
+    });
+
     test('All ranks: written from the timeline, without reading the file again, the export of that window', async () => {
       const page = await browser.openPage();
       const got = await openRanksWindow(page, () => page.getByTestId('rank-all').check());
@@ -223,14 +242,14 @@ describe('the viewer frame', { timeout: 900_000 }, () => {
       await page.close();
     });
 
-    test('one rank of four: the timeline refuses, the window is converted from the file, the same bytes', async () => {
+    test('one rank of four: written from the timeline too (the file’s region order), the same bytes', async () => {
       const page = await browser.openPage();
       const got = await openRanksWindow(page, async () => {
         await page.getByTestId('rank-0').uncheck();
         await page.getByTestId('rank-2').check();
       });
-      assert.equal(got.from, 'file');
-      assert.equal(got.converts, 1, 'one conversion from the file');
+      assert.equal(got.from, 'timeline');
+      assert.equal(got.converts, 0, 'no conversion from the file');
       const want = exported({ ranks: [2], timeWindow: got.timeWindow });
       assert.notEqual(want, exported({ ranks: [2] }), 'a window, not the whole run');
       assert.ok(got.shown === want, `the viewer's document is the export of ${got.timeWindow}`);

@@ -1,4 +1,4 @@
-// The bars the timeline draws, asked of the timeline worker (client.js): the
+// The bars the timeline draws, asked of the page's engine (engine-client.js): the
 // visible window padded by its width on both sides, at a resolution rounded
 // to a power of two of nanoseconds per pixel, so panning and small zooms
 // redraw what is cached and a new query goes out only when the view leaves

@@ -27,8 +27,9 @@
 //                       document exportSpeedscope writes for the file with the timeline's ranks,
 //                       include and exclude and this narrowing, written from the columns without
 //                       reading the file again; progress as convert's; calls the writer's count)
-//                    -> { type: 'refused', message }  when the timeline cannot write it (it was
-//                       opened without every rank of its file): convert from the file instead
+//                    -> { type: 'refused', message }  when the timeline cannot write it (a
+//                       narrowing whose region order depends on ranks it does not hold):
+//                       convert from the file instead
 //   timeline-close   { timeline }
 //   timeline-compare-open { fileA, fileB, options: { ranks, include, exclude } }
 //                    -> timeline-open's reply for both runs as one timeline (closing the open one):
@@ -195,8 +196,8 @@ function busy(data, post) {
 }
 
 // A window of the timeline as a speedscope document (timeline-export). Its
-// RangeError (a timeline without every rank of its file, whose region order
-// could depend on the ranks it lacks) is a refusal: the page converts the file.
+// RangeError (a narrowing whose region order depends on ranks the timeline
+// does not hold) is a refusal: the page converts the file.
 function exportDocument(data, post, errorOf) {
   const tl = timelineOf(data.timeline);
   const o = data.options ?? {};

@@ -50,6 +50,68 @@ void keep_calls(const Timeline& tl, std::size_t lane, uint32_t depth, const Clip
   for (std::size_t i = lo; i < hi; ++i) keep_call(tl, {lane, depth, i}, clip, true, out);
 }
 
+// Whether the narrowed file's region order is known where it matters from
+// the kept calls of the ranks the timeline holds. That order (each region's
+// first kept start over every rank, in seconds) only decides which of two
+// calls of one lane with the same clipped start and end is the outer one.
+// A region's key over every rank lies between the larger of its whole-run
+// key and the window's start (clipped starts are never below either) and
+// its first kept start here; two regions whose ranges say which comes first
+// (equal keys: file order) come so here too, since these keys lie in the
+// same ranges. Any other tie is unknown.
+bool narrowed_order_known(const std::vector<KeptCall>& kept, const Clip& clip,
+                          const std::vector<double>& run_keys) {
+  struct Key {
+    int64_t rank, lane, start, end;
+    uint32_t region;
+  };
+  std::vector<Key> keys;
+  std::vector<int64_t> first(run_keys.size(), INT64_MAX);
+  for (const KeptCall& k : kept) {
+    if (!clip.keep(k.start, k.end)) continue;  // kept for messages only
+    keys.push_back(Key{k.rank, k.lane, clip.clip_start(k.start), clip.clip_end(k.end), k.region});
+    first[k.region] = std::min(first[k.region], keys.back().start);
+  }
+  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+    return std::tie(a.rank, a.lane, a.start, a.end, a.region) <
+           std::tie(b.rank, b.lane, b.start, b.end, b.region);
+  });
+  const bool floor = clip.window && clip.lo != INT64_MIN;
+  auto low = [&](uint32_t r) {
+    return floor ? std::max(run_keys[r], static_cast<double>(clip.lo) / 1e9) : run_keys[r];
+  };
+  auto high = [&](uint32_t r) { return static_cast<double>(first[r]) / 1e9; };
+  // x before y in the file: x first when its key is at most y's.
+  auto known = [&](uint32_t x, uint32_t y) { return high(x) <= low(y) || high(y) < low(x); };
+  for (std::size_t i = 0; i < keys.size();) {
+    std::size_t j = i + 1;
+    while (j < keys.size() && std::tie(keys[i].rank, keys[i].lane, keys[i].start, keys[i].end) ==
+                                  std::tie(keys[j].rank, keys[j].lane, keys[j].start, keys[j].end))
+      ++j;
+    for (std::size_t x = i; x < j; ++x)
+      for (std::size_t y = x + 1; y < j; ++y)
+        if (keys[x].region != keys[y].region && !known(keys[x].region, keys[y].region))
+          return false;
+    i = j;
+  }
+  return true;
+}
+
+// With a window and a minimum duration that keep nothing together, a call
+// the window alone keeps (if any), so that the message names the option
+// the file's would (narrow_run drops it).
+void keep_window_witness(const Timeline& tl, const Clip& clip, std::vector<KeptCall>& kept) {
+  if (!clip.window || !clip.min_duration || !kept.empty()) return;
+  Clip window = clip;
+  window.min_duration = false;
+  for (std::size_t l = 0; l < tl.lanes().size() && kept.empty(); ++l)
+    for (uint32_t d = 0; d <= tl.lanes()[l].max_depth && kept.empty(); ++d) {
+      std::vector<KeptCall> found;
+      keep_calls(tl, l, d, window, found);
+      if (!found.empty()) kept.push_back(found.front());
+    }
+}
+
 }  // namespace
 
 Run timeline_calls_as_run(const Timeline& tl, const Narrowing& narrowing) {
@@ -69,8 +131,16 @@ Run timeline_calls_as_run(const Timeline& tl, const Narrowing& narrowing) {
   // The longest call, which narrow_run drops unless it is kept: a narrowing
   // that keeps nothing then fails as on the file (min-duration alone would
   // have kept it exactly when it keeps any call).
+  keep_window_witness(tl, clip, kept);
   keep_call(tl, tl.longest_call(), clip, false, kept);
 
+  if (narrowing.active() && !tl.holds_every_rank() &&
+      !narrowed_order_known(kept, clip, run.region_order_keys)) {
+    throw Error(Msg::bad_argument,
+                {{"detail",
+                  "exportSpeedscope: the region order of this narrowing depends on ranks the "
+                  "timeline does not hold (open it with ranks: 'all', or export from the file)"}});
+  }
   // Rows by region, then rank; within a row the calls in any order (ties
   // of start, end and region give the same document whichever comes first).
   std::stable_sort(kept.begin(), kept.end(), [](const KeptCall& a, const KeptCall& b) {
@@ -94,12 +164,6 @@ Run timeline_calls_as_run(const Timeline& tl, const Narrowing& narrowing) {
 
 std::vector<std::string> export_timeline(const Timeline& tl, const std::string& filepath,
                                          ExportOptions options, OutputTarget& target) {
-  if (!tl.holds_every_rank()) {
-    throw Error(Msg::bad_argument,
-                {{"detail",
-                  "exportSpeedscope: the timeline does not hold every rank with calls of its "
-                  "regions (open it with ranks: 'all', or export from the file)"}});
-  }
   options.ranks = tl.selection().ranks;
   options.include = tl.selection().include;
   options.exclude = tl.selection().exclude;

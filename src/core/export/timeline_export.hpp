@@ -16,15 +16,13 @@ namespace scope_speedscope {
 // The run holding the timeline's calls that `narrowing` keeps (unclipped),
 // plus its longest call (so a narrowing that keeps nothing is refused as it
 // is for the file), with the file's origin: narrowed by narrow_run, it is
-// the file narrowed. Exact when tl.holds_every_rank(): region order
-// depends on every rank's calls.
+// the file narrowed, whichever ranks the timeline holds (the run keeps the
+// file's region order and first start).
 Run timeline_calls_as_run(const Timeline& tl, const Narrowing& narrowing);
 
 // export_speedscope of the timeline's file with the timeline's ranks,
 // include and exclude and options.narrowing (the other selection fields of
-// `options` are ignored): the same bytes, errors and output names. Throws
-// Error(bad_argument) when the timeline does not hold every rank with calls
-// of its regions (then export from the file).
+// `options` are ignored): the same bytes, errors and output names.
 std::vector<std::string> export_timeline(const Timeline& tl, const std::string& filepath,
                                          ExportOptions options, OutputTarget& target);
 

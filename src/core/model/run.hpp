@@ -72,6 +72,10 @@ struct Run {
   // Set on a run holding only some of its file's calls (a timeline's, given
   // back as a run): the file's first start, which run_origin_ns answers.
   std::optional<int64_t> file_first_start_ns;
+  // Set on such a run too: each region's order key (its first start in
+  // seconds over every rank of the file, as order_regions computes it), so
+  // that its regions sort as the file's do whichever ranks it holds.
+  std::vector<double> region_order_keys;
 
   // The row of the first thread and task of each (rank, index), so that
   // labelling every lane of a run with 100,000 asyncio tasks is not

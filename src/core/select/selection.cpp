@@ -100,11 +100,22 @@ std::vector<uint32_t> order_regions(const Run& run, std::vector<uint32_t> region
   std::sort(regions.begin(), regions.end());  // file order breaks ties
   std::vector<std::pair<double, uint32_t>> keyed;
   keyed.reserve(regions.size());
-  for (uint32_t r : regions) keyed.emplace_back(first_start_seconds(run, run.regions[r]), r);
+  const bool kept = !run.region_order_keys.empty();
+  for (uint32_t r : regions)
+    keyed.emplace_back(
+        kept ? run.region_order_keys.at(r) : first_start_seconds(run, run.regions[r]), r);
   std::stable_sort(keyed.begin(), keyed.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (std::size_t i = 0; i < keyed.size(); ++i) regions[i] = keyed[i].second;
   return regions;
+}
+
+std::vector<double> region_order_keys(const Run& run) {
+  if (!run.region_order_keys.empty()) return run.region_order_keys;
+  std::vector<double> keys;
+  keys.reserve(run.regions.size());
+  for (const Region& region : run.regions) keys.push_back(first_start_seconds(run, region));
+  return keys;
 }
 
 std::vector<uint32_t> get_regions(const Run& run, const Patterns& include,

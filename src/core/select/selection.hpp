@@ -31,6 +31,9 @@ std::vector<uint32_t> selected_regions(const Run& run, const Patterns& include,
 // Regions stably sorted by their earliest first start in seconds (ties in
 // file order): the order of get_regions.
 std::vector<uint32_t> order_regions(const Run& run, std::vector<uint32_t> regions);
+// The key order_regions sorts each region of the run by (run.region_order_keys
+// when set): for a run that keeps only some ranks' calls.
+std::vector<double> region_order_keys(const Run& run);
 // scope-profiler's get_regions: filter_regions, then order_regions.
 std::vector<uint32_t> get_regions(const Run& run, const Patterns& include, const Patterns& exclude);
 // True when `pattern` matches at the start of `text` (Python re.match).

@@ -423,8 +423,10 @@ void Timeline::Builder::describe_lanes() {
 }
 
 // What was opened, for giving its calls back as a run (export/): the
-// options, the run without its calls, and whether every rank with calls of
-// the selected regions is in.
+// options and the run without its calls, keeping what the file's export
+// takes from every rank (each region's order key; the file's first start is
+// the origin's, see timeline_calls_as_run), and whether every rank with
+// calls of the selected regions is in.
 void Timeline::Builder::describe_selection(const Run& run, const std::vector<uint32_t>& regions,
                                            const std::vector<int64_t>& ranks,
                                            const TimelineOptions& options) {
@@ -442,6 +444,7 @@ void Timeline::Builder::describe_selection(const Run& run, const std::vector<uin
   described->lane_column = run.lane_column;
   described->lane_index = run.lane_index;
   for (const Region& region : run.regions) described->regions.push_back(Region{region.name, {}});
+  described->region_order_keys = region_order_keys(run);
   tl.described_ = std::move(described);
   std::vector<int64_t> in = ranks;
   std::sort(in.begin(), in.end());

@@ -104,7 +104,7 @@ class Timeline {
   // labels, ranks, label and path.
   const Run& described_run() const { return *described_; }
   // Whether every rank with calls of the selected regions is in the
-  // timeline: then its calls, narrowed, are what the file's narrowed are.
+  // timeline (else a narrowing's region order may depend on ranks it lacks).
   bool holds_every_rank() const { return holds_every_rank_; }
   // The longest call of all (lane, depth, index), for messages about a
   // narrowing that keeps nothing.

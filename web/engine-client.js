@@ -1,0 +1,194 @@
+// The page's side of its one engine: a worker running worker.js (site.js's
+// createWorker), one wasm module that reads each file once, holds the open
+// timeline and writes every download (docs/engine-protocol.md). Requests
+// resolve (never reject) with the worker's reply
+//   { type: 'result', ... } | { type: 'error', message, wording, file, field, trap }
+// (an export also { type: 'refused', message }), or with the client's own
+//   { type: 'cancelled' }                   cancelled, or replaced by a newer request
+//   { type: 'stalled', seconds }            the engine sent nothing (no progress, no reply) for the time limit
+//   { type: 'error', crashed: true, ... }   the worker itself failed (could not load, died)
+// The requests:
+//   request(type, payload)   a job (inspect, check, overview, convert): one at a time,
+//                            a newer one cancels the running one;
+//   open / openComparison    a timeline (closing the open one);
+//   exportDocument           the open timeline written as a document;
+//   query(type, payload)     a question to the open timeline (bars, stack, regions, ...).
+// Cancelling a job or an export keeps the engine and its timeline: the reply
+// is dropped and the engine finishes the work, which is bounded (a download
+// converted on its own fits the viewer's budget; a window for speedscope
+// too). Cancelling an open, a stall, a crash or a trap replaces the engine by
+// a fresh one (the open timeline goes with it: onRestart says why).
+
+const OPENS = new Set(['timeline-open', 'timeline-compare-open']);
+
+export class EngineClient {
+  #create;
+  #worker = null;
+  #nextId = 1;
+  #pending = new Map(); // id -> { type, job, resolve, onProgress, limitMs, watch }
+  #ready = null;
+  #initSettle = null;
+  #holds = false; // the engine holds an open timeline
+  onRestart = null; // called with the reason after the engine was replaced
+
+  // create: makes a new Worker running worker.js.
+  constructor(create) {
+    this.#create = create;
+  }
+
+  // Starts the engine; resolves with its 'init' reply ({ version, features } or an error).
+  start() {
+    const worker = this.#create();
+    this.#worker = worker;
+    this.#holds = false;
+    this.#ready = new Promise((resolve) => {
+      this.#initSettle = resolve;
+    });
+    worker.onmessage = ({ data }) => {
+      if (data.id === 0) {
+        this.#initSettle?.(data);
+        this.#initSettle = null;
+      } else {
+        this.#receive(data);
+      }
+    };
+    worker.onerror = (event) => {
+      event.preventDefault?.();
+      const reply = {
+        type: 'error',
+        crashed: true,
+        message: `The converter stopped${event.message ? `: ${event.message}` : ''}.`,
+      };
+      this.#initSettle?.(reply);
+      this.#initSettle = null;
+      this.#replace('crashed', reply);
+    };
+    worker.postMessage({ id: 0, type: 'init' });
+    return this.#ready;
+  }
+
+  get ready() {
+    return this.#ready;
+  }
+
+  // A job (inspect, check, overview, convert). limitMs: how long the engine
+  // may stay silent (no progress, no reply) before it is replaced.
+  request(type, payload = {}, { onProgress = null, limitMs = 30_000 } = {}) {
+    if (this.busy) this.cancel(); // the engine is busy with one: start over
+    return this.#send({ type, ...payload }, { job: true, onProgress, limitMs });
+  }
+
+  // Whether a job runs.
+  get busy() {
+    return [...this.#pending.values()].some((p) => p.job);
+  }
+
+  // Opens the timeline of one file; no progress for limitMs replaces the engine.
+  open(file, options, { onProgress = null, limitMs = 60_000 } = {}) {
+    return this.#send({ type: 'timeline-open', file, options }, { onProgress, limitMs });
+  }
+
+  // Opens two runs compared (timeline-compare-open); watched as opening is.
+  openComparison(fileA, fileB, options, { onProgress = null, limitMs = 60_000 } = {}) {
+    return this.#send({ type: 'timeline-compare-open', fileA, fileB, options }, { onProgress, limitMs });
+  }
+
+  // The open timeline (or a narrowing of it) as a speedscope document:
+  // convert's reply, or 'refused'; watched as opening is.
+  exportDocument(timeline, options, { onProgress = null, limitMs = 60_000 } = {}) {
+    return this.#send({ type: 'timeline-export', timeline, options }, { onProgress, limitMs });
+  }
+
+  // A question to the open timeline (bars, stack, regions, fit, close, ...).
+  query(type, payload) {
+    return this.#send({ type: `timeline-${type}`, ...payload }, {});
+  }
+
+  // Stops waiting for a running export: it resolves 'cancelled' at once.
+  abandonExport() {
+    for (const [id, job] of this.#pending) if (job.type === 'timeline-export') this.#drop(id, job);
+  }
+
+  // Cancels the running job: dropped while the engine holds a timeline
+  // (which it keeps), else the engine is replaced.
+  cancel() {
+    const jobs = [...this.#pending].filter(([, p]) => p.job);
+    if (!jobs.length) return;
+    if (this.#holds) for (const [id, job] of jobs) this.#drop(id, job);
+    else this.#replace('cancelled', { type: 'cancelled' });
+  }
+
+  // Cancels everything that runs: an open replaces the engine (its timeline
+  // is not there yet), other work is dropped as cancel() drops it.
+  cancelAll() {
+    const opening = [...this.#pending.values()].some((p) => OPENS.has(p.type));
+    if (opening) {
+      this.#replace('cancelled', { type: 'cancelled' });
+      return;
+    }
+    this.abandonExport();
+    this.cancel();
+  }
+
+  #send(message, { job = false, onProgress = null, limitMs = 0 }) {
+    const id = this.#nextId++;
+    if (OPENS.has(message.type)) this.#holds = false; // opening closes the open timeline
+    return new Promise((resolve) => {
+      const entry = { type: message.type, job, resolve, onProgress, limitMs, watch: null };
+      this.#pending.set(id, entry);
+      this.#arm(id, entry);
+      this.#worker.postMessage({ id, ...message });
+    });
+  }
+
+  #arm(id, entry) {
+    if (!entry.limitMs) return;
+    clearTimeout(entry.watch);
+    entry.watch = setTimeout(() => {
+      if (this.#pending.get(id) !== entry) return;
+      this.#replace('stalled', { type: 'stalled', seconds: Math.round(entry.limitMs / 1000) }, id);
+    }, entry.limitMs);
+  }
+
+  #receive(data) {
+    const entry = this.#pending.get(data.id);
+    if (!entry) return; // a reply to a dropped request
+    if (data.type === 'progress') {
+      this.#arm(data.id, entry);
+      try {
+        entry.onProgress?.(data);
+      } catch (err) {
+        console.error(err);
+      }
+      return;
+    }
+    this.#pending.delete(data.id);
+    clearTimeout(entry.watch);
+    if (OPENS.has(entry.type)) this.#holds = data.type === 'result';
+    if (entry.type === 'timeline-close') this.#holds = false;
+    entry.resolve(data);
+    if (data.type === 'error' && data.trap) this.#replace('trap', null);
+  }
+
+  #drop(id, entry) {
+    this.#pending.delete(id);
+    clearTimeout(entry.watch);
+    entry.resolve({ id, type: 'cancelled' });
+  }
+
+  // Terminates the engine and starts a fresh one; every pending request
+  // resolves with `reply` (only the one named by `onlyId`, the others
+  // 'cancelled'; none when reply is null).
+  #replace(reason, reply, onlyId = null) {
+    const pending = [...this.#pending];
+    this.#pending.clear();
+    this.#worker?.terminate();
+    for (const [id, entry] of pending) {
+      clearTimeout(entry.watch);
+      const mine = reply && (onlyId == null || id === onlyId);
+      entry.resolve(mine ? { id, ...reply } : { id, type: 'cancelled' });
+    }
+    this.start();
+    this.onRestart?.(reason);
+  }
+}
