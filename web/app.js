@@ -50,6 +50,8 @@ let timelineFailure = null;
 let converting = null; // the running conversion (a promise), for Open in speedscope to wait for
 let run = 0; // bumps with every selection and every conversion started; late replies are dropped
 let comparing = null; // two runs compared on the timeline: { fileA, fileB }
+let firstPaint = null; // resolves when the timeline shown last has painted
+let paintedNow = () => {};
 
 const limitFor = (files, { silent = false } = {}) =>
   Math.max(STALL_MS * (silent ? 2 : 1), files.reduce((n, f) => n + f.size, 0) / STALL_BYTES_PER_MS);
@@ -187,7 +189,13 @@ async function convertIfItFits({ automatic, reveal = true, show = false }) {
       return;
     }
   }
-  if ((await drawTimeline(opts, mine, { reveal })) === 'cancelled' || mine !== run) return;
+  const drawn = await drawTimeline(opts, mine, { reveal });
+  if (drawn === 'cancelled' || mine !== run) return;
+  // The engine answers one request at a time: the first paint's bars come
+  // before the download is written (at most a second's wait: a hidden tab
+  // paints nothing).
+  if (drawn === 'drawn') await Promise.race([firstPaint, new Promise((done) => setTimeout(done, 1000))]);
+  if (mine !== run) return;
   const e = estimate(opts);
   update({ estimate: e });
   options.setEstimate(describeEstimate(e));
@@ -257,6 +265,7 @@ async function drawTimeline(opts, mine, { reveal = true } = {}) {
   }
   showTimelineBox(true);
   $('fullscreen').hidden = false;
+  firstPaint = new Promise((done) => (paintedNow = done));
   timeline.show({ ...reply, fileName: file.name });
   if (reveal) revealTimeline();
   return 'drawn';
@@ -270,6 +279,7 @@ function showTimelineBox(shown) {
 
 function timelinePainted(info) {
   performance.mark('scope-speedscope:timeline-painted');
+  paintedNow();
   update({ chart: 'painted' });
   registerServiceWorker(); // offline use, now that the first look is there (once)
   const calls = info.lanes.reduce((n, l) => n + l.calls, 0);
@@ -523,19 +533,7 @@ const waitingText = () =>
 
 async function suggest(e, opts, mine) {
   status.showProgress({ phase: 'suggest', total: 0 });
-  const reply = await engine.request(
-    'overview',
-    {
-      file: e.largest.file,
-      options: {
-        ranks: opts.ranks,
-        include: opts.include,
-        exclude: opts.exclude,
-        maxEvents: budget.suggestedEvents(e.have),
-      },
-    },
-    { limitMs: limitFor([e.largest.file], { silent: true }) },
-  );
+  const reply = await overviewOf(e.largest.file, opts, budget.suggestedEvents(e.have));
   if (mine !== run) return;
   status.hideProgress();
   status.setStatus(waitingText());
@@ -847,14 +845,7 @@ async function loadOverview() {
   overviewKey = key;
   overviewRunning = key;
   const mine = run;
-  const reply = await engine.request(
-    'overview',
-    {
-      file: largest.file,
-      options: { ranks: opts.ranks, include: opts.include, exclude: opts.exclude },
-    },
-    { limitMs: limitFor([largest.file], { silent: true }) },
-  );
+  const reply = await overviewOf(largest.file, opts, null);
   if (overviewRunning === key) overviewRunning = null;
   if (mine !== run || reply.type !== 'result') {
     overviewKey = null;
@@ -862,6 +853,20 @@ async function loadOverview() {
   }
   overviewView.show(reply.overview);
   overviewView.mark(options.currentWindow());
+}
+
+// The core's overview of `file`'s selection (with the suggestion for
+// maxEvents): from the timeline's columns when it holds that file, ranks and
+// filters (the file is not read again), else read from the file.
+async function overviewOf(file, opts, maxEvents) {
+  if (timeline.timeline && !comparing && timelineKey === timelineKeyOf(file, opts)) {
+    const options = maxEvents == null ? {} : { maxEvents };
+    const reply = await engine.query('overview', { timeline: timeline.timeline, options });
+    if (reply.type === 'result') return reply;
+  }
+  const options = { ranks: opts.ranks, include: opts.include, exclude: opts.exclude };
+  if (maxEvents != null) options.maxEvents = maxEvents;
+  return engine.request('overview', { file, options }, { limitMs: limitFor([file], { silent: true }) });
 }
 
 // The overview of a selection the options have just left is of no use, and it

@@ -13,6 +13,7 @@ import {
   inputOf,
   inputsOf,
   overviewOptionsOf,
+  timelineOverviewOptionsOf,
   suggestOptionsOf,
   timelineClosedError,
   timelineLaneOf,
@@ -707,6 +708,18 @@ class Timeline {
       unwrap(m.timelineExportSpeedscope(this.#id, core, guardedSink)),
     );
     return js.sink ? written : outputs;
+  }
+
+  /**
+   * overview() of this timeline's file, ranks, include and exclude, from the
+   * columns held here (the file is not read again): { calls, events,
+   * firstStart, lastEnd, time, durations } and, with options.maxEvents, the
+   * suggestion. options: { bins, maxEvents }.
+   */
+  overview(options) {
+    if (this.#closed) throw timelineClosedError('overview');
+    const core = timelineOverviewOptionsOf(options);
+    return this.#run('overview', (m) => unwrap(m.timelineOverview(this.#id, core)));
   }
 
   /**

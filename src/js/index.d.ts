@@ -506,6 +506,12 @@ export interface Timeline {
    * whichever ranks it holds. A narrowing whose region order depends on ranks
    * it does not hold is a RangeError (export from the file then).
    */
+  /**
+   * `overview()` of this timeline's file, ranks, include and exclude, from
+   * the columns held here without reading the file again (with `maxEvents`,
+   * the suggestion too).
+   */
+  overview(options?: { bins?: number; maxEvents?: number }): Overview;
   exportSpeedscope(options?: TimelineExportOptions & { sink?: undefined }): Output[];
   exportSpeedscope(options: TimelineExportOptions & { sink: OutputSink }): string[];
   /** Frees its memory in the module; later queries throw a TypeError. */

@@ -179,6 +179,17 @@ export function overviewOptionsOf(options) {
   return optionsOf(options, OVERVIEW_OPTIONS, "overview's options").core;
 }
 
+// timeline.overview's options: the overview's own (the selection is the timeline's).
+const TIMELINE_OVERVIEW_OPTIONS = {
+  bins: OVERVIEW_OPTIONS.bins,
+  maxEvents: OVERVIEW_OPTIONS.maxEvents,
+};
+
+/** Checks timeline.overview's options; returns what the core gets. */
+export function timelineOverviewOptionsOf(options) {
+  return optionsOf(options, TIMELINE_OVERVIEW_OPTIONS, "timeline.overview's options").core;
+}
+
 /** Checks suggestNarrowing's arguments; returns { maxEvents }. */
 export function suggestOptionsOf(overview, options) {
   if (

@@ -116,3 +116,33 @@ describe('timeline.exportSpeedscope is the file exported with the same narrowing
     }
   });
 });
+
+describe("timeline.overview is the file's overview of the same selection", () => {
+  let sp;
+  before(async () => {
+    sp = await createScopeSpeedscope();
+  });
+
+  for (const [file, ranks, filters] of [
+    ['ranks_imbalance_s3.h5', [0, 1, 2, 3], {}],
+    ['ranks_imbalance_s3.h5', [2], {}],
+    ['nested_pair_a_s3.h5', [1], { exclude: ['kernel'] }],
+    ['real_run_s1.h5', [0], {}],
+  ]) {
+    it(`${file}, ranks ${ranks} ${JSON.stringify(filters)}`, async () => {
+      const input = read(inputPath(file));
+      const tl = await sp.openTimeline(input, { ranks, ...filters });
+      try {
+        for (const options of [{}, { bins: 7 }, { maxEvents: 50 }]) {
+          assert.deepEqual(tl.overview(options), sp.overview(input, { ranks, ...filters, ...options }));
+        }
+        assert.throws(() => tl.overview({ ranks: [0] }), {
+          name: 'TypeError',
+          message: 'scope-speedscope: unknown option "ranks" (the options are bins, maxEvents)',
+        });
+      } finally {
+        tl.close();
+      }
+    });
+  }
+});

@@ -13,6 +13,8 @@
 //   timeline-stack   { timeline, lane, time }      -> { stack }
 //   timeline-regions { timeline, start, end, lanes } -> { regions }
 //   timeline-fit     { timeline, start, end, maxCalls } -> { start, end, calls }
+//   timeline-overview { timeline, options: { bins, maxEvents } } -> { overview }  (overview's answer
+//                    for the timeline's file, ranks and filters, from its columns)
 //   timeline-imbalance { timeline, start, end } -> { rows }  (tl.imbalance: one row per region over the ranks)
 //   timeline-aligned { timeline, frame, start, end, maxColumns }
 //                    -> { grid } (the core's tl.alignedGrid: at most maxColumns columns)
@@ -233,6 +235,7 @@ const QUERIES = {
     return { regions: data.lanes ? tl.regions(data.start, data.end, data.lanes) : tl.regions(data.start, data.end) };
   },
   'timeline-fit': (data) => timelineOf(data.timeline).windowWithin(data.start, data.end, data.maxCalls),
+  'timeline-overview': (data) => ({ overview: timelineOf(data.timeline).overview(data.options) }),
   'timeline-imbalance': (data) => ({ rows: timelineOf(data.timeline).imbalance(data.start, data.end) }),
   'timeline-aligned': (data) => ({
     grid: timelineOf(data.timeline).alignedGrid(data.frame, data.start, data.end, data.maxColumns),

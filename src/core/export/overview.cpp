@@ -3,6 +3,8 @@
 #include "export/overview.hpp"
 
 #include <algorithm>
+#include <set>
+#include <utility>
 
 #include "model/time.hpp"
 #include "select/selection.hpp"
@@ -92,18 +94,20 @@ std::size_t duration_bin(const std::vector<int64_t>& thresholds, uint64_t dur) {
 
 }  // namespace
 
-Overview overview_run(const Run& run, const std::vector<int64_t>& ranks, const Patterns& include,
-                      const Patterns& exclude, std::size_t bins) {
-  const std::vector<uint32_t> regions = overview_regions(run, ranks, include, exclude);
+namespace {
+
+// The overview of the calls `each(fn)` gives (fn(start, end), absolute ns),
+// whose run's first call is `origin`: two passes.
+template <class Each>
+Overview overview_of(int64_t origin, std::size_t bins, Each&& each) {
   Overview o;
-  o.origin_ns = run_origin_ns(run).value_or(0);
+  o.origin_ns = origin;
   // Pass 1: count, first start, last covered end.
   int64_t lo = INT64_MAX, hi = INT64_MIN;
-  for_each_selected_event(run, regions, ranks, [&](uint64_t e) {
-    lo = std::min(lo, run.start_ns[e]);
-    hi = std::max(hi, covered_end(run.start_ns[e], run.end_ns[e]));
+  each([&](int64_t s, int64_t e) {
+    lo = std::min(lo, s);
+    hi = std::max(hi, covered_end(s, e));
     ++o.calls;
-    return true;
   });
   if (o.calls == 0) return o;
   // Relative to the origin (the origin is <= every start; saturate far ends).
@@ -121,19 +125,49 @@ Overview overview_run(const Run& run, const std::vector<int64_t>& ranks, const P
     return static_cast<std::size_t>(std::min<int64_t>(b, static_cast<int64_t>(count) - 1));
   };
   // Pass 2: time bins and durations.
-  for_each_selected_event(run, regions, ranks, [&](uint64_t e) {
-    const int64_t s = run.start_ns[e], en = run.end_ns[e];
+  each([&](int64_t s, int64_t en) {
     const bool lasts = en > s;
     ++o.starts[bin_of(s)];
     ++o.ends[bin_of(lasts ? en - 1 : s)];  // the last instant it covers
     ++o.duration_counts[lasts ? duration_bin(thresholds,
                                              static_cast<uint64_t>(en) - static_cast<uint64_t>(s))
                               : 0];
-    return true;
   });
   while (o.duration_counts.size() > 1 && o.duration_counts.back() == 0)
     o.duration_counts.pop_back();
   return o;
+}
+
+}  // namespace
+
+Overview overview_run(const Run& run, const std::vector<int64_t>& ranks, const Patterns& include,
+                      const Patterns& exclude, std::size_t bins) {
+  const std::vector<uint32_t> regions = overview_regions(run, ranks, include, exclude);
+  return overview_of(run_origin_ns(run).value_or(0), bins, [&](auto&& fn) {
+    for_each_selected_event(run, regions, ranks, [&](uint64_t e) {
+      fn(run.start_ns[e], run.end_ns[e]);
+      return true;
+    });
+  });
+}
+
+Overview overview_timeline(const Timeline& tl, std::size_t bins) {
+  const auto origin = static_cast<int64_t>(static_cast<uint64_t>(tl.origin_ns()) -
+                                           static_cast<uint64_t>(tl.origin_in_run_ns()));
+  const auto absolute = [&](int64_t t) {
+    return static_cast<int64_t>(static_cast<uint64_t>(t) + static_cast<uint64_t>(tl.origin_ns()));
+  };
+  return overview_of(origin, bins, [&](auto&& fn) {
+    std::set<std::pair<int64_t, int64_t>> seen;  // (rank, lane): a rank listed twice counts once
+    for (std::size_t l = 0; l < tl.lanes().size(); ++l) {
+      const Timeline::LaneInfo& info = tl.lanes()[l];
+      if (!seen.emplace(info.rank, info.lane_id).second) continue;
+      for (uint32_t d = 0; d <= info.max_depth; ++d) {
+        const Timeline::DepthView v = tl.depth_view(l, d);
+        for (std::size_t i = 0; i < v.calls; ++i) fn(absolute(v.start[i]), absolute(v.end[i]));
+      }
+    }
+  });
 }
 
 Suggestion suggest_narrowing(const Overview& o, uint64_t max_events) {

@@ -11,6 +11,7 @@
 
 #include "model/run.hpp"
 #include "select/selection.hpp"
+#include "timeline/timeline.hpp"
 
 namespace scope_speedscope {
 
@@ -42,6 +43,9 @@ struct Overview {
 // An empty selection gives calls == 0 and no bins.
 Overview overview_run(const Run& run, const std::vector<int64_t>& ranks, const Patterns& include,
                       const Patterns& exclude, std::size_t bins);
+// The same of an open timeline's calls (its ranks, include and exclude), from
+// its columns: the file is not read again.
+Overview overview_timeline(const Timeline& tl, std::size_t bins);
 
 // A narrowing that brings the selection within `max_events` (two a call).
 struct Suggestion {

@@ -1,0 +1,113 @@
+// wasm: the entry points of the Node CLI (imbalance, diff, parsing the
+// arguments, help) and the core's constants and messages.
+#include "entries.hpp"
+#include "handles.hpp"
+#include "js_io.hpp"
+#include "options_in.hpp"
+#include "values_out.hpp"
+#include "cli/options.hpp"
+#include "compare/diff_report.hpp"
+#include "export/imbalance_report.hpp"
+#include "text/pattern.hpp"
+#include "write/speedscope_writer.hpp"
+
+namespace scope_speedscope::wasm {
+
+// The imbalance command of the Node CLI: args as given (after the command
+// name too), the FILE as an input; the report the native CLI prints.
+val cli_imbalance(val input, val args) {
+  return guarded([&] {
+    const ss::CliOptions o = ss::parse_cli(strings_of(args));
+    return val(
+        ss::imbalance_report(read_input(input, ss::Progress()), ss::imbalance_report_options(o)));
+  });
+}
+
+// The diff command of the Node CLI: args as given, A and B as inputs;
+// {text, regressed}.
+val cli_diff(val a, val b, val args) {
+  return guarded([&] {
+    const ss::CliOptions o = ss::parse_cli(strings_of(args));
+    const ss::DiffReport report = ss::diff_report(
+        read_input(a, ss::Progress()), read_input(b, ss::Progress()), ss::diff_report_options(o));
+    val out = val::object();
+    out.set("text", report.text);
+    out.set("regressed", report.regressed);
+    return out;
+  });
+}
+
+val parse_cli(val args) {
+  return guarded([&] {
+    const ss::CliOptions o = ss::parse_cli(strings_of(args));
+    val out = val::object();
+    out.set("files", array_of(o.files));
+    out.set("filepath", o.filepath);
+    val ranks = val::array();
+    for (std::size_t i = 0; i < o.ranks.size(); ++i) ranks.set(i, static_cast<double>(o.ranks[i]));
+    out.set("ranks", o.all_ranks ? val("all") : ranks);  // --ranks all
+    out.set("include", o.include ? array_of(*o.include) : val::null());
+    out.set("exclude", o.exclude ? array_of(*o.exclude) : val::null());
+    out.set("labels", array_of(o.labels));
+    out.set("minDuration", o.min_duration ? val(*o.min_duration) : val::null());
+    out.set("timeWindow", o.time_window ? val(*o.time_window) : val::null());
+    out.set("quiet", o.quiet);
+    out.set("help", o.help);
+    out.set("version", o.version);
+    out.set("command", std::string(ss::cli_command_name(o.command)));
+    out.set("writeOutputs", o.write_outputs);
+    out.set("port", o.port ? val(*o.port) : val::null());
+    out.set("open", o.open);
+    return out;
+  });
+}
+
+// A command's name ("export", "view", ...) as the first argument names it.
+ss::CliCommand command_named(const std::string& name) { return ss::cli_command({name}); }
+std::string cli_command(val args) {
+  return ss::cli_command_name(ss::cli_command(strings_of(args)));
+}
+std::string cli_help(std::string command) { return ss::cli_help(command_named(command)); }
+std::string cli_usage(std::string command) { return ss::cli_usage(command_named(command)); }
+
+// null when the pattern compiles, else the message an export would fail with.
+val check_pattern(std::string pattern) {
+  try {
+    const auto error = ss::check_pattern(pattern);
+    return error ? val(*error) : val::null();
+  } catch (const std::exception& e) {  // out of memory while compiling
+    return val(std::string(e.what()));
+  }
+}
+
+std::string cli_summary(val written) { return ss::cli_summary(strings_of(written)); }
+// A message of the table by its code, as a failure value (for errors the
+// wrapper itself finds, e.g. no memory for an input's bytes).
+val error_for(std::string code, val args) {
+  ss::Msg id;
+  if (!ss::message_of_code(code, id)) id = ss::Msg::internal;
+  ss::MessageArgs list;
+  if (!absent(args)) {
+    const val entries = val::global("Object").call<val>("entries", args);
+    const unsigned n = entries["length"].as<unsigned>();
+    for (unsigned i = 0; i < n; ++i) {
+      list.emplace_back(entries[i][0].as<std::string>(),
+                        entries[i][1].call<std::string>("toString"));
+    }
+  }
+  if (id == ss::Msg::internal && list.empty()) list.emplace_back("detail", code);
+  ss::Error e(id, list);
+  if (!absent(args) && !args["file"].isUndefined())
+    e.in_file(args["file"].call<std::string>("toString"));
+  return failure(e);
+}
+
+std::string file_not_found_message(std::string path) {
+  return ss::message_text(ss::Msg::file_not_found, {{"path", path}});
+}
+std::string version() { return ss::VERSION; }
+std::string schema_url() { return ss::SCHEMA_URL; }
+std::string time_unit() { return ss::TIME_UNIT; }
+double ns_per_second() { return static_cast<double>(ss::NS_PER_SECOND); }
+
+}  // namespace scope_speedscope::wasm

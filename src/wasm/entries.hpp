@@ -1,0 +1,65 @@
+// wasm: the entry points the EMSCRIPTEN_BINDINGS table (bindings.cpp)
+// gives JavaScript, each a function of plain values and emscripten::val
+// that returns through guarded() (boundary.hpp). The files of src/wasm/:
+//   boundary.hpp     errors become values (the one place)
+//   js_io.hpp        inputs JavaScript reads, sinks it writes, output targets
+//   options_in.hpp   JavaScript options as the core's values
+//   values_out.hpp   the core's answers as JavaScript values
+//   handles.hpp      open timelines and comparisons, by id
+//   *_entries.cpp    the entry points, by subject
+//   bindings.cpp     the table
+// Emscripten types stay in src/wasm/.
+#pragma once
+
+#include <string>
+
+#include "boundary.hpp"
+#include "cli/options.hpp"
+
+namespace scope_speedscope::wasm {
+
+// files (file_entries.cpp)
+val inspect(val input);
+val overview(val input, val options);
+val suggest_narrowing(val overview, double max_events);
+val export_speedscope(val inputs, val options, val sink);
+val export_files(val inputs, val options, val sink);
+
+// an open timeline (timeline_entries.cpp)
+val open_timeline(val input, val options, val sink);
+val timeline_bars(int id, double lane, double start, double end, double width);
+val timeline_stack_at(int id, double lane, double time);
+val timeline_regions(int id, double start, double end, val lanes);
+val timeline_window_within(int id, double start, double end, double max_calls);
+val timeline_imbalance(int id, double start, double end);
+val timeline_aligned_calls(int id, double frame, double start, double end);
+val timeline_aligned_grid(int id, double frame, double start, double end, double max_columns);
+val timeline_lateness(int id, double frame, double start, double end);
+val timeline_busy(int id, val lanes, double start, double end, double width);
+val timeline_overview(int id, val options);
+val timeline_export_speedscope(int id, val options, val sink);
+bool timeline_close(int id);
+
+// two runs compared (compare_entries.cpp)
+val compare_open(int a, int b);
+val compare_aligned(int id, double lane, double start, double end, double width);
+val compare_regions_in(int id, double start, double end);
+bool compare_close(int id);
+
+// the Node CLI, constants and messages (cli_entries.cpp)
+val cli_imbalance(val input, val args);
+val cli_diff(val a, val b, val args);
+val parse_cli(val args);
+std::string cli_command(val args);
+std::string cli_help(std::string command);
+std::string cli_usage(std::string command);
+val check_pattern(std::string pattern);
+std::string cli_summary(val written);
+val error_for(std::string code, val args);
+std::string file_not_found_message(std::string path);
+std::string version();
+std::string schema_url();
+std::string time_unit();
+double ns_per_second();
+
+}  // namespace scope_speedscope::wasm

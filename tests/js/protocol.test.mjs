@@ -1,0 +1,55 @@
+// docs/engine-protocol.md lists exactly the requests the page's engine
+// serves (web/worker.js and web/timeline/worker-side.js) and exactly the
+// documented requests the page sends (web/engine-client.js and the page's
+// modules; all but timeline-close): a
+// request added or removed on one side without the document fails here.
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+const root = join(import.meta.dirname, '..', '..');
+const read = (...p) => readFileSync(join(root, ...p), 'utf8');
+
+const documented = () =>
+  new Set([...read('docs', 'engine-protocol.md').matchAll(/^\| `([a-z-]+)` \|/gm)].map((m) => m[1]));
+
+function served() {
+  const worker = read('web', 'worker.js');
+  const side = read('web', 'timeline', 'worker-side.js');
+  const types = new Set();
+  for (const m of worker.matchAll(/type === '([a-z-]+)'/g)) types.add(m[1]);
+  for (const m of side.matchAll(/type === '(timeline-[a-z-]+)'/g)) types.add(m[1]);
+  const queries = side.slice(side.indexOf('const QUERIES = {'));
+  for (const m of queries.slice(0, queries.indexOf('\n};')).matchAll(/^ {2}'(timeline-[a-z-]+)':/gm)) types.add(m[1]);
+  return types;
+}
+
+function sent() {
+  const types = new Set(['init']); // the client's first message
+  const files = [
+    'engine-client.js',
+    'app.js',
+    ...readdirSync(join(root, 'web', 'timeline')).map((f) => join('timeline', f)),
+  ].filter((f) => f.endsWith('.js') && !f.endsWith('worker-side.js'));
+  for (const f of files) {
+    const text = read('web', f);
+    for (const m of text.matchAll(/type: '(timeline-[a-z-]+)'/g)) types.add(m[1]);
+    for (const m of text.matchAll(/\.query\(\s*'([a-z-]+)'/g)) types.add(`timeline-${m[1]}`);
+    for (const m of text.matchAll(/new WindowQuery\(client, '([a-z-]+)'\)/g)) types.add(`timeline-${m[1]}`);
+    for (const m of text.matchAll(/engine\.request\(\s*'([a-z-]+)'/g)) types.add(m[1]);
+  }
+  return types;
+}
+
+const sorted = (set) => [...set].sort();
+
+test('the protocol document lists exactly the requests the engine serves', () => {
+  assert.deepEqual(sorted(served()), sorted(documented()));
+});
+
+test('the page sends only documented requests, and all but timeline-close (an open closes the open one)', () => {
+  const page = sent();
+  assert.deepEqual(sorted(page), sorted([...page].filter((t) => documented().has(t))));
+  assert.deepEqual(sorted([...documented()].filter((t) => !page.has(t))), ['timeline-close']);
+});
