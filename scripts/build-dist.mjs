@@ -2,7 +2,8 @@
 // docs/package-api.md):
 //   build/wasm: scope-speedscope.js (browser glue), scope-speedscope.node.js
 //               (Node glue), scope-speedscope.wasm (one module for both)
-//   src/js:     api.js (the API, shared) and options.js (its checks), browser.js and node.js (the
+//   src/js:     api.js (the API's facade, shared; behind it errors.js, inputs.js, sinks.js,
+//               timeline.js, instantiate.js) and options.js (its checks), browser.js and node.js (the
 //               entries), index.cjs (CommonJS), cli.js, index.d.ts (types of
 //               both entries) and its CommonJS copy index.d.cts, server.js (the
 //               page's server, for `scope-speedscope view` and `serve`)
@@ -72,7 +73,12 @@ for (const id of required) {
 }
 for (const file of [
   'api.js',
+  'errors.js',
+  'inputs.js',
+  'instantiate.js',
   'options.js',
+  'sinks.js',
+  'timeline.js',
   'browser.js',
   'node.js',
   'index.cjs',

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Assembles the static site in dist/web/ from
 //   web/*                                    the page (HTML, CSS, JS modules)
-//   dist/{browser.js,api.js,options.js,scope-speedscope.js,scope-speedscope.wasm} -> lib/
+//   dist/{browser.js,api.js,errors.js,inputs.js,instantiate.js,options.js,sinks.js,timeline.js,
+//         scope-speedscope.js,scope-speedscope.wasm} -> lib/
 //                                            (the package's browser build; browser.js
 //                                            becomes lib/index.js, the page's import)
 //   node_modules/speedscope/dist/release/*   -> speedscope/  (the viewer, with a CSP, lang, its
@@ -108,7 +109,12 @@ function copyViewer(dest) {
 const LIB_FILES = {
   'browser.js': 'index.js',
   'api.js': 'api.js',
+  'errors.js': 'errors.js',
+  'inputs.js': 'inputs.js',
+  'instantiate.js': 'instantiate.js',
   'options.js': 'options.js',
+  'sinks.js': 'sinks.js',
+  'timeline.js': 'timeline.js',
   'scope-speedscope.js': 'scope-speedscope.js',
   'scope-speedscope.wasm': 'scope-speedscope.wasm',
 };

@@ -1,14 +1,14 @@
 // wasm: the entry points of the Node CLI (imbalance, diff, parsing the
 // arguments, help) and the core's constants and messages.
+#include "cli/options.hpp"
+#include "compare/diff_report.hpp"
 #include "entries.hpp"
+#include "export/imbalance_report.hpp"
 #include "handles.hpp"
 #include "js_io.hpp"
 #include "options_in.hpp"
-#include "values_out.hpp"
-#include "cli/options.hpp"
-#include "compare/diff_report.hpp"
-#include "export/imbalance_report.hpp"
 #include "text/pattern.hpp"
+#include "values_out.hpp"
 #include "write/speedscope_writer.hpp"
 
 namespace scope_speedscope::wasm {

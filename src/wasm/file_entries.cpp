@@ -2,12 +2,12 @@
 // the narrowing it suggests, and the exports (into a JavaScript sink, or as
 // files by the core's own rule).
 #include "entries.hpp"
+#include "export/overview.hpp"
 #include "handles.hpp"
 #include "js_io.hpp"
 #include "options_in.hpp"
-#include "values_out.hpp"
-#include "export/overview.hpp"
 #include "select/inspect.hpp"
+#include "values_out.hpp"
 
 namespace scope_speedscope::wasm {
 

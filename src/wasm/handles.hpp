@@ -38,7 +38,7 @@ inline OpenTimeline& timeline_of(int id) {
 
 // aligned_calls of a query into the timeline's last answer (its memory reused).
 inline ss::Timeline::AlignedCalls& aligned_answer(OpenTimeline& t, double frame, double start,
-                                           double end) {
+                                                  double end) {
   const NsWindow window = ns_window(start, end);
   const double limit = 2147483647.0;
   const auto f = static_cast<int32_t>(std::max(-1.0, std::min(frame, limit)));

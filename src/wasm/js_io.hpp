@@ -56,7 +56,7 @@ class JsSource final : public ss::ByteSource {
 };
 
 inline ss::Run read_input(const val& input, const ss::Progress& progress,
-                   ss::ReadDepth depth = ss::ReadDepth::calls) {
+                          ss::ReadDepth depth = ss::ReadDepth::calls) {
   const std::string name = input["name"].as<std::string>();
   if (!input["read"].isUndefined()) {
     JsSource source(input["read"], static_cast<uint64_t>(input["size"].as<double>()));

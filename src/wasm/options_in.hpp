@@ -85,7 +85,7 @@ inline std::vector<uint64_t> counts_of(const val& array) {
 // flush size (options: {minDuration, timeWindow, flushSize, filepath});
 // returns the output name.
 inline std::string output_options_of(const val& options, const ss::Progress& progress,
-                              ss::ExportOptions& opts) {
+                                     ss::ExportOptions& opts) {
   opts.narrowing = narrowing_of(options);
   opts.verbose = false;
   opts.progress = progress;

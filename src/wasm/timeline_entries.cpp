@@ -2,13 +2,13 @@
 #include <algorithm>
 
 #include "entries.hpp"
+#include "export/overview.hpp"
+#include "export/timeline_export.hpp"
 #include "handles.hpp"
 #include "js_io.hpp"
 #include "options_in.hpp"
-#include "values_out.hpp"
-#include "export/overview.hpp"
-#include "export/timeline_export.hpp"
 #include "timeline/aligned_grid.hpp"
+#include "values_out.hpp"
 
 namespace scope_speedscope::wasm {
 

@@ -88,7 +88,7 @@ inline val doubles_of(const std::vector<double>& values) {
 
 // An aligned answer's ranks, their counts of the region and the common count.
 inline void set_rank_counts(val& out, const std::vector<int64_t>& ranks,
-                     const std::vector<uint64_t>& counts, uint64_t common) {
+                            const std::vector<uint64_t>& counts, uint64_t common) {
   out.set("ranks", array_of(std::vector<double>(ranks.begin(), ranks.end())));
   out.set("counts", array_of(std::vector<double>(counts.begin(), counts.end())));
   out.set("common", static_cast<double>(common));

@@ -48,7 +48,17 @@ describe('npm package', () => {
       for (const [, spec] of text.matchAll(/^import\s*['"](\.\/[^'"]+)['"]/gm)) visit(spec.slice(2));
     };
     visit('browser.js');
-    assert.deepEqual([...seen].sort(), ['api.js', 'browser.js', 'options.js', 'scope-speedscope.js']);
+    assert.deepEqual([...seen].sort(), [
+      'api.js',
+      'browser.js',
+      'errors.js',
+      'inputs.js',
+      'instantiate.js',
+      'options.js',
+      'scope-speedscope.js',
+      'sinks.js',
+      'timeline.js',
+    ]);
     // A top-level await stops IIFE bundles (Vite's default for workers) and require(esm).
     for (const format of ['iife', 'cjs']) {
       assert.doesNotThrow(
@@ -97,15 +107,20 @@ describe('npm package', () => {
         'dist/api.js',
         'dist/browser.js',
         'dist/cli.js',
+        'dist/errors.js',
         'dist/index.cjs',
         'dist/index.d.cts',
         'dist/index.d.ts',
+        'dist/inputs.js',
+        'dist/instantiate.js',
         'dist/node.js',
         'dist/options.js',
         'dist/scope-speedscope.js',
         'dist/scope-speedscope.node.js',
         'dist/scope-speedscope.wasm',
         'dist/server.js',
+        'dist/sinks.js',
+        'dist/timeline.js',
         ...site,
         ...docs,
         'package.json',
