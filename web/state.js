@@ -31,6 +31,20 @@ export const state = {
   chart: 'none',
 };
 
+// What the page's flows (flow-*.js) share beside `state`: nothing here is
+// rendered or subscribed to.
+export const flow = {
+  timelineKey: null, // what the timeline shows: [selection, file, ranks, include, exclude]
+  timelineFailure: null, // { reply, file } of a timeline that could not be drawn, said after converting
+  converting: null, // the running conversion (a promise), for Open in speedscope to wait for
+  run: 0, // bumps with every selection and every conversion started; late replies are dropped
+  comparing: null, // two runs compared on the timeline: { fileA, fileB }
+  firstPaint: null, // resolves when the timeline shown last has painted
+  paintedNow: () => {},
+  overviewKey: null, // the options' overview shown: [selection, file, ranks, include, exclude]
+  overviewRunning: null, // the key of the overview the engine reads, while it does
+};
+
 const listeners = new Set();
 
 export function subscribe(fn) {

@@ -1,0 +1,98 @@
+// The page's flow: choosing files. A dropped or chosen file is inspected,
+// the old results cleared, and the selection converted (flow-convert.js).
+
+import { $ } from './dom.js';
+import * as downloads from './downloads.js';
+import * as filesView from './files-view.js';
+import { compareRuns, leaveComparison } from './flow-compare.js';
+import { cancelled, convertIfItFits, estimate, fileList, limitFor, reportFailure } from './flow-convert.js';
+import { showTimelineBox } from './flow-timeline.js';
+import { placeholder } from './flow-viewer.js';
+import { closeViewerBox } from './flow-window.js';
+import * as options from './options.js';
+import * as overviewView from './overview.js';
+import { engine, timeline, viewer } from './parts.js';
+import * as site from './site.js';
+import { flow, goodFiles, state, update } from './state.js';
+import * as status from './status.js';
+
+// compare: two dropped files, compared once converted (the first is A).
+export async function choose(files, { compare = false } = {}) {
+  const mine = ++flow.run;
+  performance.mark('scope-speedscope:chosen');
+  engine.cancelAll();
+  options.cancelPending();
+  clearResults();
+  overviewView.clear();
+  flow.overviewKey = null;
+  update({
+    selection: state.selection + 1,
+    files: files.map((file) => ({ file, info: null, error: null })),
+    phase: 'inspecting',
+    estimate: null,
+  });
+  $('work').hidden = false;
+  $('bar-files').textContent = fileList(files);
+  filesView.render(state.files);
+  for (const entry of state.files) {
+    status.showProgress({ phase: 'inspect', total: 0 }, { file: entry.file.name });
+    const reply = await engine.request(
+      'inspect',
+      { file: entry.file },
+      { limitMs: limitFor([entry.file], { silent: true }) },
+    );
+    if (mine !== flow.run) return;
+    if (reply.type === 'result') {
+      entry.info = reply.info;
+    } else if (reply.type === 'cancelled') {
+      cancelled();
+      return;
+    } else {
+      entry.error = reply;
+      reportFailure(reply, [entry.file], 'inspect');
+    }
+    filesView.render(state.files);
+  }
+  status.hideProgress();
+  options.reset(goodFiles().map((f) => f.info));
+  if (!goodFiles().length) {
+    update({ phase: 'failed' });
+    status.setStatus(files.length > 1 ? 'None of these files can be converted.' : 'This file cannot be converted.');
+    return;
+  }
+  const selection = state.selection;
+  await convertIfItFits({ automatic: true });
+  if (compare && files.length === 2 && goodFiles().length === 2 && state.selection === selection) {
+    if (state.outputs.length === 2) {
+      update({ current: 1 });
+      downloads.render(state.outputs, 1, site.viewerPage);
+    }
+    await compareRuns(files[0], files[1]);
+  }
+}
+
+
+export function clearResults() {
+  downloads.release(state.outputs);
+  update({ outputs: [], current: 0, viewer: 'none', viewerMessage: '', chart: 'none' });
+  downloads.render([], 0, site.viewerPage);
+  viewer.clear(placeholder(''));
+  closeViewerBox();
+  timeline.clear();
+  leaveComparison();
+  flow.timelineKey = null;
+  flow.timelineFailure = null;
+  showTimelineBox(false);
+  status.clearError();
+  status.hideProgress();
+  status.setStatus('');
+  options.clearFieldErrors();
+  options.setEstimate('');
+  $('budget').hidden = true;
+  $('fullscreen').hidden = true;
+}
+
+// The viewer shows one output at a time, and each input file gives one output:
+// the budget applies to each file's calls. Before converting, the inspection
+// gives them for the chosen ranks (exact without filters or narrowing, else
+// an upper bound); after converting, the writer's count is exact.

@@ -1,0 +1,102 @@
+// The page's flow: two runs compared on the timeline (Compare with…).
+
+import { $ } from './dom.js';
+import { cancelled, limitFor } from './flow-convert.js';
+import { drawTimeline, revealTimeline, showTimelineBox, timelineFile } from './flow-timeline.js';
+import * as options from './options.js';
+import { engine, timeline } from './parts.js';
+import { flow, state, update } from './state.js';
+import * as status from './status.js';
+
+export async function compareRuns(fileA, fileB) {
+  const mine = flow.run;
+  const phase = state.phase;
+  const opts = options.read();
+  const ranks = options.allRanks() ? 'all' : opts.ranks;
+  const files = `${fileB.name} against ${fileA.name}`;
+  status.clearError('compare');
+  document.body.dataset.compare = 'opening';
+  update({ phase: 'drawing', chart: 'opening' });
+  status.showProgress({ phase: 'timeline', total: 0 }, { file: files });
+  const reply = await engine.openComparison(
+    fileA,
+    fileB,
+    { ranks, include: opts.include, exclude: opts.exclude },
+    {
+      onProgress: (p) => mine === flow.run && status.showProgress({ ...p, phase: 'timeline' }, { file: files }),
+      limitMs: limitFor([fileA, fileB]),
+    },
+  );
+  if (mine !== flow.run) return;
+  status.hideProgress();
+  if (state.phase === 'drawing') update({ phase });
+  if (reply.type !== 'result') {
+    comparingFailed(reply, fileA, opts, mine);
+    return;
+  }
+  flow.comparing = { fileA, fileB };
+  document.body.dataset.compare = 'on';
+  showTimelineBox(true);
+  timeline.show({ ...reply, fileName: fileB.name, baselineName: fileA.name });
+  status.setStatus(`Comparing ${fileB.name} (B) with ${fileA.name} (A).`);
+  revealTimeline();
+}
+
+
+// The comparison could not be opened: said, and B's timeline again (opening
+// the comparison closed it).
+export async function comparingFailed(reply, fileA, opts, mine) {
+  leaveComparison();
+  flow.timelineKey = null;
+  if (reply.type === 'cancelled') {
+    cancelled();
+    return;
+  }
+  const words =
+    reply.type === 'stalled'
+      ? `it stopped responding (no progress for ${reply.seconds} s)`
+      : (reply.wording ?? reply.message);
+  status.showError(
+    { file: reply.file ?? fileA.name, message: `The comparison could not be opened: ${words}` },
+    { origin: 'compare' },
+  );
+  const phase = state.phase;
+  await drawTimeline(opts, mine, { reveal: false });
+  if (mine === flow.run && state.phase === 'drawing') update({ phase });
+}
+
+
+export function leaveComparison() {
+  flow.comparing = null;
+  delete document.body.dataset.compare;
+}
+
+
+// Back to B's timeline alone.
+export async function endComparison() {
+  if (!flow.comparing) return;
+  const mine = flow.run;
+  const phase = state.phase;
+  leaveComparison();
+  status.clearError('compare');
+  flow.timelineKey = null;
+  await drawTimeline(options.read(), mine);
+  if (mine === flow.run && state.phase === 'drawing') update({ phase });
+}
+
+
+export function wireComparison() {
+  $('compare-with').addEventListener('click', () => $('compare-input').click());
+  $('compare-input').addEventListener('change', (e) => {
+    const [fileA] = e.target.files;
+    e.target.value = '';
+    const fileB = timelineFile();
+    if (fileA && fileB) compareRuns(fileA, fileB);
+  });
+  $('compare-end').addEventListener('click', () => endComparison());
+}
+
+// The visible window (with the options' ranks, filters and minimum duration)
+// as a speedscope document within the viewer's budget: the whole run's output
+// when the window is the whole run and it fits; else the window, narrowed
+// around its middle until it fits (the timeline counts its calls).

@@ -1,0 +1,135 @@
+// The page's flow: the timeline of the current output's file, opened in the
+// page's engine, drawn, and said when it fails.
+
+import { $, nextFrame, plural } from './dom.js';
+import { compareRuns, leaveComparison } from './flow-compare.js';
+import { cancelled, limitFor } from './flow-convert.js';
+import { registerServiceWorker } from './offline.js';
+import * as options from './options.js';
+import { engine, timeline } from './parts.js';
+import { flow, goodFiles, state, update } from './state.js';
+import * as status from './status.js';
+
+export const timelineFile = () => goodFiles()[state.outputs.length === goodFiles().length ? state.current : 0]?.file;
+
+
+// What a timeline of `file` with these options holds (timelineKey when shown).
+export const timelineKeyOf = (file, opts) =>
+  JSON.stringify([state.selection, file.name, options.allRanks() ? 'all' : opts.ranks, opts.include, opts.exclude]);
+
+
+export async function drawTimeline(opts, mine, { reveal = true } = {}) {
+  const file = timelineFile();
+  if (!state.features.timeline || !file) return null;
+  const ranks = options.allRanks() ? 'all' : opts.ranks;
+  const key = timelineKeyOf(file, opts);
+  if (key === flow.timelineKey) return null;
+  if (flow.comparing?.fileB === file) {
+    // Other ranks or filters: the same two runs compared with them.
+    flow.timelineKey = key;
+    await compareRuns(flow.comparing.fileA, file);
+    return flow.comparing ? 'drawn' : 'failed';
+  }
+  leaveComparison();
+  flow.timelineKey = key;
+  flow.timelineFailure = null;
+  status.clearError('timeline');
+  update({ phase: 'drawing', chart: 'opening' });
+  status.showProgress({ phase: 'timeline', total: 0 }, { file: file.name });
+  performance.mark('scope-speedscope:timeline-start');
+  const reply = await engine.open(
+    file,
+    { ranks, include: opts.include, exclude: opts.exclude },
+    {
+      onProgress: (p) => {
+        if (mine === flow.run) status.showProgress({ ...p, phase: 'timeline' }, { file: file.name });
+      },
+      limitMs: limitFor([file]),
+    },
+  );
+  if (mine !== flow.run) return 'cancelled';
+  status.hideProgress();
+  if (reply.type === 'cancelled') {
+    flow.timelineKey = null;
+    cancelled();
+    return 'cancelled';
+  }
+  if (reply.type !== 'result') {
+    // Said after converting, and only when the converter does not fail the
+    // same way (its message is the one people get).
+    flow.timelineKey = null;
+    flow.timelineFailure = { reply, file };
+    update({ chart: 'failed' });
+    showTimelineBox(false);
+    return 'failed';
+  }
+  showTimelineBox(true);
+  $('fullscreen').hidden = false;
+  flow.firstPaint = new Promise((done) => (flow.paintedNow = done));
+  timeline.show({ ...reply, fileName: file.name });
+  if (reveal) revealTimeline();
+  return 'drawn';
+}
+
+
+// The timeline and its controls (in the bar) show together.
+export function showTimelineBox(shown) {
+  $('timeline-box').hidden = !shown;
+  $('tl-toolbar').hidden = !shown;
+}
+
+
+export function timelinePainted(info) {
+  performance.mark('scope-speedscope:timeline-painted');
+  flow.paintedNow();
+  update({ chart: 'painted' });
+  registerServiceWorker(); // offline use, now that the first look is there (once)
+  const calls = info.lanes.reduce((n, l) => n + l.calls, 0);
+  if (state.phase === 'drawing') status.setStatus(`${info.fileName}: ${plural(calls, 'call')} on the timeline.`);
+}
+
+
+export async function revealTimeline() {
+  await nextFrame();
+  const busy = document.activeElement;
+  if (busy && (busy === $('options-toggle') || $('options-panel').contains(busy))) return;
+  const besideOptions = $('options-panel').hidden || getComputedStyle($('options-panel')).gridColumnStart === '2';
+  (besideOptions ? $('work') : $('timeline-box')).scrollIntoView({ block: 'start' });
+  $('tl-chart').focus({ preventScroll: true });
+}
+
+
+export function reportTimelineFailure() {
+  if (!flow.timelineFailure) return;
+  const { reply, file } = flow.timelineFailure;
+  const words =
+    reply.type === 'stalled'
+      ? `it stopped responding (no progress for ${reply.seconds} s)`
+      : (reply.wording ?? reply.message);
+  status.showError({ file: file.name, message: `The timeline could not be drawn: ${words}` }, { origin: 'timeline' });
+}
+
+// "Compare with…" (or two files dropped at once) opens run A, the baseline,
+// and run B, the timeline's file, together in the timeline's worker
+// (timeline-compare-open, with the options' ranks and filters): B's lanes
+// coloured by their calls' ratios to A's, A's beneath, the regions of both.
+// Other ranks or filters compare again with them; End comparison (or other
+// files, or another output's) goes back to B alone.
+
+
+// The engine was replaced (a stall, a trap, a crash, or a cancelled open):
+// the timeline it held is gone. Said once; the page shows the rest.
+export function engineRestarted(reason) {
+  if (!timeline.timeline || reason === 'cancelled') return;
+  timeline.clear();
+  flow.timelineKey = null;
+  leaveComparison();
+  showTimelineBox(false);
+  update({ chart: 'none' });
+  // A failed conversion says more when it answers (reportFailure, later).
+  status.setStatus(
+    reason === 'stalled'
+      ? 'The engine stopped responding and was restarted; the timeline was closed.'
+      : 'The engine failed and was restarted; the timeline was closed.',
+  );
+}

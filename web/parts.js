@@ -1,0 +1,21 @@
+// The page's parts: its one engine (a worker and a wasm module that reads
+// each file once, answers the timeline and writes the downloads), the
+// viewer and the timeline view.
+
+import { $ } from './dom.js';
+import { EngineClient } from './engine-client.js';
+import { timelinePainted } from './flow-timeline.js';
+import { viewerStatus } from './flow-viewer.js';
+import * as site from './site.js';
+import { TimelineView } from './timeline/view.js';
+import { Viewer } from './viewer.js';
+
+export const params = new URLSearchParams(window.location.search);
+
+// One engine (one worker, one wasm module) reads each file once, answers the
+// timeline and writes the downloads.
+export const engine = new EngineClient(site.createWorker);
+
+export const viewer = new Viewer({ box: $('viewer-frame'), load: site.loadViewer, onStatus: (...a) => viewerStatus(...a) });
+
+export const timeline = new TimelineView({ client: engine, onPainted: (info) => timelinePainted(info) });
