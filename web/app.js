@@ -28,6 +28,7 @@ import { engineRestarted } from './flow-timeline.js';
 import { registerServiceWorkerWhenIdle } from './offline.js';
 import * as options from './options.js';
 import * as overviewView from './overview.js';
+import { PROTOCOL } from './engine-client.js';
 import { engine } from './parts.js';
 import * as picker from './picker.js';
 import { loadServedResults } from './served-result.js';
@@ -70,7 +71,15 @@ async function boot() {
   });
   engine.onRestart = engineRestarted;
   const init = await engine.start();
-  if (init.type === 'result') {
+  if (init.type === 'result' && init.protocol !== PROTOCOL) {
+    $('version-line').textContent = 'This page and its engine differ in version.';
+    $('work').hidden = false;
+    status.showError({
+      message:
+        `This page speaks version ${PROTOCOL} of the engine protocol and its engine ${init.protocol ?? 'an older one'}: ` +
+        'reload the page (an older copy may be cached).',
+    });
+  } else if (init.type === 'result') {
     update({ version: init.version, features: init.features });
     options.setFeatures(init.features);
     document.body.dataset.narrowing = String(!!init.features.narrowing);

@@ -32,7 +32,6 @@ export async function chooseOutput(index) {
   if (mine === flow.run && state.phase === 'drawing') update({ phase });
 }
 
-
 export function openOptions(open) {
   $('options-panel').hidden = !open;
   $('stage').classList.toggle('with-options', open);
@@ -40,10 +39,8 @@ export function openOptions(open) {
   if (open) loadOverview();
 }
 
-
 export const overviewKeyOf = (opts) =>
   JSON.stringify([state.selection, estimate(opts).largest.file.name, opts.ranks, opts.include, opts.exclude]);
-
 
 export async function loadOverview() {
   if (!state.features.narrowing || $('options-panel').hidden || engine.busy || !goodFiles().length) return;
@@ -64,7 +61,6 @@ export async function loadOverview() {
   overviewView.mark(options.currentWindow());
 }
 
-
 // The core's overview of `file`'s selection (with the suggestion for
 // maxEvents): from the timeline's columns when it holds that file, ranks and
 // filters (the file is not read again), else read from the file.
@@ -79,7 +75,6 @@ export async function overviewOf(file, opts, maxEvents) {
   return engine.request('overview', { file, options }, { limitMs: limitFor([file], { silent: true }) });
 }
 
-
 // The overview of a selection the options have just left is of no use, and it
 // reads the whole file beside the timeline's worker opening the new one (All
 // ranks of the 96 M-call job painted 28.6 s after the pick with it, 20.9 s
@@ -87,7 +82,6 @@ export async function overviewOf(file, opts, maxEvents) {
 export function stopStaleOverview(opts) {
   if (flow.overviewRunning && flow.overviewRunning !== overviewKeyOf(opts)) engine.cancel();
 }
-
 
 export function wireBar() {
   $('options-toggle').addEventListener('click', () => openOptions($('options-panel').hidden));

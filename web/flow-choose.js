@@ -71,7 +71,6 @@ export async function choose(files, { compare = false } = {}) {
   }
 }
 
-
 export function clearResults() {
   downloads.release(state.outputs);
   update({ outputs: [], current: 0, viewer: 'none', viewerMessage: '', chart: 'none' });

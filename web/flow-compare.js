@@ -42,7 +42,6 @@ export async function compareRuns(fileA, fileB) {
   revealTimeline();
 }
 
-
 // The comparison could not be opened: said, and B's timeline again (opening
 // the comparison closed it).
 export async function comparingFailed(reply, fileA, opts, mine) {
@@ -65,12 +64,10 @@ export async function comparingFailed(reply, fileA, opts, mine) {
   if (mine === flow.run && state.phase === 'drawing') update({ phase });
 }
 
-
 export function leaveComparison() {
   flow.comparing = null;
   delete document.body.dataset.compare;
 }
-
 
 // Back to B's timeline alone.
 export async function endComparison() {
@@ -83,7 +80,6 @@ export async function endComparison() {
   await drawTimeline(options.read(), mine);
   if (mine === flow.run && state.phase === 'drawing') update({ phase });
 }
-
 
 export function wireComparison() {
   $('compare-with').addEventListener('click', () => $('compare-input').click());

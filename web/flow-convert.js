@@ -24,13 +24,10 @@ export const STALL_MS = Number(params.get('stall-limit-ms')) || 30_000;
 
 export const STALL_BYTES_PER_MS = 10_000; // 10 MB/s
 
-
 export const limitFor = (files, { silent = false } = {}) =>
   Math.max(STALL_MS * (silent ? 2 : 1), files.reduce((n, f) => n + f.size, 0) / STALL_BYTES_PER_MS);
 
 export const fileList = (files) => files.map((f) => f.name).join(', ');
-
-
 
 export function estimate(opts) {
   const ranks = opts.ranks ? new Set(opts.ranks) : null;
@@ -45,7 +42,6 @@ export function estimate(opts) {
   return { files, largest, calls: need.calls, exact, need, have, fits: budget.fits(need, have) };
 }
 
-
 export function describeEstimate(e) {
   const what = `${e.exact ? '' : 'at most '}${plural(e.calls, 'call')}${e.files.length > 1 ? ' in the largest file' : ''}`;
   return (
@@ -53,7 +49,6 @@ export function describeEstimate(e) {
     'of memory to show them.'
   );
 }
-
 
 // automatic: a new selection or changed options (waits when it surely is over
 // the budget); otherwise the person asked: convert, and show what fits.
@@ -105,7 +100,6 @@ export async function convertIfItFits({ automatic, reveal = true, show = false }
 // changed (narrowing is the download's and speedscope's, not the timeline's).
 // With every rank chosen (All ranks), it opens every rank of its file.
 
-
 export async function showBudget(e, opts, mine) {
   update({ phase: 'waiting' });
   status.hideProgress();
@@ -123,7 +117,6 @@ export async function showBudget(e, opts, mine) {
   if (state.features.narrowing) await suggest(e, opts, mine);
 }
 
-
 // The core's suggestion for the largest file: a minimum duration or a time
 // window that keeps a quick first look's worth of calls
 // (budget.suggestedEvents), whichever keeps more (the core's `preferred`).
@@ -131,7 +124,6 @@ export const waitingText = () =>
   state.chart === 'painted'
     ? 'The timeline shows every call; too big to convert for speedscope at once: see below the timeline.'
     : 'Waiting: the run is too big to show at once.';
-
 
 export async function suggest(e, opts, mine) {
   status.showProgress({ phase: 'suggest', total: 0 });
@@ -165,7 +157,6 @@ export async function suggest(e, opts, mine) {
     convertIfItFits({ automatic: false, show: true });
   };
 }
-
 
 export async function convert(opts, mine, { reveal, show = false }) {
   const files = goodFiles().map((f) => f.file);
@@ -206,7 +197,6 @@ export async function convert(opts, mine, { reveal, show = false }) {
   loadOverview();
 }
 
-
 // The download of one file whose timeline is open with these ranks and
 // filters: written from the timeline's columns, the file is not read again
 // (the engine refuses only a narrowing whose region order depends on ranks
@@ -225,7 +215,6 @@ export async function writeDownload(files, opts, watch) {
   return reply;
 }
 
-
 // Shows outputs that exist: [{ fileName, blob, size, calls }] (the worker's,
 // or ones converted elsewhere and handed to the page): the bar's links, and
 // the first one in the viewer when it fits the budget. `what` starts the
@@ -243,7 +232,6 @@ export function showReadyOutputs(results, what, { reveal = true, show = true, cu
   if (show) showOutput(index, { reveal });
 }
 
-
 // Opens the viewer on an output that fits the budget; holds it otherwise.
 export function showOutput(index, { reveal = true } = {}) {
   const output = state.outputs[index];
@@ -252,7 +240,6 @@ export function showOutput(index, { reveal = true } = {}) {
   else holdViewer(index);
 }
 
-
 export function cancelled() {
   status.hideProgress();
   update({ phase: 'cancelled', ...(state.chart === 'opening' ? { chart: 'none' } : {}) });
@@ -260,7 +247,6 @@ export function cancelled() {
   viewer.clear(placeholder(''));
   if (state.viewer !== 'none') update({ viewer: 'none' });
 }
-
 
 // A failed request, said once: the core's message (or its words for people),
 // the file named once; a problem with an option on its field.

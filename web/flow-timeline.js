@@ -12,11 +12,9 @@ import * as status from './status.js';
 
 export const timelineFile = () => goodFiles()[state.outputs.length === goodFiles().length ? state.current : 0]?.file;
 
-
 // What a timeline of `file` with these options holds (timelineKey when shown).
 export const timelineKeyOf = (file, opts) =>
   JSON.stringify([state.selection, file.name, options.allRanks() ? 'all' : opts.ranks, opts.include, opts.exclude]);
-
 
 export async function drawTimeline(opts, mine, { reveal = true } = {}) {
   const file = timelineFile();
@@ -71,13 +69,11 @@ export async function drawTimeline(opts, mine, { reveal = true } = {}) {
   return 'drawn';
 }
 
-
 // The timeline and its controls (in the bar) show together.
 export function showTimelineBox(shown) {
   $('timeline-box').hidden = !shown;
   $('tl-toolbar').hidden = !shown;
 }
-
 
 export function timelinePainted(info) {
   performance.mark('scope-speedscope:timeline-painted');
@@ -88,7 +84,6 @@ export function timelinePainted(info) {
   if (state.phase === 'drawing') status.setStatus(`${info.fileName}: ${plural(calls, 'call')} on the timeline.`);
 }
 
-
 export async function revealTimeline() {
   await nextFrame();
   const busy = document.activeElement;
@@ -97,7 +92,6 @@ export async function revealTimeline() {
   (besideOptions ? $('work') : $('timeline-box')).scrollIntoView({ block: 'start' });
   $('tl-chart').focus({ preventScroll: true });
 }
-
 
 export function reportTimelineFailure() {
   if (!flow.timelineFailure) return;
@@ -115,7 +109,6 @@ export function reportTimelineFailure() {
 // coloured by their calls' ratios to A's, A's beneath, the regions of both.
 // Other ranks or filters compare again with them; End comparison (or other
 // files, or another output's) goes back to B alone.
-
 
 // The engine was replaced (a stall, a trap, a crash, or a cancelled open):
 // the timeline it held is gone. Said once; the page shows the rest.

@@ -19,7 +19,6 @@ export function placeholder(text, ...more) {
   );
 }
 
-
 export async function openViewer(index, { reveal = true } = {}) {
   const output = state.outputs[index];
   if (!output) return;
@@ -40,7 +39,6 @@ export async function openViewer(index, { reveal = true } = {}) {
   ($('timeline-box').hidden && besideOptions ? $('work') : $('viewer-box')).scrollIntoView({ block: 'start' });
   viewer.frame?.focus();
 }
-
 
 export function holdViewer(index) {
   const output = state.outputs[index];
@@ -64,7 +62,6 @@ export function holdViewer(index) {
   );
   status.setStatus(`${output.fileName} converted; not shown (too big for the viewer).`);
 }
-
 
 export function viewerStatus(status_, { fileName, reason, message, ms }) {
   if (status_ === 'painted') {

@@ -74,7 +74,6 @@ export async function openInSpeedscope() {
   }
 }
 
-
 // The window's document: written from the open timeline's columns when it
 // holds what the options select and every rank of its file (the file is not
 // read again), else converted from the file (a timeline of some ranks of a
@@ -98,9 +97,7 @@ export async function writeWindow(file, windowOptions, mine) {
   return { reply, from: 'file' };
 }
 
-
 export const describeWindow = (w) => `${exactTime(w.start)} to ${exactTime(w.end)}`;
-
 
 export function showViewerBox(title) {
   $('viewer-box').hidden = false;
@@ -108,11 +105,9 @@ export function showViewerBox(title) {
   delete $('viewer-title').dataset.timeWindow;
 }
 
-
 export function closeViewerBox() {
   $('viewer-box').hidden = true;
 }
-
 
 export async function revealViewer() {
   await nextFrame();

@@ -16,6 +16,10 @@ export const params = new URLSearchParams(window.location.search);
 // timeline and writes the downloads.
 export const engine = new EngineClient(site.createWorker);
 
-export const viewer = new Viewer({ box: $('viewer-frame'), load: site.loadViewer, onStatus: (...a) => viewerStatus(...a) });
+export const viewer = new Viewer({
+  box: $('viewer-frame'),
+  load: site.loadViewer,
+  onStatus: (...a) => viewerStatus(...a),
+});
 
 export const timeline = new TimelineView({ client: engine, onPainted: (info) => timelinePainted(info) });

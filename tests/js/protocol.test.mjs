@@ -1,7 +1,7 @@
 // docs/engine-protocol.md lists exactly the requests the page's engine
 // serves (web/worker.js and web/timeline/worker-side.js) and exactly the
-// documented requests the page sends (web/engine-client.js and the page's
-// modules; all but timeline-close): a
+// documented requests the page sends (web/*.js and web/timeline/*.js
+// beside the engine's side; all but timeline-close): a
 // request added or removed on one side without the document fails here.
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -28,10 +28,9 @@ function served() {
 function sent() {
   const types = new Set(['init']); // the client's first message
   const files = [
-    'engine-client.js',
-    'app.js',
+    ...readdirSync(join(root, 'web')),
     ...readdirSync(join(root, 'web', 'timeline')).map((f) => join('timeline', f)),
-  ].filter((f) => f.endsWith('.js') && !f.endsWith('worker-side.js'));
+  ].filter((f) => f.endsWith('.js') && !['worker.js', 'sw.js'].includes(f) && !f.endsWith('worker-side.js'));
   for (const f of files) {
     const text = read('web', f);
     for (const m of text.matchAll(/type: '(timeline-[a-z-]+)'/g)) types.add(m[1]);
@@ -52,4 +51,13 @@ test('the page sends only documented requests, and all but timeline-close (an op
   const page = sent();
   assert.deepEqual(sorted(page), sorted([...page].filter((t) => documented().has(t))));
   assert.deepEqual(sorted([...documented()].filter((t) => !page.has(t))), ['timeline-close']);
+});
+
+test('the engine, the page and the document say the same protocol version', () => {
+  const doc = read('docs', 'engine-protocol.md').match(/^# The engine protocol \(version (\d+)\)/m)[1];
+  const engine = read('web', 'worker.js').match(/^const PROTOCOL = (\d+);/m)[1];
+  const page = read('web', 'engine-client.js').match(/^export const PROTOCOL = (\d+);/m)[1];
+  assert.deepEqual([engine, page], [doc, doc]);
+  assert.match(read('web', 'worker.js'), /type: 'result', protocol: PROTOCOL,/);
+  assert.match(read('web', 'app.js'), /init\.protocol !== PROTOCOL/);
 });
