@@ -75,10 +75,9 @@ export async function overviewOf(file, opts, maxEvents) {
   return engine.request('overview', { file, options }, { limitMs: limitFor([file], { silent: true }) });
 }
 
-// The overview of a selection the options have just left is of no use, and it
-// reads the whole file beside the timeline's worker opening the new one (All
-// ranks of the 96 M-call job painted 28.6 s after the pick with it, 20.9 s
-// without): the converter stops it.
+// The overview of a selection the options have just left is of no use: its
+// answer is dropped (one read from the file keeps the engine busy until it
+// ends; an overview of what the timeline holds comes from its columns).
 export function stopStaleOverview(opts) {
   if (flow.overviewRunning && flow.overviewRunning !== overviewKeyOf(opts)) engine.cancel();
 }

@@ -90,8 +90,3 @@ export function clearResults() {
   $('budget').hidden = true;
   $('fullscreen').hidden = true;
 }
-
-// The viewer shows one output at a time, and each input file gives one output:
-// the budget applies to each file's calls. Before converting, the inspection
-// gives them for the chosen ranks (exact without filters or narrowing, else
-// an upper bound); after converting, the writer's count is exact.

@@ -8,6 +8,12 @@ import { engine, timeline } from './parts.js';
 import { flow, state, update } from './state.js';
 import * as status from './status.js';
 
+// "Compare with…" (or two files dropped at once) opens run A, the baseline,
+// and run B, the timeline's file, together in the page's engine
+// (timeline-compare-open, with the options' ranks and filters): B's lanes
+// coloured by their calls' ratios to A's, A's beneath, the regions of both.
+// Other ranks or filters compare again with them; End comparison (or other
+// files, or another output's) goes back to B alone.
 export async function compareRuns(fileA, fileB) {
   const mine = flow.run;
   const phase = state.phase;
@@ -91,8 +97,3 @@ export function wireComparison() {
   });
   $('compare-end').addEventListener('click', () => endComparison());
 }
-
-// The visible window (with the options' ranks, filters and minimum duration)
-// as a speedscope document within the viewer's budget: the whole run's output
-// when the window is the whole run and it fits; else the window, narrowed
-// around its middle until it fits (the timeline counts its calls).

@@ -29,6 +29,10 @@ export const limitFor = (files, { silent = false } = {}) =>
 
 export const fileList = (files) => files.map((f) => f.name).join(', ');
 
+// The viewer shows one output at a time, and each input file gives one output:
+// the budget applies to each file's calls. Before converting, the inspection
+// gives them for the chosen ranks (exact without filters or narrowing, else
+// an upper bound); after converting, the writer's count is exact.
 export function estimate(opts) {
   const ranks = opts.ranks ? new Set(opts.ranks) : null;
   const files = goodFiles().map(({ file, info }) => ({
@@ -94,11 +98,6 @@ export async function convertIfItFits({ automatic, reveal = true, show = false }
   }
   await convert(opts, mine, { reveal, show });
 }
-
-// Opened in a worker of its own (the converter may be busy writing), for the
-// file of the current output; again only when the file, ranks or filters
-// changed (narrowing is the download's and speedscope's, not the timeline's).
-// With every rank chosen (All ranks), it opens every rank of its file.
 
 export async function showBudget(e, opts, mine) {
   update({ phase: 'waiting' });

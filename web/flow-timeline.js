@@ -10,6 +10,10 @@ import { engine, timeline } from './parts.js';
 import { flow, goodFiles, state, update } from './state.js';
 import * as status from './status.js';
 
+// Opened in the page's engine for the file of the current output; again only
+// when the file, ranks or filters changed (narrowing is the download's and
+// speedscope's, not the timeline's). With every rank chosen (All ranks), it
+// opens every rank of its file.
 export const timelineFile = () => goodFiles()[state.outputs.length === goodFiles().length ? state.current : 0]?.file;
 
 // What a timeline of `file` with these options holds (timelineKey when shown).
@@ -102,13 +106,6 @@ export function reportTimelineFailure() {
       : (reply.wording ?? reply.message);
   status.showError({ file: file.name, message: `The timeline could not be drawn: ${words}` }, { origin: 'timeline' });
 }
-
-// "Compare with…" (or two files dropped at once) opens run A, the baseline,
-// and run B, the timeline's file, together in the timeline's worker
-// (timeline-compare-open, with the options' ranks and filters): B's lanes
-// coloured by their calls' ratios to A's, A's beneath, the regions of both.
-// Other ranks or filters compare again with them; End comparison (or other
-// files, or another output's) goes back to B alone.
 
 // The engine was replaced (a stall, a trap, a crash, or a cancelled open):
 // the timeline it held is gone. Said once; the page shows the rest.

@@ -12,6 +12,10 @@ import { flow, state, update } from './state.js';
 import * as status from './status.js';
 import { exactTime } from './timeline/format.js';
 
+// The visible window (with the options' ranks, filters and minimum duration)
+// as a speedscope document within the viewer's budget: the whole run's output
+// when the window is the whole run and it fits; else the window, narrowed
+// around its middle until it fits (the timeline counts its calls).
 export async function openInSpeedscope() {
   const file = timelineFile();
   if (!file || !timeline.timeline) return;

@@ -32,12 +32,20 @@ import {
   viewerSettled,
 } from './harness.mjs';
 
-// Records, in the page, the conversions it asks its workers for
-// (window.converts), and in the viewer's frame the document it is handed
+// Records, in the page, the conversions it asks its engine for
+// (window.converts) and the workers it makes (window.workersMade), and in the viewer's frame the document it is handed
 // (window.shownDocument): run in every frame before its own scripts.
 function recordHandOver() {
   if (window === window.top) {
     window.converts = 0;
+    window.workersMade = 0;
+    const Made = window.Worker;
+    window.Worker = class extends Made {
+      constructor(...args) {
+        super(...args);
+        window.workersMade++;
+      }
+    };
     const post = Worker.prototype.postMessage;
     Worker.prototype.postMessage = function (message, ...rest) {
       if (message?.type === 'convert') window.converts++;
@@ -223,6 +231,7 @@ describe('the viewer frame', { timeout: 900_000 }, () => {
       await page.waitForFunction(() => document.body.dataset.phase === 'done');
       assert.equal(await page.locator('#bar').getAttribute('data-download-from'), 'timeline');
       assert.equal(await page.evaluate(() => window.converts), 0, 'no conversion from the file');
+      assert.equal(await page.evaluate(() => window.workersMade), 1, 'one engine: one worker');
       const got = await downloads(page);
       assert.deepEqual([...got.keys()], ['profile.speedscope.json']);
       assert.ok(got.get('profile.speedscope.json').toString('utf8') === exported({ ranks: [0] }));
