@@ -65,8 +65,23 @@ std::vector<std::vector<int64_t>> ranks_of_runs(const std::vector<Run>& runs,
   return out;
 }
 
+// The profiles reconstructed from the run's calls (export_speedscope's own).
+ProfileSet reconstructed(const Run& run, const std::vector<uint32_t>& regions,
+                         const std::vector<int64_t>& ranks, const ExportOptions& options,
+                         uint64_t& step, uint64_t steps) {
+  auto selected = std::make_shared<SelectedProfiles>(
+      reconstruct_profiles(run, regions, ranks, CallStorage::streamed, [&](std::size_t) {
+        if (options.progress) options.progress("reconstruct", ++step, steps);
+      }));
+  ProfileSet set;
+  set.named = selected->named();
+  set.keep = std::move(selected);
+  return set;
+}
+
 std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::string& filepath,
-                                     const ExportOptions& options, OutputTarget& target) {
+                                     const ExportOptions& options, OutputTarget& target,
+                                     const ProfilesOf& profiles_of) {
   if (runs.empty()) throw Error(Msg::no_profiling_data);
   const std::vector<std::vector<int64_t>> ranks_of_run = ranks_of_runs(runs, options);
   uint64_t steps = 0;  // progress: a step a rank of a run
@@ -101,11 +116,10 @@ std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::st
       if (narrowing.active()) narrowed.emplace(narrow_run(original, regions, narrowing));
       const Run& run = narrowed ? *narrowed : original;
       regions = order_regions(run, std::move(regions));
-      const SelectedProfiles selected =
-          reconstruct_profiles(run, regions, ranks, CallStorage::streamed, [&](std::size_t) {
-            if (options.progress) options.progress("reconstruct", ++step, steps);
-          });
-      if (selected.empty()) {  // a run without calls is skipped
+      const ProfileSet selected = profiles_of && !narrowed
+                                      ? profiles_of(run, regions, ranks)
+                                      : reconstructed(run, regions, ranks, options, step, steps);
+      if (selected.named.empty()) {  // a run without calls is skipped
         if (narrowed && selection_calls(original, regions, ranks) > 0) narrowed_away = true;
         continue;
       }
@@ -114,7 +128,7 @@ std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::st
         continue;
       }
       Sink& sink = target.open(paths[i]);
-      write_speedscope_document(sink, run, labels[i], selected.named(), options.flush_size,
+      write_speedscope_document(sink, run, labels[i], selected.named, options.flush_size,
                                 options.progress);
       target.close();
       written.push_back(paths[i]);
@@ -150,8 +164,15 @@ std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::st
 std::vector<std::string> export_speedscope(const std::vector<Run>& runs,
                                            const std::string& filepath,
                                            const ExportOptions& options, OutputTarget& target) {
+  return export_speedscope(runs, filepath, options, target, ProfilesOf{});
+}
+
+std::vector<std::string> export_speedscope(const std::vector<Run>& runs,
+                                           const std::string& filepath,
+                                           const ExportOptions& options, OutputTarget& target,
+                                           const ProfilesOf& profiles_of) {
   try {
-    return export_runs(runs, filepath, options, target);
+    return export_runs(runs, filepath, options, target, profiles_of);
   } catch (...) {
     target.abort();
     throw;

@@ -70,6 +70,23 @@ std::vector<std::string> export_speedscope(const std::vector<Run>& runs,
                                            const std::string& filepath,
                                            const ExportOptions& options = {});
 
+// The profiles a run's selection (its regions in order, its ranks) writes,
+// and what keeps their calls alive. By default reconstructed from the run's
+// calls; export_timeline (timeline_export.hpp) gives an open timeline's
+// lanes instead, streamed from its columns.
+struct ProfileSet {
+  std::vector<NamedCalls> named;
+  std::shared_ptr<const void> keep;
+};
+using ProfilesOf = std::function<ProfileSet(const Run& run, const std::vector<uint32_t>& regions,
+                                            const std::vector<int64_t>& ranks)>;
+// export_speedscope with the profiles of each run from `profiles_of`
+// (without narrowing: a narrowing selects calls of the run's columns).
+std::vector<std::string> export_speedscope(const std::vector<Run>& runs,
+                                           const std::string& filepath,
+                                           const ExportOptions& options, OutputTarget& target,
+                                           const ProfilesOf& profiles_of);
+
 // The pieces, public for the shells and the tests.
 
 // "run", "run", "run" -> "run", "run (2)", "run (3)".

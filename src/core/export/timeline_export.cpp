@@ -2,11 +2,14 @@
 #include "export/timeline_export.hpp"
 
 #include <algorithm>
+#include <memory>
+#include <queue>
 #include <set>
 #include <tuple>
 #include <utility>
 
 #include "model/time.hpp"
+#include "reconstruct/streams.hpp"
 #include "text/messages.hpp"
 #include "timeline/search.hpp"
 
@@ -112,6 +115,78 @@ void keep_window_witness(const Timeline& tl, const Clip& clip, std::vector<KeptC
     }
 }
 
+// One lane's calls in pre-order (the writer's order: start, then the longer
+// first, then the outer first), merged from its depths' columns: the head of
+// each depth waits in a heap keyed so. Calls of equal start and end nest,
+// the outer one a depth above; a call's children start within it and come
+// after it, so this order is the reconstruction's call order.
+class TimelineLaneCalls final : public CallStream {
+ public:
+  TimelineLaneCalls(const Timeline& tl, std::size_t lane) : tl_(tl), lane_(lane) {
+    const Timeline::LaneInfo& info = tl.lanes()[lane];
+    for (uint32_t d = 0; d <= info.max_depth; ++d) views_.push_back(tl.depth_view(lane, d));
+    size_ = info.calls;
+    rewind();
+  }
+  void rewind() override {
+    heads_ = {};
+    at_.assign(views_.size(), 0);
+    for (uint32_t d = 0; d < views_.size(); ++d)
+      if (views_[d].calls > 0) heads_.push(head(d));
+  }
+  std::size_t next(Call* out, std::size_t max) override {
+    std::size_t n = 0;
+    for (; n < max && !heads_.empty(); ++n) {
+      const Head h = heads_.top();
+      heads_.pop();
+      const Timeline::DepthView& v = views_[h.depth];
+      const std::size_t i = at_[h.depth]++;
+      out[n] = Call{absolute(tl_, v.start[i]), absolute(tl_, v.end[i]),
+                    tl_.frame_regions()[static_cast<std::size_t>(v.frame[i])], h.depth};
+      if (at_[h.depth] < v.calls) heads_.push(head(h.depth));
+    }
+    return n;
+  }
+  uint64_t size() const override { return size_; }
+
+ private:
+  struct Head {
+    int64_t start, end;
+    uint32_t depth;
+    // The heap's top is the least: start, then the later end, then the outer.
+    bool operator<(const Head& o) const {
+      return std::tie(o.start, end, o.depth) < std::tie(start, o.end, depth);
+    }
+  };
+  Head head(uint32_t d) const {
+    const Timeline::DepthView& v = views_[d];
+    return Head{v.start[at_[d]], v.end[at_[d]], d};
+  }
+
+  const Timeline& tl_;
+  std::size_t lane_;
+  std::vector<Timeline::DepthView> views_;
+  std::vector<std::size_t> at_;
+  std::priority_queue<Head> heads_;
+  uint64_t size_ = 0;
+};
+
+// The timeline's lanes as the export's profiles (its lanes are the export's,
+// in order, a rank listed twice twice), streamed from the columns.
+ProfileSet timeline_profiles(const Timeline& tl) {
+  auto streams = std::make_shared<std::vector<std::unique_ptr<TimelineLaneCalls>>>();
+  ProfileSet set;
+  for (std::size_t l = 0; l < tl.lanes().size(); ++l) {
+    streams->push_back(std::make_unique<TimelineLaneCalls>(tl, l));
+    NamedCalls nc;
+    nc.name = tl.lanes()[l].name;
+    nc.stream = streams->back().get();
+    set.named.push_back(std::move(nc));
+  }
+  set.keep = std::move(streams);
+  return set;
+}
+
 }  // namespace
 
 Run timeline_calls_as_run(const Timeline& tl, const Narrowing& narrowing) {
@@ -168,6 +243,14 @@ std::vector<std::string> export_timeline(const Timeline& tl, const std::string& 
   options.include = tl.selection().include;
   options.exclude = tl.selection().exclude;
   std::vector<Run> runs;
+  if (!options.narrowing.active()) {  // the whole selection: streamed from the columns
+    runs.push_back(tl.described_run());
+    runs.back().file_first_start_ns = static_cast<int64_t>(
+        static_cast<uint64_t>(tl.origin_ns()) - static_cast<uint64_t>(tl.origin_in_run_ns()));
+    return export_speedscope(runs, filepath, options, target,
+                             [&](const Run&, const std::vector<uint32_t>&,
+                                 const std::vector<int64_t>&) { return timeline_profiles(tl); });
+  }
   runs.push_back(timeline_calls_as_run(tl, options.narrowing));
   return export_speedscope(runs, filepath, options, target);
 }

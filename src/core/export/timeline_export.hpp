@@ -22,7 +22,9 @@ Run timeline_calls_as_run(const Timeline& tl, const Narrowing& narrowing);
 
 // export_speedscope of the timeline's file with the timeline's ranks,
 // include and exclude and options.narrowing (the other selection fields of
-// `options` are ignored): the same bytes, errors and output names.
+// `options` are ignored): the same bytes, errors and output names. Without
+// a narrowing the lanes are streamed from the columns (no copy of the
+// calls); with one, the kept calls are given back as a run (above).
 std::vector<std::string> export_timeline(const Timeline& tl, const std::string& filepath,
                                          ExportOptions options, OutputTarget& target);
 
