@@ -13,6 +13,7 @@
 //   open / openComparison    a timeline (closing the open one);
 //   exportDocument           the open timeline written as a document;
 //   query(type, payload)     a question to the open timeline (bars, stack, regions, ...).
+// A new selection resets it (reset(): a fresh engine when anything runs).
 // Cancelling a job or an export keeps the engine and its timeline: the reply
 // is dropped and the engine finishes the work, which is bounded (a download
 // converted on its own fits the viewer's budget; a window for speedscope
@@ -132,6 +133,13 @@ export class EngineClient {
     }
     this.abandonExport();
     this.cancel();
+  }
+
+  // Stops everything for a new selection (whose open drops the old timeline
+  // anyway): a fresh engine when anything runs, so no old conversion keeps
+  // the new file waiting.
+  reset() {
+    if (this.#pending.size) this.#replace('cancelled', { type: 'cancelled' });
   }
 
   #send(message, { job = false, onProgress = null, limitMs = 0 }) {

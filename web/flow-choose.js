@@ -20,7 +20,7 @@ import * as status from './status.js';
 export async function choose(files, { compare = false } = {}) {
   const mine = ++flow.run;
   performance.mark('scope-speedscope:chosen');
-  engine.cancelAll();
+  engine.reset();
   options.cancelPending();
   clearResults();
   overviewView.clear();
