@@ -160,9 +160,18 @@ class ScopeSpeedscope {
     const progress = { progress: progressOf(js.onProgress) };
     const module = this.#live();
     const opened = this.#withInputs([ready], (m, [prepared]) => unwrap(m.openTimeline(prepared, core, progress)));
-    const timeline = new Timeline(this.#callerOn(module), opened);
+    const timeline = new Timeline(this.#callerOn(module), opened, this.#inputCallerOn(module, ready));
     timelineRegistry?.register(timeline, { module, id: opened.id }, timeline);
     return timeline;
+  }
+
+  // The same with the timeline's input prepared again (its file read for
+  // the ranks it did not read, when it exports).
+  #inputCallerOn(module, input) {
+    return (method, fn) => {
+      if (this.#module !== module) throw timelineClosedError(method);
+      return this.#withInputs([input], (m, [prepared]) => fn(m, prepared));
+    };
   }
 
   // Queries of what a module holds run guarded like every call; after a trap

@@ -504,7 +504,10 @@ export interface Timeline {
    * exclude, narrowed by `timeWindow` / `minDuration`, written from the columns
    * held here without reading the file again: the same bytes and errors,
    * whichever ranks it holds. A narrowing whose region order depends on ranks
-   * it does not hold is a RangeError (export from the file then).
+   * it does not hold is a RangeError (export from the file then). A timeline
+   * opened by path or File with some ranks did not read the other ranks'
+   * calls: its first export reads them (and drops them), so that damage there
+   * fails it as it fails the file's export.
    */
   /**
    * `overview()` of this timeline's file, ranks, include and exclude, from
@@ -588,6 +591,10 @@ export interface ScopeSpeedscope {
   /**
    * Opens the run's timeline (one input, any kind: a File or Blob is read
    * first on the main thread): the same selection and errors as the export.
+   * With `ranks` other than 'all', a path or File of schema 2 or 3 is read
+   * for those ranks' calls only (and the other ranks' start times, which the
+   * region order and the origin need): opening rank 0 of a 64-rank job reads
+   * a fraction of it; damage in the rest is found by its first export.
    */
   openTimeline(input: Input, options?: TimelineOptions | null): Promise<Timeline>;
   /** The narrowing that fits `maxEvents`, from an overview (no file read). */

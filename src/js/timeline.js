@@ -129,12 +129,16 @@ export class RunComparison {
 
 export class Timeline {
   #call;
+  #callWithInput;
+  #unreadRanks;
   #id;
   #closed = false;
 
-  constructor(call, opened) {
+  constructor(call, opened, callWithInput) {
     this.#call = call;
+    this.#callWithInput = callWithInput;
     this.#id = opened.id;
+    this.#unreadRanks = opened.unreadRanks.length;
     timelineIds.set(this, opened.id);
     /** [{ name, calls, maxDepth, start, end }], the document's profiles in order. */
     this.lanes = opened.lanes;
@@ -151,10 +155,10 @@ export class Timeline {
   }
 
   // Runs a query; the core's refusal of an argument is a RangeError.
-  #run(method, fn) {
+  #run(method, fn, call = this.#call) {
     if (this.#closed) throw timelineClosedError(method);
     try {
-      return this.#call(method, fn);
+      return call(method, fn);
     } catch (error) {
       if (error instanceof ScopeSpeedscopeError && error.code === 'bad_argument') {
         throw timelineRangeError(method, error.message);
@@ -307,9 +311,18 @@ export class Timeline {
     const { core, js } = timelineExportOptionsOf(options);
     const outputs = [];
     const guardedSink = guardSink(js.sink ?? collectingSink(outputs), js.onProgress);
-    const written = this.#run('exportSpeedscope', (m) =>
-      unwrap(m.timelineExportSpeedscope(this.#id, core, guardedSink)),
-    );
+    // A timeline opened without some ranks' calls reads them (and drops
+    // them) before its first export: the file's export fails on their damage.
+    const written =
+      this.#unreadRanks > 0
+        ? this.#run(
+            'exportSpeedscope',
+            (m, input) => unwrap(m.timelineExportSpeedscope(this.#id, core, guardedSink, input)),
+            this.#callWithInput,
+          )
+        : this.#run('exportSpeedscope', (m) =>
+            unwrap(m.timelineExportSpeedscope(this.#id, core, guardedSink, undefined)),
+          );
     return js.sink ? written : outputs;
   }
 

@@ -37,7 +37,7 @@ val timeline_aligned_grid(int id, double frame, double start, double end, double
 val timeline_lateness(int id, double frame, double start, double end);
 val timeline_busy(int id, val lanes, double start, double end, double width);
 val timeline_overview(int id, val options);
-val timeline_export_speedscope(int id, val options, val sink);
+val timeline_export_speedscope(int id, val options, val sink, val input);
 bool timeline_close(int id);
 
 // two runs compared (compare_entries.cpp)

@@ -21,6 +21,7 @@ struct OpenTimeline {
   ss::Timeline::Bars bars;
   std::vector<double> start, end;             // bars' times as JavaScript numbers
   ss::Timeline::AlignedCalls aligned_answer;  // alignedCalls' last answer, its memory reused
+  bool rest_read = false;  // the ranks it did not read were read for an export, without damage
 };
 
 inline std::map<int, std::unique_ptr<OpenTimeline>>& open_timelines() {

@@ -56,7 +56,7 @@ class JsSource final : public ss::ByteSource {
 };
 
 inline ss::Run read_input(const val& input, const ss::Progress& progress,
-                          ss::ReadDepth depth = ss::ReadDepth::calls) {
+                          const ss::ReadPlan& depth = {}) {
   const std::string name = input["name"].as<std::string>();
   if (!input["read"].isUndefined()) {
     JsSource source(input["read"], static_cast<uint64_t>(input["size"].as<double>()));
@@ -64,6 +64,11 @@ inline ss::Run read_input(const val& input, const ss::Progress& progress,
   }
   if (!input["path"].isUndefined()) {
     return ss::read_run(input["path"].as<std::string>(), progress, name, depth);
+  }
+  if (depth.ranks) {  // bytes in the heap are freed after the call: read every rank's
+    ss::ReadPlan whole = depth;
+    whole.ranks.reset();
+    return read_input(input, progress, whole);
   }
   const auto ptr = static_cast<uintptr_t>(input["ptr"].as<double>());
   const auto size = static_cast<std::size_t>(input["size"].as<double>());

@@ -24,7 +24,11 @@ val open_timeline(val input, val options, val sink) {
     opts.progress = progress;
     auto entry = std::make_unique<OpenTimeline>();
     {
-      ss::Run run = read_input(input, progress);  // its columns become the timeline's
+      // Only the ranks asked for are read (the rest when a download needs
+      // them): its columns become the timeline's.
+      ss::ReadPlan plan;
+      if (!opts.every_rank) plan.ranks = opts.ranks.value_or(std::vector<int64_t>{0});
+      ss::Run run = read_input(input, progress, plan);
       entry->timeline = ss::open_timeline(std::move(run), opts);
     }
     static int next_id = 0;
@@ -50,6 +54,8 @@ val open_timeline(val input, val options, val sink) {
     out.set("maxWidth", static_cast<double>(ss::kTimelineMaxWidth));
     out.set("originInRun", static_cast<double>(tl.origin_in_run_ns()));
     out.set("runEnd", static_cast<double>(tl.run_end_ns()));
+    out.set("unreadRanks",
+            array_of(std::vector<double>(tl.unread_ranks().begin(), tl.unread_ranks().end())));
     open_timelines().emplace(id, std::move(entry));
     return out;
   });
@@ -227,13 +233,32 @@ val timeline_overview(int id, val options) {
 }
 
 // options: {filepath, minDuration, timeWindow, flushSize} (the selection is
-// the timeline's); the outputs streamed into the JavaScript sink.
-val timeline_export_speedscope(int id, val options, val sink) {
+// the timeline's); the outputs streamed into the JavaScript sink. input:
+// the timeline's file again when it was read without some ranks' calls
+// (unreadRanks), which are then read (and dropped) before anything is
+// written, once a timeline.
+val timeline_export_speedscope(int id, val options, val sink, val input) {
   return guarded([&] {
     ss::ExportOptions opts;
-    const std::string filepath = output_options_of(options, progress_of(sink), opts);
+    const ss::Progress progress = progress_of(sink);
+    const std::string filepath = output_options_of(options, progress, opts);
     JsOutputTarget target(sink);
-    return array_of(ss::export_timeline(timeline_of(id).timeline, filepath, opts, target));
+    OpenTimeline& t = timeline_of(id);
+    const ss::ReadRest read_rest = [&](const std::vector<int64_t>& ranks) {
+      if (t.rest_read) return;
+      if (absent(input)) {
+        throw ss::Error(ss::Msg::internal,
+                        {{"detail",
+                          "scope-speedscope: timelineExportSpeedscope needs the file "
+                          "again for the ranks the timeline did not read"}});
+      }
+      ss::ReadPlan plan;
+      plan.ranks = ranks;
+      plan.others_first_starts = false;
+      read_input(input, progress, plan);
+      t.rest_read = true;
+    };
+    return array_of(ss::export_timeline(t.timeline, filepath, opts, target, read_rest));
   });
 }
 

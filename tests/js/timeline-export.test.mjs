@@ -76,13 +76,18 @@ describe('timeline.exportSpeedscope is the file exported with the same narrowing
     });
   }
 
-  for (const [file, ranks] of [
-    ['ranks_imbalance_s3.h5', [0, 2]],
-    ['ranks_imbalance_s3.h5', [3]],
-    ['nested_pair_a_s3.h5', [1]],
+  const byPath = (file) => ({ name: path.basename(file), path: file });
+  for (const [file, ranks, how] of [
+    ['ranks_imbalance_s3.h5', [0, 2], read],
+    ['ranks_imbalance_s3.h5', [3], read],
+    ['nested_pair_a_s3.h5', [1], read],
+    // by path: only these ranks' calls are read, the others' at the export
+    ['ranks_imbalance_s3.h5', [0, 2], byPath],
+    ['ranks_imbalance_s3.h5', [3], byPath],
+    ['nested_pair_a_s3.h5', [1], byPath],
   ]) {
-    it(`a timeline of ranks ${ranks} of ${file} writes the file's export of those ranks`, async () => {
-      const input = read(inputPath(file));
+    it(`a timeline of ranks ${ranks} of ${file} (${how === read ? 'bytes' : 'path'}) writes the file's export of those ranks`, async () => {
+      const input = how(inputPath(file));
       const tl = await sp.openTimeline(input, { ranks });
       try {
         const end = Math.max(...tl.lanes.map((l) => l.end)) + 1;
@@ -102,6 +107,26 @@ describe('timeline.exportSpeedscope is the file exported with the same narrowing
       }
     });
   }
+
+  it('a timeline of rank 0 opened by path finds damage in rank 2 at its export, as the file', async () => {
+    const file = inputPath('ranks_damaged_rank2_s3.h5');
+    const message = `ranks_damaged_rank2_s3.h5: the times decoded from events/durations overflow 64-bit nanoseconds at events/durations[34]. The file is damaged.`;
+    const tl = await sp.openTimeline(byPath(file), { ranks: [0] });
+    try {
+      assert.deepEqual(
+        tl.lanes.map((l) => [l.name, l.calls]),
+        [['rank 0', 15]],
+      );
+      for (const n of [{}, { minDuration: '1ns' }]) {
+        assert.throws(() => tl.exportSpeedscope(n), { name: 'ScopeSpeedscopeError', message });
+      }
+    } finally {
+      tl.close();
+    }
+    assert.throws(() => sp.exportSpeedscope(byPath(file)), { name: 'ScopeSpeedscopeError', message });
+    // bytes are read whole: the damage is found as the timeline opens
+    await assert.rejects(sp.openTimeline(read(file), { ranks: [0] }), { message });
+  });
 
   it('refuses options that are the timeline’s', async () => {
     const tl = await sp.openTimeline(read(inputPath('ranks_imbalance_s3.h5')), { ranks: [0, 2] });

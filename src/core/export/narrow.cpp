@@ -103,6 +103,7 @@ Run narrow_run(const Run& run, const std::vector<uint32_t>& regions, const Narro
   uint64_t kept = 0;
   for (uint32_t r : regions) {
     for (const RankSlice& slice : run.regions[r].ranks) {
+      require_held(slice);
       for (uint64_t e = slice.offset; e < slice.offset + slice.count; ++e) {
         kept += clip.keep(run.start_ns[e], run.end_ns[e]) ? 1 : 0;
       }

@@ -238,7 +238,16 @@ Run timeline_calls_as_run(const Timeline& tl, const Narrowing& narrowing) {
 }
 
 std::vector<std::string> export_timeline(const Timeline& tl, const std::string& filepath,
-                                         ExportOptions options, OutputTarget& target) {
+                                         ExportOptions options, OutputTarget& target,
+                                         const ReadRest& read_rest) {
+  if (!tl.unread_ranks().empty()) {
+    if (!read_rest) {
+      throw Error(Msg::internal, {{"detail",
+                                   "scope-speedscope: a timeline read without some ranks' calls "
+                                   "exported without reading them"}});
+    }
+    read_rest(tl.unread_ranks());
+  }
   options.ranks = tl.selection().ranks;
   options.include = tl.selection().include;
   options.exclude = tl.selection().exclude;

@@ -5,6 +5,7 @@
 // it does the file (the same rule, the same code: narrow.hpp).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,15 @@ Run timeline_calls_as_run(const Timeline& tl, const Narrowing& narrowing);
 // `options` are ignored): the same bytes, errors and output names. Without
 // a narrowing the lanes are streamed from the columns (no copy of the
 // calls); with one, the kept calls are given back as a run (above).
+//
+// The export of a file fails on damage anywhere in it; a timeline read
+// with only some ranks' calls (Timeline::unread_ranks) has not seen the
+// others': `read_rest(ranks)` must read those ranks' calls (and throw the
+// file's error) before anything is written. Without one such a timeline's
+// export is refused (Error internal).
+using ReadRest = std::function<void(const std::vector<int64_t>& ranks)>;
 std::vector<std::string> export_timeline(const Timeline& tl, const std::string& filepath,
-                                         ExportOptions options, OutputTarget& target);
+                                         ExportOptions options, OutputTarget& target,
+                                         const ReadRest& read_rest = {});
 
 }  // namespace scope_speedscope

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "text/messages.hpp"
+
 namespace scope_speedscope {
 namespace {
 
@@ -126,14 +128,46 @@ std::optional<int64_t> run_origin_ns(const Run& run) {
   for (const Region& region : run.regions) {
     for (const RankSlice& slice : region.ranks) {
       if (slice.count == 0) continue;
-      int64_t m = run.start_ns[slice.offset];
-      for (uint64_t e = slice.offset + 1; e < slice.offset + slice.count; ++e) {
-        m = std::min(m, run.start_ns[e]);
-      }
+      const int64_t m = slice_min_start_ns(run, slice);
       if (!origin || m < *origin) origin = m;
     }
   }
   return origin;
+}
+
+int64_t slice_min_start_ns(const Run& run, const RankSlice& slice) {
+  if (!slice.held) {
+    if (!slice.min_start_ns) {
+      throw Error(Msg::internal, {{"detail", "scope-speedscope: the first start of rank " +
+                                                 std::to_string(slice.rank) +
+                                                 " asked of a read that left it out"}});
+    }
+    return *slice.min_start_ns;
+  }
+  int64_t m = run.start_ns[slice.offset];
+  for (uint64_t e = slice.offset + 1; e < slice.offset + slice.count; ++e) {
+    m = std::min(m, run.start_ns[e]);
+  }
+  return m;
+}
+
+void require_held(const RankSlice& slice) {
+  if (slice.held || slice.count == 0) return;
+  throw Error(Msg::internal,
+              {{"detail", "scope-speedscope: the calls of rank " + std::to_string(slice.rank) +
+                              " asked of a read that left them out"}});
+}
+
+std::vector<int64_t> unread_ranks(const Run& run) {
+  std::vector<int64_t> out;
+  for (const Region& region : run.regions) {
+    for (const RankSlice& slice : region.ranks) {
+      if (!slice.held && slice.count > 0) out.push_back(slice.rank);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 }  // namespace scope_speedscope

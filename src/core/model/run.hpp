@@ -16,9 +16,16 @@ namespace scope_speedscope {
 // The calls one region recorded on one rank: events [offset, offset + count)
 // of the run's event columns.
 struct RankSlice {
+  RankSlice(int64_t r = 0, uint64_t o = 0, uint64_t n = 0) : rank(r), offset(o), count(n) {}
   int64_t rank = 0;
   uint64_t offset = 0;
   uint64_t count = 0;
+  // False for a rank whose calls a read left out (ReadPlan::ranks): the
+  // columns do not hold them and offset means nothing; min_start_ns is then
+  // the earliest start of these calls when the read took it (what the
+  // region order and the origin need of every rank), else nullopt.
+  bool held = true;
+  std::optional<int64_t> min_start_ns;
 };
 
 struct Region {
@@ -69,6 +76,11 @@ struct Run {
   // inspect_run takes such a run; reconstructing calls refuses it.
   bool times = true;
 
+  // True for a run read with only some ranks' calls (ReadPlan::ranks): some
+  // slice with calls is not held. Its region order and origin are still the
+  // file's (each left-out slice keeps its earliest start).
+  bool partial = false;
+
   // Set on a run holding only some of its file's calls (a timeline's, given
   // back as a run): the file's first start, which run_origin_ns answers.
   std::optional<int64_t> file_first_start_ns;
@@ -90,6 +102,16 @@ struct Run {
 // lanes), in ns: the zero of a time window, whatever is selected; nullopt
 // when the run has no call. (file_first_start_ns when set.)
 std::optional<int64_t> run_origin_ns(const Run& run);
+
+// The earliest start of a slice with calls: from the columns when it is
+// held, else what the read kept (Error internal when it kept nothing).
+int64_t slice_min_start_ns(const Run& run, const RankSlice& slice);
+
+// Error internal unless the run's columns hold the slice's calls.
+void require_held(const RankSlice& slice);
+
+// The ranks with calls whose calls a partial read left out, ascending.
+std::vector<int64_t> unread_ranks(const Run& run);
 
 // Lane id of one call from its thread and task ids (task_id < 0 or absent:
 // the thread's lane).

@@ -48,16 +48,18 @@ RegionTable read_region_table(File& f, Run& run) {
 class Attacher {
  public:
   explicit Attacher(Run& run) : run_(run) {}
-  void attach(uint32_t region, int64_t rank, uint64_t offset, uint64_t count) {
+  void attach(uint32_t region, const RankSlice& slice) {
     auto& ranks = run_.regions[region].ranks;
-    const uint64_t key = (uint64_t{region} << 32) | static_cast<uint64_t>(rank);
+    const uint64_t key = (uint64_t{region} << 32) | static_cast<uint64_t>(slice.rank);
     const auto [it, added] = slot_.emplace(key, ranks.size());
     if (added) {
-      ranks.push_back(RankSlice{rank, offset, count});
+      ranks.push_back(slice);
     } else {
-      ranks[it->second].offset = offset;
-      ranks[it->second].count = count;
+      ranks[it->second] = slice;
     }
+  }
+  void attach(uint32_t region, int64_t rank, uint64_t offset, uint64_t count) {
+    attach(region, RankSlice{rank, offset, count});
   }
 
  private:
@@ -165,6 +167,244 @@ void read_lanes(File& f, Run& run, bool tasks, uint64_t events) {
   }
 }
 
+// A name listed without any row has no calls anywhere; scope-profiler
+// cannot order it (min() of nothing). It cannot contribute; drop it.
+void drop_regions_without_rows(Run& run) {
+  run.regions.erase(std::remove_if(run.regions.begin(), run.regions.end(),
+                                   [](const Region& r) { return r.ranks.empty(); }),
+                    run.regions.end());
+}
+
+// The index's columns a read of events needs.
+struct EventIndex {
+  const RegionTable& table;
+  const std::vector<int64_t>& region_ids;
+  const std::vector<int64_t>& ranks;
+  const std::vector<int64_t>& offsets;
+  const std::vector<int64_t>& counts;
+};
+
+// One row of the index as a partial read sees it.
+struct PlannedRow {
+  std::size_t p;        // its row in the index
+  uint64_t offset = 0;  // in the file's event columns
+  uint64_t count = 0;
+  bool held = false;     // its rank's calls are read
+  uint64_t compact = 0;  // held: its offset in the run's columns
+  int64_t acc = 0;       // not held: the decoded start so far (deltas)
+  std::optional<int64_t> min;
+};
+
+// The rows' ranges of values, merged where they touch (rows ascending).
+std::vector<ValueRange> ranges_of(const std::vector<PlannedRow*>& rows) {
+  std::vector<ValueRange> out;
+  for (const PlannedRow* r : rows) {
+    if (!out.empty() && out.back().end == r->offset) {
+      out.back().end += r->count;
+    } else {
+      out.push_back({r->offset, r->offset + r->count});
+    }
+  }
+  return out;
+}
+
+// Hands each value of `rows` (ascending, as read) to fn(row, index in row).
+class RowCursor {
+ public:
+  explicit RowCursor(const std::vector<PlannedRow*>& rows) : rows_(rows) {}
+  template <class Fn>
+  void each(uint64_t first, const int64_t* v, std::size_t n, Fn&& fn) {
+    for (std::size_t k = 0; k < n; ++k) {
+      const uint64_t i = first + k;
+      while (rows_[at_]->offset + rows_[at_]->count <= i) ++at_;
+      fn(*rows_[at_], i, v[k]);
+    }
+  }
+
+ private:
+  const std::vector<PlannedRow*>& rows_;
+  std::size_t at_ = 0;
+};
+
+// Events of the held ranks' rows only (File::held_ranks); the other rows
+// give their earliest start when others_first_starts is set.
+class HeldRead {
+ public:
+  HeldRead(File& f, Run& run, const EventIndex& ix, bool deltas, uint64_t events)
+      : f_(f),
+        run_(run),
+        ix_(ix),
+        deltas_(deltas),
+        events_(events),
+        start_path_(deltas ? "events/start_deltas" : "events/start_times"),
+        end_path_(deltas ? "events/durations" : "events/end_times") {}
+
+  void read(bool threads, bool tasks) {
+    plan_rows();
+    uint64_t start_values = 0;
+    for (const PlannedRow* r : starts_) start_values += r->count;
+    f_.events_total = start_values + held_values_ * (1 + (threads ? 1 : 0) + (tasks ? 1 : 0));
+    read_starts();
+    require_column(end_path_);
+    read_held(end_path_, run_.end_ns);
+    if (threads) read_lanes(tasks);
+    attach();
+  }
+
+ private:
+  void plan_rows() {
+    const std::vector<int64_t>& held_ranks = *f_.held_ranks;
+    plan_.resize(ix_.region_ids.size());
+    std::vector<PlannedRow*> by_offset;
+    for (std::size_t p = 0; p < plan_.size(); ++p) {
+      PlannedRow& r = plan_[p];
+      r.p = p;
+      r.offset = static_cast<uint64_t>(ix_.offsets[p]);
+      r.count = static_cast<uint64_t>(ix_.counts[p]);
+      r.held = std::binary_search(held_ranks.begin(), held_ranks.end(), ix_.ranks[p]);
+      if (r.count > 0) by_offset.push_back(&r);
+    }
+    std::stable_sort(
+        by_offset.begin(), by_offset.end(),
+        [](const PlannedRow* a, const PlannedRow* b) { return a->offset < b->offset; });
+    for (PlannedRow* r : by_offset) {
+      if (r->held) {
+        r->compact = held_values_;
+        held_values_ += r->count;
+        held_.push_back(r);
+      }
+      if (r->held || f_.others_first_starts) starts_.push_back(r);
+    }
+  }
+
+  void claim(const std::string& path) {
+    f_.claim_memory(held_values_ * 8, "dataset '" + path + "' (" + std::to_string(held_values_) +
+                                          " values of the ranks read)");
+  }
+
+  // A column read beside the start column must be as long as it.
+  void require_column(const std::string& path) {
+    const uint64_t length = length_of(f_, path);
+    if (path == end_path_ && length < events_) {
+      f_.fail("column '" + path + "' has " + std::to_string(length) + " values but '" +
+              start_path_ + "' has " + std::to_string(events_));
+    }
+    if (path != end_path_ && length != events_) {
+      f_.fail("column '" + path + "' has " + std::to_string(length) + " values where " +
+              std::to_string(events_) + " were expected");
+    }
+  }
+
+  // The held rows' starts as stored; each other row's earliest start.
+  void read_starts() {
+    claim(start_path_);
+    run_.start_ns.resize(held_values_);
+    RowCursor cursor(starts_);
+    read_int64_ranges(f_, f_.file.get(), start_path_, ranges_of(starts_),
+                      [&](uint64_t first, const int64_t* v, std::size_t n) {
+                        cursor.each(first, v, n, [&](PlannedRow& r, uint64_t i, int64_t value) {
+                          if (r.held) {
+                            run_.start_ns[r.compact + (i - r.offset)] = value;
+                          } else {
+                            other_start(r, i, value);
+                          }
+                        });
+                      });
+  }
+
+  void other_start(PlannedRow& r, uint64_t i, int64_t value) {
+    int64_t start = value;
+    if (deltas_) {
+      if (__builtin_add_overflow(r.acc, value, &r.acc)) {
+        f_.fail(Msg::decoded_time_overflow, {{"dataset", start_path_}, {"row", std::to_string(i)}});
+      }
+      start = r.acc;
+    }
+    if (!r.min || start < *r.min) r.min = start;
+  }
+
+  void read_held(const std::string& path, std::vector<int64_t>& into) {
+    claim(path);
+    into.resize(held_values_);
+    RowCursor cursor(held_);
+    read_int64_ranges(f_, f_.file.get(), path, ranges_of(held_),
+                      [&](uint64_t first, const int64_t* v, std::size_t n) {
+                        cursor.each(first, v, n, [&](PlannedRow& r, uint64_t i, int64_t value) {
+                          into[r.compact + (i - r.offset)] = value;
+                        });
+                      });
+  }
+
+  void read_lanes(bool tasks) {
+    run_.lane_column = true;
+    require_column("events/thread_ids");
+    read_held("events/thread_ids", run_.lane);
+    for (const PlannedRow* r : held_) {
+      for (uint64_t j = 0; j < r->count; ++j) {
+        if (run_.lane[r->compact + j] == INT64_MAX) {
+          f_.fail(Msg::thread_id_out_of_range,
+                  {{"dataset", "events/thread_ids"},
+                   {"row", std::to_string(r->offset + j)},
+                   {"value", std::to_string(run_.lane[r->compact + j])}});
+        }
+      }
+    }
+    if (!tasks) {
+      for (int64_t& lane : run_.lane) lane = lane_id(lane, nullptr);
+      return;
+    }
+    require_column("events/task_ids");
+    std::vector<int64_t> task_ids;
+    read_held("events/task_ids", task_ids);
+    for (std::size_t i = 0; i < run_.lane.size(); ++i)
+      run_.lane[i] = lane_id(run_.lane[i], &task_ids[i]);
+  }
+
+  // As read_columnar decodes, at each held row's place in the run.
+  void decode_held(const PlannedRow& r) {
+    int64_t acc = 0;
+    for (uint64_t j = 0; j < r.count; ++j) {
+      const uint64_t i = r.compact + j;
+      if (__builtin_add_overflow(acc, run_.start_ns[i], &acc)) {
+        f_.fail(Msg::decoded_time_overflow,
+                {{"dataset", start_path_}, {"row", std::to_string(r.offset + j)}});
+      }
+      run_.start_ns[i] = acc;
+      if (__builtin_add_overflow(acc, run_.end_ns[i], &run_.end_ns[i])) {
+        f_.fail(Msg::decoded_time_overflow,
+                {{"dataset", end_path_}, {"row", std::to_string(r.offset + j)}});
+      }
+    }
+  }
+
+  void attach() {
+    Attacher slices(run_);
+    for (PlannedRow& r : plan_) {
+      const uint32_t region = region_of(f_, ix_.table, ix_.region_ids[r.p]);
+      RankSlice slice{ix_.ranks[r.p], r.compact, r.count};
+      if (!r.held) {
+        slice.offset = 0;
+        slice.held = false;
+        slice.min_start_ns = r.min;
+        if (r.count > 0) run_.partial = true;
+      } else if (deltas_) {
+        decode_held(r);
+      }
+      slices.attach(region, slice);
+    }
+  }
+
+  File& f_;
+  Run& run_;
+  const EventIndex& ix_;
+  const bool deltas_;
+  const uint64_t events_;
+  const std::string start_path_, end_path_;
+  std::vector<PlannedRow> plan_;
+  std::vector<PlannedRow*> held_, starts_;  // ascending offsets
+  uint64_t held_values_ = 0;
+};
+
 }  // namespace
 
 void read_columnar(File& f, Run& run) {
@@ -191,6 +431,12 @@ void read_columnar(File& f, Run& run) {
   const uint64_t events =
       region_ids.empty() && !link_exists(root, start_path) ? 0 : length_of(f, start_path);
   validate_event_index(f, offsets, counts, events);
+  if (f.times && f.held_ranks && (events > 0 || link_exists(root, start_path))) {
+    const EventIndex ix{table, region_ids, ranks, offsets, counts};
+    HeldRead(f, run, ix, deltas, events).read(threads, tasks);
+    drop_regions_without_rows(run);
+    return;
+  }
   f.events_total = events * ((f.times ? 2 : 0) + (threads ? 1 : 0) + (tasks ? 1 : 0));
 
   if (f.times && (events > 0 || link_exists(root, start_path))) {
@@ -225,11 +471,7 @@ void read_columnar(File& f, Run& run) {
     }
     slices.attach(region, ranks[p], offset, count);
   }
-  // A name listed without any row has no calls anywhere; scope-profiler
-  // cannot order it (min() of nothing). It cannot contribute; drop it.
-  run.regions.erase(std::remove_if(run.regions.begin(), run.regions.end(),
-                                   [](const Region& r) { return r.ranks.empty(); }),
-                    run.regions.end());
+  drop_regions_without_rows(run);
 }
 
 void read_aggregate(File& f, Run& run) {

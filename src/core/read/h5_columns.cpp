@@ -241,6 +241,53 @@ std::vector<int64_t> read_int64_column(File& f, hid_t loc, const std::string& pa
   return out;
 }
 
+uint64_t read_int64_ranges(File& f, hid_t loc, const std::string& path,
+                           const std::vector<ValueRange>& ranges,
+                           const std::function<void(uint64_t, const int64_t*, std::size_t)>& take) {
+  Handle dset = open_dataset(f, loc, path);
+  Handle type(H5Dget_type(dset.get()), H5Tclose);
+  const H5T_class_t cls = type.valid() ? H5Tget_class(type.get()) : H5T_NO_CLASS;
+  if (cls != H5T_INTEGER && cls != H5T_FLOAT) {
+    f.fail("dataset '" + path + "' does not hold numbers");
+  }
+  const uint64_t n = dataset_length(f, dset.get(), path);
+  const ChunkSize chunk_size(
+      check_dataset(f, dset.get(), path, n, std::max<std::size_t>(H5Tget_size(type.get()), 1)));
+  if (n == 0 || ranges.empty()) return n;
+  Handle file_space(H5Dget_space(dset.get()), H5Sclose);
+  const hsize_t chunk = chunk_length(dset.get());
+  hsize_t block = hsize_t{1} << 20;
+  if (chunk > 0) block = ((block + chunk - 1) / chunk) * chunk;
+  std::vector<int64_t> buffer;
+  for (const ValueRange& range : ranges) {
+    if (range.end > n || range.begin > range.end) {
+      f.fail("cannot read values " + std::to_string(range.begin) + " to " +
+             std::to_string(range.end) + " of dataset '" + path + "', which holds " +
+             std::to_string(n));
+    }
+    for (hsize_t at = range.begin; at < range.end;) {
+      // Up to the next block boundary: a chunk is read by one H5Dread.
+      const hsize_t stop = std::min<hsize_t>(range.end, (at / block + 1) * block);
+      const hsize_t count = stop - at;
+      if (buffer.size() < count) buffer.resize(count);
+      if (H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &at, nullptr, &count, nullptr) <
+          0) {
+        f.fail("cannot select in '" + path + "': " + error_stack_message());
+      }
+      Handle mem_space(H5Screate_simple(1, &count, nullptr), H5Sclose);
+      if (H5Dread(dset.get(), H5T_NATIVE_INT64, mem_space.get(), file_space.get(), H5P_DEFAULT,
+                  buffer.data()) < 0) {
+        f.fail("cannot read dataset '" + path + "': " + error_stack_message());
+      }
+      take(at, buffer.data(), count);
+      f.events_done += count;
+      if (f.progress) f.progress("read", f.events_done, f.events_total);
+      at = stop;
+    }
+  }
+  return n;
+}
+
 namespace {
 
 std::vector<StoredString> read_stored_strings(const File& f, hid_t dset, const std::string& path,

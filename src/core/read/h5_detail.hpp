@@ -5,7 +5,9 @@
 
 #include <hdf5.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -82,6 +84,9 @@ struct File {
   uint64_t events_done = 0;
   uint64_t memory = 0;  // bytes claimed by what has been read so far
   bool times = true;    // false: the calls' times are left out (ReadDepth::index)
+  // ReadPlan::ranks, ascending: only these ranks' calls are read (columnar).
+  std::optional<std::vector<int64_t>> held_ranks;
+  bool others_first_starts = true;
 
   [[noreturn]] void fail(const std::string& what) const;  // corrupt_profile, names the file
   // A message of the table about this file: {"path", path} comes first.
@@ -110,6 +115,18 @@ uint64_t dataset_length(const File& f, hid_t dset, const std::string& what);
 // the file stores for the dataset (no buffer is sized from a lie).
 std::vector<int64_t> read_int64_column(File& f, hid_t loc, const std::string& path,
                                        bool events = false, const std::string& shown = {});
+// Values [begin, end) of a 1-D numeric dataset.
+struct ValueRange {
+  uint64_t begin, end;
+};
+// The values of `ranges` (ascending, disjoint, within the dataset) of a 1-D
+// numeric dataset as int64, with read_int64_column's checks, handed to
+// `take(first_index, values, n)` block after block in index order (blocks
+// of whole chunks where it can, so no chunk is decompressed twice by one
+// range). Counts events for progress. Returns the dataset's length.
+uint64_t read_int64_ranges(File& f, hid_t loc, const std::string& path,
+                           const std::vector<ValueRange>& ranges,
+                           const std::function<void(uint64_t, const int64_t*, std::size_t)>& take);
 // A 1-D string dataset (variable- or fixed-length), decoded as UTF-8 with
 // replacement; fixed-length values lose trailing NULs.
 std::vector<std::string> read_string_column(File& f, hid_t loc, const std::string& path);

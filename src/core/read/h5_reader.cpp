@@ -148,7 +148,7 @@ class FdSource final : public ByteSource {
 };
 
 Run read_from_state(h5::SourceState& state, const std::string& path, const Progress& progress,
-                    ReadDepth depth) {
+                    const ReadPlan& plan) {
   h5::silence_hdf5_errors();
   h5::Handle fapl = h5::driver_fapl(state);
   if (!fapl.valid()) {
@@ -160,7 +160,12 @@ Run read_from_state(h5::SourceState& state, const std::string& path, const Progr
   f.path = path;
   f.progress = progress;
   f.source = &state;
-  f.times = depth == ReadDepth::calls;
+  f.times = plan.depth == ReadDepth::calls;
+  if (f.times && plan.ranks) {
+    f.held_ranks = *plan.ranks;
+    std::sort(f.held_ranks->begin(), f.held_ranks->end());
+    f.others_first_starts = plan.others_first_starts;
+  }
   // The driver reads the source, not the name: a name no other open file has.
   static unsigned counter = 0;
   const std::string open_name = "scope-speedscope input " + std::to_string(++counter);
@@ -191,11 +196,11 @@ Error unreadable(const std::string& path, const std::string& reason) {
 // Every reading error blames the file; a source that failed to give bytes
 // is the reason, whatever HDF5 made of the missing bytes.
 Run read_source(ByteSource& source, const std::string& shown, const Progress& progress,
-                ReadDepth depth) {
+                const ReadPlan& plan) {
   h5::SourceState state;
   state.source = &source;
   try {
-    return read_from_state(state, shown, progress, depth);
+    return read_from_state(state, shown, progress, plan);
   } catch (Error& e) {
     if (!state.failure.empty()) throw unreadable(shown, state.failure);
     e.in_file(shown);
@@ -207,7 +212,7 @@ Run read_source(ByteSource& source, const std::string& shown, const Progress& pr
 }  // namespace
 
 Run read_run(const std::string& path, const Progress& progress, const std::string& display_name,
-             ReadDepth depth) {
+             const ReadPlan& plan) {
   const std::string& shown = display_name.empty() ? path : display_name;
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
@@ -221,18 +226,18 @@ Run read_run(const std::string& path, const Progress& progress, const std::strin
   if (::fstat(fd, &st) != 0) throw unreadable(shown, std::strerror(errno));
   if (S_ISDIR(st.st_mode)) throw unreadable(shown, "it is a directory");
   source.set_size(static_cast<uint64_t>(st.st_size));
-  return read_source(source, shown, progress, depth);
+  return read_source(source, shown, progress, plan);
 }
 
 Run read_run_from_memory(const void* data, std::size_t size, const std::string& name,
-                         const Progress& progress, ReadDepth depth) {
+                         const Progress& progress, const ReadPlan& plan) {
   MemorySource source(data, size);
-  return read_source(source, name, progress, depth);
+  return read_source(source, name, progress, plan);
 }
 
 Run read_run_from_source(ByteSource& source, const std::string& name, const Progress& progress,
-                         ReadDepth depth) {
-  return read_source(source, name, progress, depth);
+                         const ReadPlan& plan) {
+  return read_source(source, name, progress, plan);
 }
 
 }  // namespace scope_speedscope

@@ -3,7 +3,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "model/run.hpp"
 
@@ -38,20 +40,37 @@ class ByteSource {
 // found by the read that needs them.
 enum class ReadDepth { calls, index };
 
+// What a read takes: its depth and, for schema 2 and 3 files, whose calls.
+// With `ranks`, only those ranks' calls are read (times and lanes), so that
+// opening rank 0 of a 64-rank job reads a 64th of its calls; the index, the
+// tables and what the region order and the origin need of the other ranks
+// (each of their rows' earliest start: their start column, nothing else)
+// are read as for every rank, unless `others_first_starts` is false (a read
+// that only checks the rest of a file whose order is known). Their other
+// columns are not read, so damage there is found by the read that needs
+// them. Schema-1 and aggregate files are read whole. The run is `partial`
+// when a rank with calls was left out (RankSlice::held).
+struct ReadPlan {
+  ReadPlan(ReadDepth d = ReadDepth::calls) : depth(d) {}  // NOLINT: a depth is a plan
+  ReadDepth depth = ReadDepth::calls;
+  std::optional<std::vector<int64_t>> ranks;
+  bool others_first_starts = true;
+};
+
 // Reads a scope-profiler file (schema 1, 2, 3 or aggregate) from a path.
 // Throws Error (file_not_found, corrupt_profile, schema) with scope-profiler's
 // messages; `path` appears in them as given, or `display_name` when set
 // (a browser's mounted file shows its own name, not the mount path).
 Run read_run(const std::string& path, const Progress& progress = {},
-             const std::string& display_name = {}, ReadDepth depth = ReadDepth::calls);
+             const std::string& display_name = {}, const ReadPlan& plan = {});
 
 // The same from bytes in memory; `name` stands for the path in messages and
 // in the display label.
 Run read_run_from_memory(const void* data, std::size_t size, const std::string& name,
-                         const Progress& progress = {}, ReadDepth depth = ReadDepth::calls);
+                         const Progress& progress = {}, const ReadPlan& plan = {});
 
 // The same from any source; `name` as for read_run_from_memory.
 Run read_run_from_source(ByteSource& source, const std::string& name, const Progress& progress = {},
-                         ReadDepth depth = ReadDepth::calls);
+                         const ReadPlan& plan = {});
 
 }  // namespace scope_speedscope

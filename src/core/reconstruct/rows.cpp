@@ -10,6 +10,7 @@ Rows gather_rows(const Run& run, const std::vector<uint32_t>& regions, int64_t r
   for (uint32_t region : regions) {
     for (const RankSlice& slice : run.regions[region].ranks) {
       if (slice.rank != rank) continue;
+      require_held(slice);
       if (slice.count > 0) g.rows.push_back({region, g.size, slice.offset, slice.count});
       g.size += slice.count;
       g.any_lane = g.any_lane || run.lane_column;

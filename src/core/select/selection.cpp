@@ -43,14 +43,9 @@ double first_start_seconds(const Run& run, const Region& region) {
   bool any = false;
   double best = 0.0;
   for (const RankSlice& slice : region.ranks) {
-    double first = 0.0;  // a rank with no calls counts as 0.0
-    if (slice.count > 0) {
-      int64_t m = run.start_ns[slice.offset];
-      for (uint64_t i = slice.offset + 1; i < slice.offset + slice.count; ++i) {
-        m = std::min(m, run.start_ns[i]);
-      }
-      first = static_cast<double>(m) / 1e9;
-    }
+    // a rank with no calls counts as 0.0
+    const double first =
+        slice.count > 0 ? static_cast<double>(slice_min_start_ns(run, slice)) / 1e9 : 0.0;
     if (!any || first < best) best = first;
     any = true;
   }

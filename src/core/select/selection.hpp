@@ -84,6 +84,7 @@ bool for_each_selected_event(const Run& run, const std::vector<uint32_t>& region
                              const std::vector<int64_t>& ranks, Fn&& fn) {
   bool going = true;
   for_each_selected_row(run, regions, ranks, [&](const RankSlice& slice) {
+    require_held(slice);
     for (uint64_t e = slice.offset; going && e < slice.offset + slice.count; ++e) going = fn(e);
   });
   return going;

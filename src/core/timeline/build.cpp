@@ -446,6 +446,7 @@ void Timeline::Builder::describe_selection(const Run& run, const std::vector<uin
   for (const Region& region : run.regions) described->regions.push_back(Region{region.name, {}});
   described->region_order_keys = region_order_keys(run);
   tl.described_ = std::move(described);
+  tl.unread_ranks_ = scope_speedscope::unread_ranks(run);
   std::vector<int64_t> in = ranks;
   std::sort(in.begin(), in.end());
   tl.holds_every_rank_ = true;

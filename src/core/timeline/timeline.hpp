@@ -106,6 +106,11 @@ class Timeline {
   // Whether every rank with calls of the selected regions is in the
   // timeline (else a narrowing's region order may depend on ranks it lacks).
   bool holds_every_rank() const { return holds_every_rank_; }
+  // The ranks with calls that the read behind it left out (ReadPlan::ranks),
+  // ascending; empty when it read every rank's calls. The file's export
+  // fails on damage in their calls, so a download reads them first
+  // (export_timeline's read_rest).
+  const std::vector<int64_t>& unread_ranks() const { return unread_ranks_; }
   // The longest call of all (lane, depth, index), for messages about a
   // narrowing that keeps nothing.
   struct CallAt {
@@ -277,6 +282,7 @@ class Timeline {
   TimelineOptions selection_;  // without its progress callback
   std::shared_ptr<const Run> described_;
   bool holds_every_rank_ = false;
+  std::vector<int64_t> unread_ranks_;
   CallAt longest_{0, 0, 0};
   std::vector<FrameTotals> frame_totals_;
   int64_t origin_ns_ = 0;
