@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it, before } from 'node:test';
 
-import { cases, inputPath } from './helpers.mjs';
+import { cases, fixtures, inputPath } from './helpers.mjs';
 import { createScopeSpeedscope } from '../../dist/node.js';
 import { rng } from './seeded.mjs';
 
@@ -109,7 +109,7 @@ describe('timeline.exportSpeedscope is the file exported with the same narrowing
   }
 
   it('a timeline of rank 0 opened by path finds damage in rank 2 at its export, as the file', async () => {
-    const file = inputPath('ranks_damaged_rank2_s3.h5');
+    const file = path.join(fixtures, 'partial', 'ranks_damaged_rank2_s3.h5');
     const message = `ranks_damaged_rank2_s3.h5: the times decoded from events/durations overflow 64-bit nanoseconds at events/durations[34]. The file is damaged.`;
     const tl = await sp.openTimeline(byPath(file), { ranks: [0] });
     try {

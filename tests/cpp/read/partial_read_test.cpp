@@ -238,7 +238,7 @@ TEST(PartialRead, leaves_out_what_it_does_not_need) {
 // timeline of rank 0 opens; its export fails as the file's does, before
 // anything is written; a timeline holding rank 2 fails as it opens.
 TEST(PartialRead, damage_in_a_rank_left_out_fails_the_export) {
-  const std::string path = shared_dir() + "/h5/ranks_damaged_rank2_s3.h5";
+  const std::string path = shared_dir() + "/partial/ranks_damaged_rank2_s3.h5";
   const std::string message = "error: " + path +
                               ": the times decoded from events/durations overflow 64-bit "
                               "nanoseconds at events/durations[34]. The file is damaged.";
