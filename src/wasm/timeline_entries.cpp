@@ -235,7 +235,7 @@ val timeline_overview(int id, val options) {
 // options: {filepath, minDuration, timeWindow, flushSize} (the selection is
 // the timeline's); the outputs streamed into the JavaScript sink. input:
 // the timeline's file again when it was read without some ranks' calls
-// (unreadRanks), which are then read (and dropped) before anything is
+// (unreadRanks), whose calls are then checked (and not kept) before anything is
 // written, once a timeline.
 val timeline_export_speedscope(int id, val options, val sink, val input) {
   return guarded([&] {
@@ -255,6 +255,7 @@ val timeline_export_speedscope(int id, val options, val sink, val input) {
       ss::ReadPlan plan;
       plan.ranks = ranks;
       plan.others_first_starts = false;
+      plan.keep = false;  // checked block by block; the export needs none of them
       read_input(input, progress, plan);
       t.rest_read = true;
     };

@@ -251,7 +251,72 @@ class HeldRead {
     attach();
   }
 
+  // The same checks without keeping anything (ReadPlan::keep false): the
+  // held rows' values are read block by block, decoded and dropped, and
+  // their slices left not held: every value read() reads, so damage in
+  // any of them fails here as it fails there.
+  void check(bool threads, bool tasks) {
+    plan_rows();
+    f_.events_total = held_values_ * (2 + (threads ? 1 : 0) + (tasks ? 1 : 0));
+    require_column(end_path_);
+    if (threads) require_column("events/thread_ids");
+    if (threads && tasks) require_column("events/task_ids");
+    std::vector<int64_t> starts, ends, ignored;
+    for (const ValueRange& range : ranges_of(held_)) {
+      for (uint64_t at = range.begin; at < range.end;) {
+        const uint64_t stop = std::min<uint64_t>(range.end, (at / kCheckBlock + 1) * kCheckBlock);
+        const std::vector<ValueRange> block = {{at, stop}};
+        take(start_path_, block, starts);
+        take(end_path_, block, ends);
+        if (deltas_) decode_block(at, starts, ends);
+        if (threads) {
+          take("events/thread_ids", block, ignored);
+          for (std::size_t k = 0; k < ignored.size(); ++k) {
+            if (ignored[k] == INT64_MAX) {
+              f_.fail(Msg::thread_id_out_of_range, {{"dataset", "events/thread_ids"},
+                                                    {"row", std::to_string(at + k)},
+                                                    {"value", std::to_string(ignored[k])}});
+            }
+          }
+        }
+        if (threads && tasks) take("events/task_ids", block, ignored);
+        at = stop;
+      }
+    }
+    for (PlannedRow& r : plan_) r.held = false;
+    attach();
+  }
+
  private:
+  static constexpr uint64_t kCheckBlock = uint64_t{1} << 20;
+
+  void take(const std::string& path, const std::vector<ValueRange>& block,
+            std::vector<int64_t>& into) {
+    into.clear();
+    read_int64_ranges(
+        f_, f_.file.get(), path, block,
+        [&](uint64_t, const int64_t* v, std::size_t n) { into.insert(into.end(), v, v + n); });
+  }
+
+  // Decodes a block of delta-encoded starts and durations of held rows
+  // (from event `first`), each row's running start kept across blocks.
+  void decode_block(uint64_t first, const std::vector<int64_t>& starts,
+                    const std::vector<int64_t>& ends) {
+    for (std::size_t k = 0; k < starts.size(); ++k) {
+      const uint64_t i = first + k;
+      while (held_[check_at_]->offset + held_[check_at_]->count <= i) ++check_at_;
+      PlannedRow& r = *held_[check_at_];
+      if (i == r.offset) r.acc = 0;
+      if (__builtin_add_overflow(r.acc, starts[k], &r.acc)) {
+        f_.fail(Msg::decoded_time_overflow, {{"dataset", start_path_}, {"row", std::to_string(i)}});
+      }
+      int64_t end = 0;
+      if (__builtin_add_overflow(r.acc, ends[k], &end)) {
+        f_.fail(Msg::decoded_time_overflow, {{"dataset", end_path_}, {"row", std::to_string(i)}});
+      }
+    }
+  }
+
   void plan_rows() {
     const std::vector<int64_t>& held_ranks = *f_.held_ranks;
     plan_.resize(ix_.region_ids.size());
@@ -403,6 +468,7 @@ class HeldRead {
   std::vector<PlannedRow> plan_;
   std::vector<PlannedRow*> held_, starts_;  // ascending offsets
   uint64_t held_values_ = 0;
+  std::size_t check_at_ = 0;  // check(): the held row being decoded
 };
 
 }  // namespace
@@ -433,7 +499,12 @@ void read_columnar(File& f, Run& run) {
   validate_event_index(f, offsets, counts, events);
   if (f.times && f.held_ranks && (events > 0 || link_exists(root, start_path))) {
     const EventIndex ix{table, region_ids, ranks, offsets, counts};
-    HeldRead(f, run, ix, deltas, events).read(threads, tasks);
+    HeldRead held(f, run, ix, deltas, events);
+    if (f.keep_calls) {
+      held.read(threads, tasks);
+    } else {
+      held.check(threads, tasks);
+    }
     drop_regions_without_rows(run);
     return;
   }

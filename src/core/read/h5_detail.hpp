@@ -87,6 +87,7 @@ struct File {
   // ReadPlan::ranks, ascending: only these ranks' calls are read (columnar).
   std::optional<std::vector<int64_t>> held_ranks;
   bool others_first_starts = true;
+  bool keep_calls = true;  // ReadPlan::keep
 
   [[noreturn]] void fail(const std::string& what) const;  // corrupt_profile, names the file
   // A message of the table about this file: {"path", path} comes first.

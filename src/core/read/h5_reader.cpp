@@ -165,6 +165,7 @@ Run read_from_state(h5::SourceState& state, const std::string& path, const Progr
     f.held_ranks = *plan.ranks;
     std::sort(f.held_ranks->begin(), f.held_ranks->end());
     f.others_first_starts = plan.others_first_starts;
+    f.keep_calls = plan.keep;
   }
   // The driver reads the source, not the name: a name no other open file has.
   static unsigned counter = 0;

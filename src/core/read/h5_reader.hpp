@@ -55,6 +55,10 @@ struct ReadPlan {
   ReadDepth depth = ReadDepth::calls;
   std::optional<std::vector<int64_t>> ranks;
   bool others_first_starts = true;
+  // With `ranks`: false reads their calls only to check them (every check
+  // of a whole read, block by block) and keeps none (their slices are not
+  // held): what a timeline's export needs of the ranks it left out.
+  bool keep = true;
 };
 
 // Reads a scope-profiler file (schema 1, 2, 3 or aggregate) from a path.

@@ -83,8 +83,13 @@ Opened open_and_export(const std::string& path, const std::vector<int64_t>& rank
       ReadPlan again;
       again.ranks = rest;
       again.others_first_starts = false;
+      again.keep = false;  // as the bindings read it: checked, nothing kept
       const Run rest_run = read_run(path, {}, {}, again);
-      EXPECT_EQ(unread_ranks(rest_run), ranks_left(ranks, rest_run));
+      EXPECT_TRUE(rest_run.start_ns.empty());
+      std::vector<int64_t> none_held = ranks_left(ranks, rest_run);
+      none_held.insert(none_held.end(), rest.begin(), rest.end());
+      std::sort(none_held.begin(), none_held.end());
+      EXPECT_EQ(unread_ranks(rest_run), none_held);
     });
     EXPECT_EQ(rest_reads, partial && !tl.unread_ranks().empty() ? 1 : 0);
     o.names = target.names;
@@ -213,6 +218,13 @@ TEST(PartialRead, leaves_out_what_it_does_not_need) {
   const scope_speedscope::Run other = read_run(path, progress, {}, rest);
   EXPECT_EQ(total, 2 * (events - rank0));
   EXPECT_EQ(unread_ranks(other), (std::vector<int64_t>{0}));
+  // Checked only (ReadPlan::keep false): the same values read, none kept.
+  rest.keep = false;
+  const scope_speedscope::Run checked = read_run(path, progress, {}, rest);
+  EXPECT_EQ(total, 2 * (events - rank0));
+  EXPECT_TRUE(checked.start_ns.empty());
+  EXPECT_TRUE(checked.end_ns.empty());
+  EXPECT_EQ(unread_ranks(checked), (std::vector<int64_t>{0, 1, 2, 3}));
   // Nothing was kept of rank 0's starts: its order and origin are unknown.
   try {
     (void)run_origin_ns(other);
