@@ -3,7 +3,7 @@
 //   build/wasm: scope-speedscope.js (browser glue), scope-speedscope.node.js
 //               (Node glue), scope-speedscope.wasm (one module for both)
 //   src/js:     api.js (the API's facade, shared; behind it errors.js, inputs.js, sinks.js,
-//               timeline.js, instantiate.js) and options.js (its checks), browser.js and node.js (the
+//               timeline.js, wire.js, instantiate.js) and options.js (its checks), browser.js and node.js (the
 //               entries), index.cjs (CommonJS), cli.js, index.d.ts (types of
 //               both entries) and its CommonJS copy index.d.cts, server.js (the
 //               page's server, for `scope-speedscope view` and `serve`)
@@ -79,6 +79,7 @@ for (const file of [
   'options.js',
   'sinks.js',
   'timeline.js',
+  'wire.js',
   'browser.js',
   'node.js',
   'index.cjs',

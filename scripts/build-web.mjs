@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Assembles the static site in dist/web/ from
 //   web/*                                    the page (HTML, CSS, JS modules)
-//   dist/{browser.js,api.js,errors.js,inputs.js,instantiate.js,options.js,sinks.js,timeline.js,
+//   dist/{browser.js,api.js,errors.js,inputs.js,instantiate.js,options.js,sinks.js,timeline.js,wire.js,
 //         scope-speedscope.js,scope-speedscope.wasm} -> lib/
 //                                            (the package's browser build; browser.js
 //                                            becomes lib/index.js, the page's import)
@@ -115,6 +115,7 @@ const LIB_FILES = {
   'options.js': 'options.js',
   'sinks.js': 'sinks.js',
   'timeline.js': 'timeline.js',
+  'wire.js': 'wire.js',
   'scope-speedscope.js': 'scope-speedscope.js',
   'scope-speedscope.wasm': 'scope-speedscope.wasm',
 };

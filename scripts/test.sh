@@ -19,10 +19,13 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$here"
 # step <name> <command...>: runs it and says how long it took.
 step() {
-  local name="$1" start=$SECONDS
+  local name="$1" start=$SECONDS rc=0
   shift
-  "$@"
+  # `|| rc=$?`, not set -e: a caller's `step ... || status=$?` turns set -e
+  # off inside the function, and a failed suite then returned 0.
+  "$@" || rc=$?
   echo "npm test: $name took $((SECONDS - start)) s"
+  return "$rc"
 }
 step setup bash scripts/setup.sh test
 step format bash scripts/check-format.sh

@@ -24,7 +24,7 @@ const OPENS = new Set(['timeline-open', 'timeline-compare-open']);
 
 // The version of docs/engine-protocol.md this page speaks; the engine's
 // 'init' reply says its own (a service worker may serve an older page).
-export const PROTOCOL = 1;
+export const PROTOCOL = 2;
 
 export class EngineClient {
   #create;

@@ -28,9 +28,6 @@ const STALL_ON = new URLSearchParams(self.location.search).get('test-stall');
 // 256 MiB take otherwise.
 const READ_WHOLE = new URLSearchParams(self.location.search).get('read-whole-bytes');
 
-// The version of docs/engine-protocol.md this engine serves (the page checks it).
-const PROTOCOL = 1;
-
 let module = null;
 function lib() {
   module ??= createScopeSpeedscope(READ_WHOLE ? { readWholeBytes: Number(READ_WHOLE) } : {}).catch((err) => {
@@ -169,7 +166,13 @@ self.onmessage = async ({ data }) => {
   try {
     if (type === 'init') {
       const sp = await lib();
-      self.postMessage({ id, type: 'result', protocol: PROTOCOL, version: sp.version, features: featuresOf(sp) });
+      self.postMessage({
+        id,
+        type: 'result',
+        protocol: sp.engineProtocol,
+        version: sp.version,
+        features: featuresOf(sp),
+      });
     } else if (type === 'inspect') {
       await inspect(id, data.file);
     } else if (type === 'overview') {

@@ -25,11 +25,13 @@ import { READ_WHOLE_BYTES, blobSource, readWhole } from './inputs.js';
 import { compileWasm, instantiateAsync, instantiateNow, wasmLoadError } from './instantiate.js';
 import { collectingSink, concatChunks, guardSink, progressOf } from './sinks.js';
 import { RunComparison, Timeline, timelineIds, timelineRegistry } from './timeline.js';
+import { decodeAnswer } from './wire.js';
 
 export { createOptionsOf } from './options.js';
 export { ScopeSpeedscopeError } from './errors.js';
 export { concatChunks } from './sinks.js';
 export { wasmLoadError } from './instantiate.js';
+export { decodeAnswer } from './wire.js';
 
 export const NS_PER_SECOND = 1_000_000_000;
 export const SCHEMA_URL = 'https://www.speedscope.app/file-format-schema.json';
@@ -202,6 +204,34 @@ class ScopeSpeedscope {
       tb?.close();
       throw error;
     }
+  }
+
+  /**
+   * One request of the page's protocol (docs/engine-protocol.md), answered
+   * by the core's engine in this module (the same dispatcher `serve`
+   * answers with natively): `request` { type, ...fields } (JSON-able);
+   * `inputs` { file, fileA, fileB }, the inputs it reads, as
+   * exportSpeedscope takes them; `sink` where a timeline-export writes;
+   * `onProgress` as elsewhere. Returns the decoded answer: { type: 'result'
+   * | 'error' | 'refused', ... }, its columns typed arrays over one buffer.
+   */
+  engineRequest(request, { inputs = {}, sink = null, onProgress = null } = {}) {
+    if (request === null || typeof request !== 'object' || typeof request.type !== 'string') {
+      throw new TypeError('scope-speedscope: engineRequest(request): request must be an object with a type');
+    }
+    const keys = Object.keys(inputs ?? {}).filter((k) => inputs[k] != null);
+    const checked = keys.map((k) => inputOf(inputs[k], k));
+    const core = sink ? guardSink(sink, onProgress) : { progress: progressOf(onProgress) };
+    const text = JSON.stringify(request);
+    const bytes = this.#withInputs(checked, (m, prepared) =>
+      m.engineDispatch(text, Object.fromEntries(keys.map((k, i) => [k, prepared[i]])), core),
+    );
+    return decodeAnswer(bytes);
+  }
+
+  /** The version of docs/engine-protocol.md engineRequest answers. */
+  get engineProtocol() {
+    return this.#live().engineProtocol();
   }
 
   /** The speedscope document of one (small) input as an object. */

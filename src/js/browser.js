@@ -4,7 +4,7 @@
 import createScopeSpeedscopeModule from './scope-speedscope.js';
 import { createOptionsOf, instantiate } from './api.js';
 
-export { NS_PER_SECOND, SCHEMA_URL, TIME_UNIT, ScopeSpeedscopeError, concatChunks } from './api.js';
+export { NS_PER_SECOND, SCHEMA_URL, TIME_UNIT, ScopeSpeedscopeError, concatChunks, decodeAnswer } from './api.js';
 
 // The .wasm next to this file. Vite, webpack 5, Parcel and Rollup's plugins
 // recognise this exact pattern and emit the file as an asset; without a

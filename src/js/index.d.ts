@@ -581,6 +581,25 @@ export interface ScopeSpeedscope {
    * and the change; largest growth of self time first. Errors as openTimeline's.
    */
   compareRuns(a: Input, b: Input, options?: TimelineOptions): Promise<RunComparison>;
+  /**
+   * One request of the page's protocol (docs/engine-protocol.md) answered by
+   * the core's engine in this module, the dispatcher `serve` answers with
+   * natively. `inputs` are the files the request reads (`file`; `fileA`,
+   * `fileB` of timeline-compare-open; the timeline's file again for a
+   * timeline-export of a timeline opened without some ranks); `sink` where a
+   * timeline-export writes. The answer's columns are typed arrays over one
+   * buffer.
+   */
+  engineRequest(
+    request: { type: string; [field: string]: unknown },
+    io?: {
+      inputs?: { file?: Input; fileA?: Input; fileB?: Input };
+      sink?: OutputSink;
+      onProgress?: (p: Progress) => void;
+    },
+  ): EngineAnswer;
+  /** The version of docs/engine-protocol.md engineRequest answers. */
+  readonly engineProtocol: number;
   exportSpeedscope(inputs: Input | Input[], options?: ExportOptions & { sink?: undefined }): Output[];
   exportSpeedscope(inputs: Input | Input[], options: ExportOptions & { sink: OutputSink }): string[];
   buildSpeedscopeDocument(input: Input, options?: Omit<ExportOptions, 'sink'>): SpeedscopeDocument;
@@ -659,4 +678,20 @@ export interface CreateOptions {
 
 export declare function createScopeSpeedscope(options?: CreateOptions): Promise<ScopeSpeedscope>;
 export declare function concatChunks(chunks: Uint8Array[]): Bytes;
+/** An engine answer (docs/engine-protocol.md): 'result' with its fields, 'error' or 'refused'. */
+export type EngineAnswer =
+  | ({ type: 'result' } & Record<string, unknown>)
+  | {
+      type: 'error';
+      kind: string;
+      code: string;
+      message: string;
+      wording: string;
+      file: string | null;
+      field: string | null;
+      index: number | null;
+    }
+  | { type: 'refused'; message: string };
+/** Decodes an engine answer's wire bytes (docs/engine-protocol.md, "Wire"). */
+export declare function decodeAnswer(bytes: Uint8Array | ArrayBuffer): EngineAnswer;
 export default createScopeSpeedscope;

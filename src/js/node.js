@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import createScopeSpeedscopeModule from './scope-speedscope.node.js';
 import { createOptionsOf, instantiate, wasmLoadError } from './api.js';
 
-export { NS_PER_SECOND, SCHEMA_URL, TIME_UNIT, ScopeSpeedscopeError, concatChunks } from './api.js';
+export { NS_PER_SECOND, SCHEMA_URL, TIME_UNIT, ScopeSpeedscopeError, concatChunks, decodeAnswer } from './api.js';
 
 // The words the native CLI has for these (C's strerror), so that both say
 // the same of a file they cannot open.

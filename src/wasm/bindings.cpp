@@ -26,6 +26,8 @@ EMSCRIPTEN_BINDINGS(scope_speedscope) {
   emscripten::function("timelineAlignedGrid", &wasm::timeline_aligned_grid);
   emscripten::function("timelineLateness", &wasm::timeline_lateness);
   emscripten::function("timelineClose", &wasm::timeline_close);
+  emscripten::function("engineDispatch", &wasm::engine_dispatch);
+  emscripten::function("engineProtocol", &wasm::engine_protocol);
   emscripten::function("cliImbalance", &wasm::cli_imbalance);
   emscripten::function("cliDiff", &wasm::cli_diff);
   emscripten::function("compareOpen", &wasm::compare_open);

@@ -46,6 +46,10 @@ val compare_aligned(int id, double lane, double start, double end, double width)
 val compare_regions_in(int id, double start, double end);
 bool compare_close(int id);
 
+// the page's protocol, answered by the core's engine (engine_entries.cpp)
+val engine_dispatch(std::string request, val inputs, val sink);
+int engine_protocol();
+
 // the Node CLI, constants and messages (cli_entries.cpp)
 val cli_imbalance(val input, val args);
 val cli_diff(val a, val b, val args);

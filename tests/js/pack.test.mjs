@@ -58,6 +58,7 @@ describe('npm package', () => {
       'scope-speedscope.js',
       'sinks.js',
       'timeline.js',
+      'wire.js',
     ]);
     // A top-level await stops IIFE bundles (Vite's default for workers) and require(esm).
     for (const format of ['iife', 'cjs']) {
@@ -121,6 +122,7 @@ describe('npm package', () => {
         'dist/server.js',
         'dist/sinks.js',
         'dist/timeline.js',
+        'dist/wire.js',
         ...site,
         ...docs,
         'package.json',

@@ -1,5 +1,6 @@
 // docs/engine-protocol.md lists exactly the requests the page's engine
-// serves (web/worker.js and web/timeline/worker-side.js) and exactly the
+// serves (web/worker.js, and the core's dispatcher in src/core/engine/,
+// which web/timeline/worker-side.js pipes to) and exactly the
 // documented requests the page sends (web/*.js and web/timeline/*.js
 // beside the engine's side; all but timeline-close): a
 // request added or removed on one side without the document fails here.
@@ -16,12 +17,11 @@ const documented = () =>
 
 function served() {
   const worker = read('web', 'worker.js');
-  const side = read('web', 'timeline', 'worker-side.js');
+  const engine = read('src', 'core', 'engine', 'engine.cpp');
   const types = new Set();
   for (const m of worker.matchAll(/type === '([a-z-]+)'/g)) types.add(m[1]);
-  for (const m of side.matchAll(/type === '(timeline-[a-z-]+)'/g)) types.add(m[1]);
-  const queries = side.slice(side.indexOf('const QUERIES = {'));
-  for (const m of queries.slice(0, queries.indexOf('\n};')).matchAll(/^ {2}'(timeline-[a-z-]+)':/gm)) types.add(m[1]);
+  for (const m of engine.matchAll(/t == "([a-z-]+)"/g)) types.add(m[1]);
+  for (const m of engine.matchAll(/^ {6}\{"(timeline-[a-z-]+)", [a-z_]+\},$/gm)) types.add(m[1]);
   return types;
 }
 
@@ -47,17 +47,17 @@ test('the protocol document lists exactly the requests the engine serves', () =>
   assert.deepEqual(sorted(served()), sorted(documented()));
 });
 
-test('the page sends only documented requests, and all but timeline-close (an open closes the open one)', () => {
+test('the page sends only documented requests, and all but timeline-close (an open closes the open one) and engine-version (init says it)', () => {
   const page = sent();
   assert.deepEqual(sorted(page), sorted([...page].filter((t) => documented().has(t))));
-  assert.deepEqual(sorted([...documented()].filter((t) => !page.has(t))), ['timeline-close']);
+  assert.deepEqual(sorted([...documented()].filter((t) => !page.has(t))), ['engine-version', 'timeline-close']);
 });
 
 test('the engine, the page and the document say the same protocol version', () => {
   const doc = read('docs', 'engine-protocol.md').match(/^# The engine protocol \(version (\d+)\)/m)[1];
-  const engine = read('web', 'worker.js').match(/^const PROTOCOL = (\d+);/m)[1];
+  const engine = read('src', 'core', 'engine', 'engine.hpp').match(/kEngineProtocol = (\d+);/m)[1];
   const page = read('web', 'engine-client.js').match(/^export const PROTOCOL = (\d+);/m)[1];
   assert.deepEqual([engine, page], [doc, doc]);
-  assert.match(read('web', 'worker.js'), /type: 'result', protocol: PROTOCOL,/);
+  assert.match(read('web', 'worker.js'), /protocol: sp\.engineProtocol,/);
   assert.match(read('web', 'app.js'), /init\.protocol !== PROTOCOL/);
 });

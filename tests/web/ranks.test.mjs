@@ -308,13 +308,21 @@ async function latenessSettled(page, after = null) {
   }));
 }
 
-// The view zoomed to a heatmap cell's step (from the whole run).
+// The view zoomed to a heatmap cell's step (from the whole run). Returns the
+// whole run's order, once applied: the cell's order is the next one (waiting
+// for a change from an earlier state could catch the whole run's instead).
 async function zoomToCell(page, r, c) {
   await page.getByTestId('timeline').focus();
   await page.keyboard.press('0');
   await page.waitForFunction(() => document.querySelector('[data-testid=rank-heatmap]').dataset.cols === '5');
+  await page.waitForFunction(() => {
+    const d = document.querySelector('[data-testid=rank-order]').dataset;
+    return d.applied === 'lateness' && d.windowStart === '0';
+  });
+  const whole = await latenessSettled(page);
   const p = await cellPoint(page, r, c);
   await page.mouse.click(p.x, p.y);
+  return whole;
 }
 
 describe('the ranks as bands', { timeout: 600_000 }, () => {
@@ -435,13 +443,11 @@ describe('the ranks as bands', { timeout: 600_000 }, () => {
     assert.deepEqual(await bandRanks(page), late);
     assert.match(await page.getByTestId('rank-order-note').textContent(), /^in exchange, /);
     // The order follows the window: step 1 alone (no rank late), then step 3.
-    await zoomToCell(page, 0, 1);
-    const step1 = await latenessSettled(page, second);
+    const step1 = await latenessSettled(page, await zoomToCell(page, 0, 1));
     assert.deepEqual(step1.order, latenessOrder(tl, step1.frame, step1.start, step1.end));
     assert.deepEqual(step1.order, [0, 1, 2, 3]);
     assert.deepEqual(await bandRanks(page), [0, 1, 2, 3]);
-    await zoomToCell(page, 2, 3);
-    const step3 = await latenessSettled(page, step1);
+    const step3 = await latenessSettled(page, await zoomToCell(page, 2, 3));
     assert.deepEqual(step3.order, latenessOrder(tl, step3.frame, step3.start, step3.end));
     assert.deepEqual(await bandRanks(page), step3.order);
     assert.equal(step3.order[0], 2);

@@ -1,0 +1,285 @@
+// engine: the dispatcher (engine.hpp): a request's envelope, errors, and the
+// requests that open, close and write the run; the queries are queries.cpp's.
+#include "engine/engine.hpp"
+
+#include <map>
+#include <new>
+
+#include "engine/answers.hpp"
+#include "engine/request.hpp"
+#include "engine/state.hpp"
+#include "export/narrow.hpp"
+#include "export/timeline_export.hpp"
+#include "text/time_text.hpp"
+#include "write/speedscope_writer.hpp"
+
+namespace scope_speedscope {
+
+namespace engine {
+
+Timeline& timeline_of(Engine::State& s, const json& r) {
+  const json& id = field(r, "timeline");
+  if (!s.tl || !id.is_number() || id.get<double>() != s.id) {
+    refuse("the timeline was closed (a newer file or options replaced it)");
+  }
+  return *s.tl;
+}
+
+namespace {
+
+TimelineOptions timeline_options(const json& r, const Progress& progress) {
+  const json& o = field(r, "options");
+  if (!o.is_null() && !o.is_object()) refuse("'options' must be an object");
+  const json none = json::object();
+  const json& options = o.is_null() ? none : o;
+  TimelineOptions opts;
+  const RankChoice ranks = ranks_of(field(options, "ranks"));
+  opts.every_rank = ranks.every_rank;
+  opts.ranks = ranks.ranks;
+  opts.include = patterns_of(field(options, "include"), "include");
+  opts.exclude = patterns_of(field(options, "exclude"), "exclude");
+  opts.progress = progress;
+  return opts;
+}
+
+// Reads input `which` as the options select: only their ranks' calls (the
+// rest when a download needs them).
+Timeline open_one(const std::string& which, const TimelineOptions& opts, const EngineIo& io) {
+  if (!io.read) refuse("this engine cannot read '" + which + "'");
+  ReadPlan plan;
+  if (!opts.every_rank) plan.ranks = opts.ranks.value_or(std::vector<int64_t>{0});
+  return open_timeline(io.read(which, io.progress, plan), opts);
+}
+
+json lane_json(const Timeline::LaneInfo& l, const char* run) {
+  json lane = {{"name", run ? std::string(run[0] == 'a' ? "A" : "B") + " · " + l.name : l.name},
+               {"calls", l.calls},
+               {"maxDepth", l.max_depth},
+               {"start", l.start_ns},
+               {"end", l.end_ns}};
+  if (run) {
+    lane["run"] = run;
+  } else {
+    lane["rank"] = l.rank;
+  }
+  return lane;
+}
+
+// Calls per frame over a run, added into `totals` at `frame_of[frame]`.
+void add_totals(const Timeline& tl, std::vector<double>& totals,
+                const std::vector<int32_t>* frame_of) {
+  for (const auto& r : tl.regions(0, tl.run_end_ns())) {
+    totals[frame_of ? (*frame_of)[r.frame] : r.frame] += static_cast<double>(r.calls);
+  }
+}
+
+json open(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) {
+  s.close();
+  const TimelineOptions opts = timeline_options(r, io.progress);
+  s.tl.emplace(open_one("file", opts, io));
+  s.id = s.next_id++;
+  const Timeline& tl = *s.tl;
+  json lanes = json::array();
+  for (const auto& l : tl.lanes()) lanes.push_back(lane_json(l, nullptr));
+  std::vector<double> totals(tl.frames().size(), 0.0);
+  add_totals(tl, totals, nullptr);
+  return {{"timeline", s.id},
+          {"lanes", lanes},
+          {"frames", tl.frames()},
+          {"totals", out.column(totals)},
+          {"runEnd", tl.run_end_ns()},
+          {"originInRun", tl.origin_in_run_ns()},
+          {"maxWidth", kTimelineMaxWidth},
+          {"memoryBytes", tl.memory_bytes()},
+          {"unreadRanks", tl.unread_ranks()}};
+}
+
+json compare_open(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) {
+  s.close();
+  const TimelineOptions opts = timeline_options(r, io.progress);
+  s.a.emplace(open_one("fileA", opts, io));
+  s.tl.emplace(open_one("fileB", opts, io));
+  s.runs = std::make_unique<AlignedRuns>(*s.a, *s.tl);
+  s.lanes_b = s.tl->lanes().size();
+  s.id = s.next_id++;
+  const Timeline &a = *s.a, &b = *s.tl;
+  json lanes = json::array();
+  for (const auto& l : b.lanes()) lanes.push_back(lane_json(l, "b"));
+  for (const auto& l : a.lanes()) lanes.push_back(lane_json(l, "a"));
+  std::vector<double> totals(s.runs->frames().size(), 0.0);
+  add_totals(b, totals, nullptr);
+  add_totals(a, totals, &s.runs->frame_of_a());
+  const json compare = {{"lanesB", s.lanes_b},
+                        {"partnerLanes", s.runs->partner_lanes()},
+                        {"originInRun", {{"a", a.origin_in_run_ns()}, {"b", b.origin_in_run_ns()}}},
+                        {"runEnd", {{"a", a.run_end_ns()}, {"b", b.run_end_ns()}}},
+                        {"regions", rows_json(s.runs->regions(), false)}};
+  return {{"timeline", s.id},
+          {"lanes", lanes},
+          {"frames", s.runs->frames()},
+          {"totals", out.column(totals)},
+          {"runEnd", std::max(a.run_end_ns(), b.run_end_ns())},
+          {"originInRun", b.origin_in_run_ns()},
+          {"maxWidth", kTimelineMaxWidth},
+          {"memoryBytes", a.memory_bytes() + b.memory_bytes() + s.runs->memory_bytes()},
+          {"unreadRanks", b.unread_ranks()},
+          {"compare", compare}};
+}
+
+json close(Engine::State& s, const json& r) {
+  const json& id = field(r, "timeline");
+  if (s.tl && id.is_number() && id.get<double>() == s.id) s.close();
+  return json::object();
+}
+
+// A time or duration option: seconds, or text in the CLI's grammar.
+std::string time_text(const json& v) {
+  if (v.is_number()) {
+    const double x = v.get<double>();
+    const std::string text = seconds_text(x);
+    return text.empty() ? python_float_repr(x) : text;
+  }
+  if (v.is_string()) return v.get<std::string>();
+  return "<not a number or a string>";
+}
+
+// options.minDuration: seconds or "2ms"; options.timeWindow: [start, end]
+// (seconds, text, or null for an open end) or "START:END".
+Narrowing narrowing_of(const json& options) {
+  Narrowing n;
+  const json& min = field(options, "minDuration");
+  if (!min.is_null()) set_min_duration(n, time_text(min), "minDuration", false);
+  const json& window = field(options, "timeWindow");
+  if (window.is_null()) return n;
+  if (window.is_string()) {
+    set_time_window(n, window.get<std::string>(), "timeWindow", false);
+  } else if (window.is_array() && window.size() == 2) {
+    set_time_window(n, window[0].is_null() ? std::string() : time_text(window[0]),
+                    window[1].is_null() ? std::string() : time_text(window[1]), "timeWindow",
+                    false);
+  } else {
+    set_time_window(n, "<not [start, end]>", "timeWindow", false);
+  }
+  return n;
+}
+
+// The open run's document (whole, or narrowed) into io.output; the ranks it
+// did not read are read once first and checked, not kept, so damage there
+// fails the download as it fails the CLI.
+json export_document(Engine::State& s, const json& r, const EngineIo& io) {
+  const Timeline& tl = timeline_of(s, r);
+  if (!io.output) refuse("this engine has nowhere to write a download");
+  const json& o = field(r, "options");
+  const json options = o.is_object() ? o : json::object();
+  ExportOptions opts;
+  opts.narrowing = narrowing_of(options);
+  opts.verbose = false;
+  opts.progress = io.progress;
+  const json& path = field(options, "filepath");
+  const std::string filepath =
+      path.is_string() ? path.get<std::string>() : "profile.speedscope.json";
+  const ReadRest read_rest = [&](const std::vector<int64_t>& ranks) {
+    if (s.rest_read) return;
+    if (!io.read) refuse("this engine cannot read the ranks the timeline did not read");
+    ReadPlan plan;
+    plan.ranks = ranks;
+    plan.others_first_starts = false;
+    plan.keep = false;  // checked block by block; the export needs none of them
+    io.read(s.comparing() ? "fileB" : "file", io.progress, plan);
+    s.rest_read = true;
+  };
+  return {{"files", export_timeline(tl, filepath, opts, *io.output, read_rest)}};
+}
+
+using Query = json (*)(Engine::State&, const json&, WireAnswer&);
+
+const std::map<std::string, Query, std::less<>>& queries() {
+  static const std::map<std::string, Query, std::less<>> all = {
+      {"timeline-bars", bars},
+      {"timeline-busy", busy},
+      {"timeline-stack", stack},
+      {"timeline-regions", regions},
+      {"timeline-fit", fit},
+      {"timeline-imbalance", imbalance},
+      {"timeline-aligned", aligned},
+      {"timeline-lateness", lateness},
+      {"timeline-compare-regions", compare_regions},
+      {"timeline-overview", overview},
+  };
+  return all;
+}
+
+json error_json(const Error& e) {
+  return {{"type", "error"},
+          {"kind", e.kind_name()},
+          {"code", e.code()},
+          {"message", e.what()},
+          {"wording", e.people_message()},
+          {"file", e.file().empty() ? json() : json(e.file())},
+          {"field", e.field().empty() ? json() : json(e.field())},
+          {"index", e.index() >= 0 ? json(e.index()) : json()}};
+}
+
+// The result's fields of request `r` (its columns into `out`).
+json answer(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) {
+  if (!r.is_object()) refuse("a request must be a JSON object");
+  const json& type = field(r, "type");
+  if (!type.is_string()) refuse("a request needs a 'type'");
+  const std::string t = type.get<std::string>();
+  if (t == "timeline-open") return open(s, r, io, out);
+  if (t == "timeline-compare-open") return compare_open(s, r, io, out);
+  if (t == "timeline-close") return close(s, r);
+  if (t == "timeline-export") return export_document(s, r, io);
+  if (t == "engine-version")
+    return {{"protocol", kEngineProtocol}, {"version", SCOPE_SPEEDSCOPE_VERSION}};
+  const auto q = queries().find(t);
+  if (q == queries().end()) refuse("unknown request type '" + t + "'");
+  return q->second(s, r, out);
+}
+
+}  // namespace
+}  // namespace engine
+
+Engine::Engine() : state_(std::make_unique<State>()) {}
+Engine::~Engine() = default;
+
+std::size_t Engine::memory_bytes() const {
+  const State& s = *state_;
+  std::size_t n = s.tl ? s.tl->memory_bytes() : 0;
+  if (s.a) n += s.a->memory_bytes();
+  if (s.runs) n += s.runs->memory_bytes();
+  return n;
+}
+
+std::vector<uint8_t> Engine::dispatch(std::string_view request, const EngineIo& io) {
+  using engine::json;
+  WireAnswer out;
+  json header;
+  bool is_export = false;
+  try {
+    const json r = json::parse(request, nullptr, false);
+    if (r.is_discarded()) engine::refuse("the request is not JSON");
+    is_export = r.is_object() && engine::field(r, "type") == "timeline-export";
+    header = engine::answer(*state_, r, io, out);
+    header["type"] = "result";
+  } catch (const Error& e) {
+    out = WireAnswer();
+    // A narrowing the open timeline cannot write (the core's bad_argument)
+    // is refused: the page converts the file instead.
+    if (is_export && e.id() == Msg::bad_argument) {
+      header = {{"type", "refused"}, {"message", e.what()}};
+    } else {
+      header = engine::error_json(e);
+    }
+  } catch (const std::bad_alloc&) {
+    out = WireAnswer();
+    state_->close();
+    header = engine::error_json(Error(Msg::out_of_memory));
+  } catch (const std::exception& e) {
+    out = WireAnswer();
+    header = engine::error_json(Error(Msg::internal, {{"detail", e.what()}}));
+  }
+  return out.finish(header);
+}
+
+}  // namespace scope_speedscope

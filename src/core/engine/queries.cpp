@@ -1,0 +1,199 @@
+// engine: the queries of the open timeline (state.hpp), each answered from
+// the core's columns: bars, busy pixels, stacks, region tables, the window
+// within a budget, the ranks' imbalance, the heatmap grid and lateness, a
+// comparison's rows, the overview. Answers are bounded by pixels or by
+// regions and ranks, never by calls.
+#include <cmath>
+
+#include "engine/answers.hpp"
+#include "engine/request.hpp"
+#include "engine/state.hpp"
+#include "export/overview.hpp"
+#include "timeline/aligned_grid.hpp"
+
+namespace scope_speedscope::engine {
+
+namespace {
+
+// One lane's bars as the wire carries them: times as float64.
+json bars_json(std::size_t lane, const Timeline::Bars& b, const std::vector<double>* ratio,
+               WireAnswer& out) {
+  json entry = {{"lane", lane},
+                {"start", out.doubles(b.start)},
+                {"end", out.doubles(b.end)},
+                {"depth", out.column(b.depth)},
+                {"frame", out.column(b.frame)},
+                {"count", out.column(b.count)},
+                {"rows", out.column(b.rows)}};
+  if (ratio) entry["ratio"] = out.column(*ratio);
+  return entry;
+}
+
+// A lane of A drawn in a comparison: its frames as the comparison's.
+void renumber(std::vector<int32_t>& frames, const std::vector<int32_t>& frame_of_a) {
+  for (int32_t& f : frames) {
+    if (f >= 0) f = frame_of_a[static_cast<std::size_t>(f)];
+  }
+}
+
+json echo(const json& r, json answer) {
+  answer["start"] = r.at("start");
+  answer["end"] = r.at("end");
+  answer["width"] = r.at("width");
+  return answer;
+}
+
+int32_t frame_of(const json& r) {
+  const uint64_t f = whole(field(r, "frame"), "frame");
+  return f > INT32_MAX ? INT32_MAX : static_cast<int32_t>(f);
+}
+
+Timeline::AlignedCalls& aligned_answer(Engine::State& s, const json& r) {
+  const Timeline& tl = timeline_of(s, r);
+  const Window w = window_of(r);
+  tl.aligned_calls(frame_of(r), w.start, w.end, s.aligned);
+  return s.aligned;
+}
+
+}  // namespace
+
+json bars(Engine::State& s, const json& r, WireAnswer& out) {
+  const Timeline& tl = timeline_of(s, r);
+  const Window w = window_of(r);
+  const uint32_t width = width_of(r);
+  json list = json::array();
+  for (const std::size_t lane : lanes_of(field(r, "lanes"), "lanes")) {
+    if (!s.comparing()) {
+      tl.bars(lane, w.start, w.end, width, s.bars);
+      list.push_back(bars_json(lane, s.bars, nullptr, out));
+    } else if (lane < s.lanes_b) {
+      s.runs->aligned(lane, w.start, w.end, width, s.aligned_bars);
+      list.push_back(bars_json(lane, s.aligned_bars.bars, &s.aligned_bars.ratio, out));
+    } else {
+      s.a->bars(lane - s.lanes_b, w.start, w.end, width, s.bars);
+      renumber(s.bars.frame, s.runs->frame_of_a());
+      list.push_back(bars_json(lane, s.bars, nullptr, out));
+    }
+  }
+  return echo(r, {{"bars", list}});
+}
+
+json busy(Engine::State& s, const json& r, WireAnswer& out) {
+  const Timeline& tl = timeline_of(s, r);
+  const Window w = window_of(r);
+  const uint32_t width = width_of(r);
+  const json& groups = field(r, "groups");
+  if (!groups.is_array()) refuse("'groups' must be an array of arrays of lanes");
+  json list = json::array();
+  for (const json& g : groups) {
+    list.push_back(out.column(tl.busy(lanes_of(g, "groups"), w.start, w.end, width)));
+  }
+  return echo(r, {{"busy", list}});
+}
+
+json stack(Engine::State& s, const json& r, WireAnswer&) {
+  const Timeline& tl = timeline_of(s, r);
+  const std::size_t lane = lane_of(field(r, "lane"));
+  const int64_t time = ns_of(number(r, "time"), false);
+  const bool of_a = s.comparing() && lane >= s.lanes_b;
+  const auto entries = of_a ? s.a->stack_at(lane - s.lanes_b, time) : tl.stack_at(lane, time);
+  const std::vector<std::string>& names = s.comparing() ? s.runs->frames() : tl.frames();
+  json list = json::array();
+  for (const auto& e : entries) {
+    const int32_t frame = of_a ? s.runs->frame_of_a()[static_cast<std::size_t>(e.frame)] : e.frame;
+    list.push_back({{"frame", frame},
+                    {"name", names[static_cast<std::size_t>(frame)]},
+                    {"start", e.start_ns},
+                    {"end", e.end_ns},
+                    {"depth", e.depth},
+                    {"self", e.self_ns}});
+  }
+  return {{"stack", list}};
+}
+
+json regions(Engine::State& s, const json& r, WireAnswer&) {
+  const Timeline& tl = timeline_of(s, r);
+  const Window w = window_of(r);
+  const json& lanes = field(r, "lanes");
+  const std::vector<std::size_t> chosen =
+      lanes.is_null() ? std::vector<std::size_t>{} : lanes_of(lanes, "lanes");
+  json list = json::array();
+  for (const auto& t : tl.regions(w.start, w.end, chosen)) {
+    list.push_back({{"frame", t.frame},
+                    {"name", tl.frames()[static_cast<std::size_t>(t.frame)]},
+                    {"calls", t.calls},
+                    {"total", t.total_ns},
+                    {"self", t.self_ns}});
+  }
+  return {{"regions", list}};
+}
+
+json fit(Engine::State& s, const json& r, WireAnswer&) {
+  const Timeline& tl = timeline_of(s, r);
+  const Window w = window_of(r);
+  const auto within = tl.window_within(w.start, w.end, whole(field(r, "maxCalls"), "maxCalls"));
+  return {{"start", within.start_ns}, {"end", within.end_ns}, {"calls", within.calls}};
+}
+
+json imbalance(Engine::State& s, const json& r, WireAnswer&) {
+  const Timeline& tl = timeline_of(s, r);
+  const Window w = window_of(r);
+  json rows = json::array();
+  for (const auto& row : tl.imbalance(w.start, w.end)) {
+    rows.push_back({{"frame", row.frame},
+                    {"name", tl.frames()[static_cast<std::size_t>(row.frame)]},
+                    {"ranks", row.ranks},
+                    {"min", row.min_ns},
+                    {"median", wire_number(row.median_ns)},
+                    {"mean", wire_number(row.mean_ns)},
+                    {"max", row.max_ns},
+                    {"imbalance", wire_number(row.imbalance)},
+                    {"slowestRank", row.slowest_rank}});
+  }
+  return {{"rows", rows}};
+}
+
+json aligned(Engine::State& s, const json& r, WireAnswer& out) {
+  const uint64_t columns = whole(field(r, "maxColumns"), "maxColumns");
+  const AlignedGrid g = aligned_grid(aligned_answer(s, r), columns);
+  return {{"grid",
+           {{"rows", g.rows},
+            {"cols", g.cols},
+            {"group", g.group},
+            {"ranks", g.ranks},
+            {"counts", g.counts},
+            {"common", g.common},
+            {"kFirst", out.doubles(g.k_first)},
+            {"kLast", out.doubles(g.k_last)},
+            {"k", out.doubles(g.k)},
+            {"excess", out.column(g.excess)},
+            {"duration", out.column(g.duration)},
+            {"spanStart", out.doubles(g.span_start)},
+            {"spanEnd", out.doubles(g.span_end)}}}};
+}
+
+json lateness(Engine::State& s, const json& r, WireAnswer& out) {
+  const RankLateness l = mean_lateness(aligned_answer(s, r));
+  return {{"ranks", l.ranks}, {"lateness", out.column(l.lateness)}};
+}
+
+json compare_regions(Engine::State& s, const json& r, WireAnswer&) {
+  timeline_of(s, r);
+  if (!s.comparing()) refuse("no comparison is open");
+  const Window w = window_of(r);
+  return {{"rows", rows_json(s.runs->regions(w.start, w.end), true)}};
+}
+
+json overview(Engine::State& s, const json& r, WireAnswer&) {
+  const Timeline& tl = timeline_of(s, r);
+  const json& o = field(r, "options");
+  const json options = o.is_object() ? o : json::object();
+  const json& bins = field(options, "bins");
+  const json& max_events = field(options, "maxEvents");
+  const std::size_t n = bins.is_null() ? 200 : static_cast<std::size_t>(whole(bins, "bins"));
+  std::optional<uint64_t> max;
+  if (!max_events.is_null()) max = whole(max_events, "maxEvents");
+  return {{"overview", overview_json(overview_timeline(tl, n), max)}};
+}
+
+}  // namespace scope_speedscope::engine

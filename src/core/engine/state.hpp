@@ -1,0 +1,65 @@
+// engine: what the engine holds between requests (engine.cpp opens and
+// closes it, queries.cpp answers from it). One run, or two compared: B is
+// the one drawn (its lanes first), A's lanes follow with their frames
+// renumbered into the comparison's.
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "compare/aligned_runs.hpp"
+#include "engine/engine.hpp"
+#include "engine/wire.hpp"
+#include "timeline/timeline.hpp"
+
+namespace scope_speedscope {
+
+struct Engine::State {
+  int next_id = 1;
+  int id = 0;                         // the open timeline's id (0: none)
+  std::optional<Timeline> tl;         // the run; comparing, B
+  std::optional<Timeline> a;          // comparing: run A
+  std::unique_ptr<AlignedRuns> runs;  // comparing: B lined up with A
+  std::size_t lanes_b = 0;            // comparing: B's lanes come first
+  bool rest_read = false;             // the ranks it did not read were checked for an export
+  // The last answer's scratch memory, reused (an aligned answer over a
+  // whole 96 M-call job is 130 MB).
+  Timeline::Bars bars;
+  AlignedRuns::Bars aligned_bars;
+  Timeline::AlignedCalls aligned;
+
+  bool comparing() const { return runs != nullptr; }
+  void close() {
+    runs.reset();
+    a.reset();
+    tl.reset();
+    id = 0;
+    lanes_b = 0;
+    rest_read = false;
+  }
+};
+
+namespace engine {
+
+using nlohmann::json;
+
+// The open timeline a request names (its "timeline" field); refused when it
+// is not the open one.
+Timeline& timeline_of(Engine::State& s, const json& request);
+
+// The queries of an open timeline (queries.cpp): each returns the result's
+// fields, its columns added to `out`.
+json bars(Engine::State& s, const json& r, WireAnswer& out);
+json busy(Engine::State& s, const json& r, WireAnswer& out);
+json stack(Engine::State& s, const json& r, WireAnswer& out);
+json regions(Engine::State& s, const json& r, WireAnswer& out);
+json fit(Engine::State& s, const json& r, WireAnswer& out);
+json imbalance(Engine::State& s, const json& r, WireAnswer& out);
+json aligned(Engine::State& s, const json& r, WireAnswer& out);
+json lateness(Engine::State& s, const json& r, WireAnswer& out);
+json compare_regions(Engine::State& s, const json& r, WireAnswer& out);
+json overview(Engine::State& s, const json& r, WireAnswer& out);
+
+}  // namespace engine
+}  // namespace scope_speedscope

@@ -1,0 +1,43 @@
+// wasm: the engine's entry point (engine/engine.hpp): one request's JSON in,
+// its answer's bytes out. The module holds one engine; a trapped module is
+// replaced whole, and the engine with it.
+#include <optional>
+
+#include "engine/engine.hpp"
+#include "entries.hpp"
+#include "js_io.hpp"
+#include "options_in.hpp"
+
+namespace scope_speedscope::wasm {
+
+// inputs: {file, fileA, fileB} as prepared for read_input (those the request
+// reads); sink: {progress} and, for timeline-export, an output sink (open,
+// write, close, commit, abort). Returns a fresh Uint8Array.
+val engine_dispatch(std::string request, val inputs, val sink) {
+  static ss::Engine engine;
+  ss::EngineIo io;
+  io.progress = progress_of(sink);
+  io.read = [&inputs](const std::string& which, const ss::Progress& progress,
+                      const ss::ReadPlan& plan) {
+    const val input = absent(inputs) ? val::undefined() : inputs[which];
+    if (absent(input)) {
+      throw ss::Error(
+          ss::Msg::internal,
+          {{"detail", "scope-speedscope: the request needs its input '" + which + "'"}});
+    }
+    return read_input(input, progress, plan);
+  };
+  std::optional<JsOutputTarget> target;
+  if (!absent(sink) && !sink["open"].isUndefined()) {
+    target.emplace(sink);
+    io.output = &*target;
+  }
+  const std::vector<uint8_t> answer = engine.dispatch(request, io);
+  val bytes = val::global("Uint8Array").new_(answer.size());
+  bytes.call<void>("set", val(emscripten::typed_memory_view(answer.size(), answer.data())));
+  return bytes;
+}
+
+int engine_protocol() { return ss::kEngineProtocol; }
+
+}  // namespace scope_speedscope::wasm

@@ -1,0 +1,306 @@
+// The engine's dispatcher (engine/engine.hpp): every answer it gives equals
+// the core's own, asked directly of a timeline opened the same way; its
+// errors name the request's problem; a comparison's rows over the whole
+// run are diff's; a download is the file's export, byte for byte.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "compare/compare.hpp"
+#include "engine/engine.hpp"
+#include "engine/wire.hpp"
+#include "export/export.hpp"
+#include "read/h5_reader.hpp"
+#include "test_support.hpp"
+#include "timeline/aligned_grid.hpp"
+#include "timeline/timeline.hpp"
+
+namespace scope_speedscope::test {
+namespace {
+
+using nlohmann::json;
+
+struct Asked {
+  json header;
+  std::vector<uint8_t> bytes;
+  std::vector<double> column(const json& entry) const { return wire_column(bytes, entry); }
+};
+
+// An engine over named files, as a shell gives it.
+struct Shell {
+  Engine engine;
+  std::map<std::string, std::string> files;
+  std::vector<ReadPlan> reads;
+  CollectTarget* output = nullptr;
+
+  Asked ask(const json& request) { return ask_text(request.dump()); }
+  Asked ask_text(const std::string& text) {
+    EngineIo io;
+    io.read = [&](const std::string& which, const Progress& progress, const ReadPlan& plan) {
+      reads.push_back(plan);
+      return read_run(files.at(which), progress, {}, plan);
+    };
+    io.output = output;
+    Asked a;
+    a.bytes = engine.dispatch(text, io);
+    a.header = wire_header(a.bytes);
+    return a;
+  }
+};
+
+std::string fixture(const std::string& name) { return shared_dir() + "/h5/" + name; }
+
+Timeline direct(const std::string& path, std::vector<int64_t> ranks) {
+  TimelineOptions o;
+  o.ranks = ranks;
+  return open_timeline(read_run(path), o);
+}
+
+template <class T>
+std::vector<double> as_doubles(const std::vector<T>& v) {
+  return std::vector<double>(v.begin(), v.end());
+}
+
+TEST(Engine, open_answers_the_timelines_lanes_frames_and_totals) {
+  Shell sh;
+  sh.files["file"] = fixture("ranks_imbalance_s3.h5");
+  const Asked a = sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", {0, 1, 2, 3}}}}});
+  ASSERT_EQ(a.header["type"], "result") << a.header.dump();
+  const Timeline tl = direct(sh.files["file"], {0, 1, 2, 3});
+  EXPECT_EQ(a.header["timeline"], 1);
+  ASSERT_EQ(a.header["lanes"].size(), tl.lanes().size());
+  for (std::size_t i = 0; i < tl.lanes().size(); ++i) {
+    const json& l = a.header["lanes"][i];
+    EXPECT_EQ(l["name"], tl.lanes()[i].name);
+    EXPECT_EQ(l["calls"], tl.lanes()[i].calls);
+    EXPECT_EQ(l["maxDepth"], tl.lanes()[i].max_depth);
+    EXPECT_EQ(l["start"], tl.lanes()[i].start_ns);
+    EXPECT_EQ(l["end"], tl.lanes()[i].end_ns);
+    EXPECT_EQ(l["rank"], tl.lanes()[i].rank);
+  }
+  EXPECT_EQ(a.header["frames"], json(tl.frames()));
+  EXPECT_EQ(a.header["runEnd"], tl.run_end_ns());
+  EXPECT_EQ(a.header["originInRun"], tl.origin_in_run_ns());
+  EXPECT_EQ(a.header["maxWidth"], kTimelineMaxWidth);
+  std::vector<double> totals(tl.frames().size(), 0);
+  for (const auto& r : tl.regions(0, tl.run_end_ns())) totals[r.frame] = r.calls;
+  EXPECT_EQ(a.column(a.header["totals"]), totals);
+  // Only the ranks asked for were read.
+  ASSERT_EQ(sh.reads.size(), 1u);
+  EXPECT_EQ(sh.reads[0].ranks, (std::vector<int64_t>{0, 1, 2, 3}));
+}
+
+TEST(Engine, bars_and_busy_are_the_timelines_columns) {
+  Shell sh;
+  sh.files["file"] = fixture("ranks_imbalance_s3.h5");
+  const Asked opened = sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", "all"}}}});
+  ASSERT_EQ(opened.header["type"], "result") << opened.header.dump();
+  const Timeline tl = direct(sh.files["file"], {0, 1, 2, 3});
+  const int64_t end = tl.run_end_ns();
+  for (const uint32_t width : {1u, 37u, 800u}) {
+    const Asked a = sh.ask({{"type", "timeline-bars"},
+                            {"timeline", 1},
+                            {"lanes", {0, 2, 1}},
+                            {"start", 0},
+                            {"end", end},
+                            {"width", width}});
+    ASSERT_EQ(a.header["type"], "result") << a.header.dump();
+    EXPECT_EQ(a.header["width"], width);
+    ASSERT_EQ(a.header["bars"].size(), 3u);
+    for (const json& b : a.header["bars"]) {
+      const Timeline::Bars want = tl.bars(b["lane"].get<std::size_t>(), 0, end, width);
+      EXPECT_EQ(a.column(b["start"]), as_doubles(want.start));
+      EXPECT_EQ(a.column(b["end"]), as_doubles(want.end));
+      EXPECT_EQ(a.column(b["depth"]), as_doubles(want.depth));
+      EXPECT_EQ(a.column(b["frame"]), as_doubles(want.frame));
+      EXPECT_EQ(a.column(b["count"]), as_doubles(want.count));
+      EXPECT_EQ(a.column(b["rows"]), as_doubles(want.rows));
+      EXPECT_FALSE(b.contains("ratio"));
+    }
+    const Asked busy = sh.ask({{"type", "timeline-busy"},
+                               {"timeline", 1},
+                               {"groups", {{0}, {1, 3}}},
+                               {"start", 10},
+                               {"end", end},
+                               {"width", width}});
+    ASSERT_EQ(busy.header["busy"].size(), 2u);
+    EXPECT_EQ(busy.header["busy"][0]["$column"], "float32");
+    EXPECT_EQ(busy.column(busy.header["busy"][1]), as_doubles(tl.busy({1, 3}, 10, end, width)));
+  }
+}
+
+TEST(Engine, tables_stacks_and_the_ranks_panel_are_the_cores) {
+  Shell sh;
+  sh.files["file"] = fixture("ranks_imbalance_s3.h5");
+  sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", "all"}}}});
+  const Timeline tl = direct(sh.files["file"], {0, 1, 2, 3});
+  const int64_t end = tl.run_end_ns(), mid = end / 2;
+  const json base = {{"timeline", 1}, {"start", 0}, {"end", end}};
+  json q = base;
+  q["type"] = "timeline-regions";
+  const auto regions = tl.regions(0, end);
+  const json got = sh.ask(q).header["regions"];
+  ASSERT_EQ(got.size(), regions.size());
+  for (std::size_t i = 0; i < regions.size(); ++i) {
+    EXPECT_EQ(got[i]["name"], tl.frames()[regions[i].frame]);
+    EXPECT_EQ(got[i]["total"], regions[i].total_ns);
+    EXPECT_EQ(got[i]["self"], regions[i].self_ns);
+    EXPECT_EQ(got[i]["calls"], regions[i].calls);
+  }
+  const auto stack = tl.stack_at(0, mid);
+  const json s = sh.ask({{"type", "timeline-stack"}, {"timeline", 1}, {"lane", 0}, {"time", mid}})
+                     .header["stack"];
+  ASSERT_EQ(s.size(), stack.size());
+  for (std::size_t i = 0; i < stack.size(); ++i) {
+    EXPECT_EQ(s[i]["start"], stack[i].start_ns);
+    EXPECT_EQ(s[i]["self"], stack[i].self_ns);
+  }
+  q["type"] = "timeline-imbalance";
+  const auto rows = tl.imbalance(0, end);
+  const json im = sh.ask(q).header["rows"];
+  ASSERT_EQ(im.size(), rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(im[i]["max"], rows[i].max_ns);
+    EXPECT_EQ(im[i]["mean"].get<double>(), rows[i].mean_ns);
+    EXPECT_EQ(im[i]["slowestRank"], rows[i].slowest_rank);
+  }
+  q["type"] = "timeline-aligned";
+  q["frame"] = rows[0].frame;
+  q["maxColumns"] = 5;
+  const Asked grid = sh.ask(q);
+  const AlignedGrid want = aligned_grid(tl.aligned_calls(rows[0].frame, 0, end), 5);
+  EXPECT_EQ(grid.header["grid"]["cols"], want.cols);
+  EXPECT_EQ(grid.column(grid.header["grid"]["excess"]), want.excess);
+  EXPECT_EQ(grid.column(grid.header["grid"]["spanEnd"]), as_doubles(want.span_end));
+  q["type"] = "timeline-lateness";
+  const Asked late = sh.ask(q);
+  EXPECT_EQ(late.column(late.header["lateness"]),
+            mean_lateness(tl.aligned_calls(rows[0].frame, 0, end)).lateness);
+  q = base;
+  q["type"] = "timeline-fit";
+  q["maxCalls"] = 3;
+  const auto w = tl.window_within(0, end, 3);
+  const Asked fit = sh.ask(q);
+  EXPECT_EQ(fit.header["start"], w.start_ns);
+  EXPECT_EQ(fit.header["end"], w.end_ns);
+  EXPECT_EQ(fit.header["calls"], w.calls);
+}
+
+TEST(Engine, a_comparison_over_the_whole_run_answers_diffs_rows) {
+  Shell sh;
+  sh.files["fileA"] = fixture("nested_pair_a_s3.h5");
+  sh.files["fileB"] = fixture("nested_pair_b_s3.h5");
+  const Asked opened = sh.ask({{"type", "timeline-compare-open"}, {"options", json::object()}});
+  ASSERT_EQ(opened.header["type"], "result") << opened.header.dump();
+  const std::vector<RegionDelta> diff =
+      compare_regions(read_run(sh.files["fileA"]), read_run(sh.files["fileB"]), {});
+  const json& cmp = opened.header["compare"];
+  ASSERT_EQ(cmp["regions"].size(), diff.size());
+  const json rows = sh.ask({{"type", "timeline-compare-regions"},
+                            {"timeline", 1},
+                            {"start", 0},
+                            {"end", cmp["runEnd"]["b"]}})
+                        .header["rows"];
+  ASSERT_EQ(rows.size(), diff.size());
+  for (std::size_t i = 0; i < diff.size(); ++i) {
+    EXPECT_EQ(rows[i]["name"], diff[i].name);
+    EXPECT_EQ(rows[i]["b"]["total"], diff[i].b.total_ns) << diff[i].name;
+    EXPECT_EQ(rows[i]["deltaSelf"], diff[i].delta_self_ns) << diff[i].name;
+    EXPECT_EQ(cmp["regions"][i]["deltaTotal"], diff[i].delta_total_ns) << diff[i].name;
+  }
+  // Lanes: B's, then A's; B's bars carry ratios.
+  const json& lanes = opened.header["lanes"];
+  EXPECT_EQ(lanes[0]["run"], "b");
+  EXPECT_EQ(lanes[0]["name"].get<std::string>().rfind("B · rank 0", 0), 0u);
+  EXPECT_EQ(lanes[cmp["lanesB"].get<std::size_t>()]["run"], "a");
+  const json bars = sh.ask({{"type", "timeline-bars"},
+                            {"timeline", 1},
+                            {"lanes", {0}},
+                            {"start", 0},
+                            {"end", opened.header["runEnd"]},
+                            {"width", 100}})
+                        .header["bars"];
+  EXPECT_TRUE(bars[0].contains("ratio"));
+}
+
+TEST(Engine, a_download_is_the_files_export_byte_for_byte) {
+  Shell sh;
+  CollectTarget target;
+  sh.output = &target;
+  sh.files["file"] = fixture("ranks_imbalance_s3.h5");
+  sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", {1}}}}});
+  const Asked a = sh.ask({{"type", "timeline-export"},
+                          {"timeline", 1},
+                          {"options", {{"filepath", "out.speedscope.json"}}}});
+  ASSERT_EQ(a.header["type"], "result") << a.header.dump();
+  ExportOptions o;
+  o.ranks = {1};
+  o.verbose = false;
+  CollectTarget want;
+  export_speedscope({read_run(sh.files["file"])}, "out.speedscope.json", o, want);
+  EXPECT_EQ(a.header["files"], json(want.names));
+  ASSERT_EQ(target.docs.size(), 1u);
+  EXPECT_EQ(target.docs[0].text, want.docs[0].text);
+  // The other ranks were read once, to be checked, and not kept.
+  ASSERT_EQ(sh.reads.size(), 2u);
+  EXPECT_FALSE(sh.reads[1].keep);
+}
+
+TEST(Engine, a_bad_request_is_answered_with_what_is_wrong) {
+  Shell sh;
+  sh.files["file"] = fixture("ranks_imbalance_s3.h5");
+  const auto message = [&](const std::string& text) {
+    const json h = sh.ask_text(text).header;
+    EXPECT_EQ(h["type"], "error") << text;
+    return h["message"].get<std::string>();
+  };
+  EXPECT_EQ(message("{not json"), "scope-speedscope engine: the request is not JSON");
+  EXPECT_EQ(message("[1]"), "scope-speedscope engine: a request must be a JSON object");
+  EXPECT_EQ(message(R"({"type":"timeline-nothing"})"),
+            "scope-speedscope engine: unknown request type 'timeline-nothing'");
+  EXPECT_EQ(
+      message(R"({"type":"timeline-bars","timeline":1,"lanes":[0],"start":0,"end":1,"width":1})"),
+      "scope-speedscope engine: the timeline was closed (a newer file or options replaced it)");
+  sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", {0}}}}});
+  EXPECT_EQ(
+      message(R"({"type":"timeline-bars","timeline":1,"lanes":[-1],"start":0,"end":1,"width":1})"),
+      "scope-speedscope engine: 'lane' must be a whole number from 0");
+  EXPECT_EQ(
+      message(R"({"type":"timeline-bars","timeline":1,"lanes":[0],"start":"0","end":1,"width":1})"),
+      "scope-speedscope engine: 'start' must be a number");
+  const json h = sh.ask_text(R"({"type":"timeline-open","options":{"ranks":[7]}})").header;
+  EXPECT_EQ(h["kind"], "ValueError");
+  EXPECT_EQ(h["code"], "invalid_rank");
+  // The failed open closed the timeline before it.
+  EXPECT_EQ(
+      message(R"({"type":"timeline-fit","timeline":2,"start":0,"end":1,"maxCalls":1})"),
+      "scope-speedscope engine: the timeline was closed (a newer file or options replaced it)");
+}
+
+TEST(EngineWire, columns_and_numbers_json_cannot_spell_round_trip) {
+  WireAnswer out;
+  const std::vector<double> d = {1.5, -2, NAN};
+  const std::vector<float> f = {0.25f};
+  const std::vector<uint32_t> u = {7, 8, 9};
+  json header = {{"d", out.column(d)},
+                 {"f", out.column(f)},
+                 {"u", out.column(u)},
+                 {"inf", wire_number(-INFINITY)}};
+  const std::vector<uint8_t> bytes = out.finish(header);
+  EXPECT_EQ(std::string(bytes.begin(), bytes.begin() + 4), "SSE1");
+  const json h = wire_header(bytes);
+  EXPECT_EQ(h["inf"], json({{"$number", "-Infinity"}}));
+  EXPECT_EQ(h["f"]["offset"].get<std::size_t>() % 8, 0u);
+  EXPECT_EQ(h["u"]["offset"].get<std::size_t>() % 8, 0u);
+  const std::vector<double> back = wire_column(bytes, h["d"]);
+  EXPECT_EQ(back[0], 1.5);
+  EXPECT_TRUE(std::isnan(back[2]));
+  EXPECT_EQ(wire_column(bytes, h["u"]), (std::vector<double>{7, 8, 9}));
+  EXPECT_EQ(wire_column(bytes, h["f"]), (std::vector<double>{0.25}));
+}
+
+}  // namespace
+}  // namespace scope_speedscope::test

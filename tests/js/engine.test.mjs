@@ -1,0 +1,86 @@
+// The package's engineRequest: the core's dispatcher (src/core/engine/)
+// through the wasm module, as the page's worker pipes to it. Its answers
+// decoded are the package Timeline's (the same core functions), its
+// errors name the request's problem, its download is the export's bytes,
+// and decodeAnswer refuses bytes that are not an answer.
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+
+import { inputPath } from './helpers.mjs';
+import { createScopeSpeedscope, decodeAnswer } from '../../dist/node.js';
+
+const file = 'ranks_imbalance_s3.h5';
+const input = () => ({ name: file, path: inputPath(file) });
+
+describe('engineRequest', () => {
+  let sp;
+  before(async () => {
+    sp = await createScopeSpeedscope();
+  });
+
+  it('opens a run and answers bars, regions and lateness as the Timeline does', async () => {
+    const opened = sp.engineRequest(
+      { type: 'timeline-open', options: { ranks: 'all' } },
+      { inputs: { file: input() } },
+    );
+    assert.equal(opened.type, 'result');
+    const tl = await sp.openTimeline(input(), { ranks: 'all' });
+    try {
+      assert.deepEqual(
+        opened.lanes.map((l) => [l.name, l.calls, l.rank]),
+        tl.lanes.map((l) => [l.name, l.calls, l.rank]),
+      );
+      assert.deepEqual(opened.frames, tl.frames);
+      assert.equal(opened.runEnd, tl.runEnd);
+      assert.ok(opened.totals instanceof Float64Array);
+      const { timeline, runEnd } = opened;
+      const bars = sp.engineRequest({ type: 'timeline-bars', timeline, lanes: [1], start: 0, end: runEnd, width: 300 });
+      const want = tl.bars(1, 0, runEnd, 300);
+      for (const k of ['start', 'end', 'depth', 'frame', 'count', 'rows']) {
+        assert.deepEqual([...bars.bars[0][k]], [...want[k]], k);
+      }
+      assert.ok(bars.bars[0].start instanceof Float64Array);
+      assert.ok(bars.bars[0].frame instanceof Int32Array);
+      const regions = sp.engineRequest({ type: 'timeline-regions', timeline, start: 0, end: runEnd });
+      assert.deepEqual(regions.regions, tl.regions(0, runEnd));
+      const frame = regions.regions[0].frame;
+      const late = sp.engineRequest({ type: 'timeline-lateness', timeline, frame, start: 0, end: runEnd });
+      assert.deepEqual([...late.lateness], tl.meanLateness(frame, 0, runEnd).lateness);
+      assert.deepEqual(late.ranks, tl.meanLateness(frame, 0, runEnd).ranks);
+    } finally {
+      tl.close();
+    }
+  });
+
+  it('writes a download that is the export of the file, byte for byte', () => {
+    const opened = sp.engineRequest({ type: 'timeline-open', options: { ranks: [2] } }, { inputs: { file: input() } });
+    const chunks = [];
+    const sink = { open() {}, write: (v) => chunks.push(Buffer.from(v)), close() {}, commit() {}, abort() {} };
+    const answer = sp.engineRequest(
+      { type: 'timeline-export', timeline: opened.timeline, options: { filepath: 'x.speedscope.json' } },
+      { inputs: { file: input() }, sink },
+    );
+    assert.deepEqual(answer, { type: 'result', files: ['x.speedscope.json'] });
+    const [want] = sp.exportSpeedscope([input()], { ranks: [2], filepath: 'x.speedscope.json' });
+    assert.ok(Buffer.concat(chunks).equals(Buffer.concat(want.chunks.map((c) => Buffer.from(c)))));
+  });
+
+  it('answers a bad request with what is wrong', () => {
+    const bad = sp.engineRequest({ type: 'timeline-stack', timeline: 999, lane: 0, time: 0 });
+    assert.equal(bad.type, 'error');
+    assert.equal(bad.code, 'bad_argument');
+    assert.equal(bad.message, 'scope-speedscope engine: the timeline was closed (a newer file or options replaced it)');
+    const unknown = sp.engineRequest({ type: 'timeline-teleport' });
+    assert.equal(unknown.message, "scope-speedscope engine: unknown request type 'timeline-teleport'");
+    const rank = sp.engineRequest({ type: 'timeline-open', options: { ranks: [9] } }, { inputs: { file: input() } });
+    assert.equal(rank.kind, 'ValueError');
+    assert.equal(rank.code, 'invalid_rank');
+    assert.equal(sp.engineRequest({ type: 'engine-version' }).protocol, sp.engineProtocol);
+    assert.throws(() => sp.engineRequest(null), /request must be an object with a type/);
+  });
+
+  it('decodeAnswer refuses bytes that are not an answer', () => {
+    assert.throws(() => decodeAnswer(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8])), /no SSE1 magic/);
+    assert.throws(() => decodeAnswer(new Uint8Array([0x53, 0x53, 0x45, 0x31, 200, 0, 0, 0])), /cut short/);
+  });
+});
