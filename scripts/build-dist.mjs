@@ -4,13 +4,15 @@
 //               (Node glue), scope-speedscope.wasm (one module for both)
 //   src/js:     api.js (the API's facade, shared; behind it errors.js, inputs.js, sinks.js,
 //               timeline.js, wire.js, instantiate.js) and options.js (its checks), browser.js and node.js (the
-//               entries), index.cjs (CommonJS), cli.js, index.d.ts (types of
+//               entries), index.cjs (CommonJS, with wire.cjs: wire.js as CommonJS), cli.js, index.d.ts (types of
 //               both entries) and its CommonJS copy index.d.cts, server.js (the
 //               page's server, for `scope-speedscope view` and `serve`)
 // (build-web.mjs adds the site, dist/web/.)
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { transformSync } from 'esbuild';
 
 import { machinePathsIn, withoutMachinePaths } from './machine-paths.mjs';
 import { wasmSizeText } from './wasm-size.mjs';
@@ -89,6 +91,13 @@ for (const file of [
 ]) {
   fs.copyFileSync(path.join(root, 'src', 'js', file), path.join(dist, file));
 }
+// index.cjs's decodeAnswer is wire.js's own, as CommonJS (require() cannot
+// load an ES module on Node 20, and a second copy could drift).
+const wireCjs = transformSync(fs.readFileSync(path.join(root, 'src', 'js', 'wire.js'), 'utf8'), {
+  format: 'cjs',
+  sourcefile: 'wire.js',
+});
+fs.writeFileSync(path.join(dist, 'wire.cjs'), wireCjs.code);
 // TypeScript reads index.d.ts as an ES module (the package is "type":
 // "module"); a CommonJS consumer needs the same declarations as .d.cts.
 fs.copyFileSync(path.join(root, 'src', 'js', 'index.d.ts'), path.join(dist, 'index.d.cts'));

@@ -45,6 +45,10 @@ exports.concatChunks = function concatChunks(chunks) {
   return out;
 };
 
+// The engine's wire format, decoded as the ES module does (wire.cjs is built
+// from wire.js by scripts/build-dist.mjs).
+exports.decodeAnswer = require('./wire.cjs').decodeAnswer;
+
 /** Loads the wasm module once; call again for an independent instance. */
 async function createScopeSpeedscope(options) {
   const lib = await load();

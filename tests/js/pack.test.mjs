@@ -122,6 +122,7 @@ describe('npm package', () => {
         'dist/server.js',
         'dist/sinks.js',
         'dist/timeline.js',
+        'dist/wire.cjs',
         'dist/wire.js',
         ...site,
         ...docs,
