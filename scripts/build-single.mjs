@@ -101,7 +101,13 @@ if (!entryMatch) fail('web/index.html has no <script type="module" src="..."> en
 const pageScript = inlineScript(
   await bundle(
     join(web, entryMatch[1]),
-    [redirect('single-site', [['site.js', join(web, 'single', 'site.js')]])],
+    [
+      redirect('single-site', [
+        ['site.js', join(web, 'single', 'site.js')],
+        // remote-engine.js's decoder: the package's (dist/web/lib/ in the site).
+        ['lib/wire.js', join(repo, 'src', 'js', 'wire.js')],
+      ]),
+    ],
     'document.baseURI',
   ),
   'the page script',

@@ -14,13 +14,13 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 what="${1:-test}"
 
 serve_pkgs=(cmake make g++ patch ca-certificates ccache nlohmann-json3-dev libfmt-dev emscripten)
-# pkg-config, zlib1g-dev, libpcre2-dev: the native build. googletest: the C++
+# pkg-config, zlib1g-dev, libpcre2-dev, libcpp-httplib-dev (serve): the native build. googletest: the C++
 # tests. python3-h5py, python3-numpy: the generated fixtures. clang,
 # libclang-rt-14-dev, llvm: the fuzzer (libFuzzer) and the clang sanitizer
 # preset. chromium, fonts-noto-color-emoji: the page's tests. time: the
 # benchmarks' peak memory. clang-format: the formatting check.
 # universal-ctags: the functions' lengths (tests/js/code-shape.test.mjs).
-test_pkgs=(pkg-config zlib1g-dev libpcre2-dev googletest libgtest-dev python3-h5py python3-numpy
+test_pkgs=(pkg-config zlib1g-dev libpcre2-dev libcpp-httplib-dev googletest libgtest-dev python3-h5py python3-numpy
            chromium fonts-noto-color-emoji time clang libclang-rt-14-dev llvm clang-format
            universal-ctags)
 

@@ -30,6 +30,7 @@ import * as options from './options.js';
 import * as overviewView from './overview.js';
 import { PROTOCOL } from './engine-client.js';
 import { engine } from './parts.js';
+import { SERVED } from './remote-engine.js';
 import * as picker from './picker.js';
 import { loadServedResults } from './served-result.js';
 import * as site from './site.js';
@@ -45,15 +46,17 @@ async function boot() {
     $('work').hidden = false;
     status.showError({ message: err.message });
   });
-  picker.setUp({
-    chosen: (files, how) => choose(files, how),
-    example: site.exampleFile,
-    failed: (message) => {
-      $('work').hidden = false;
-      status.clearError();
-      status.showError({ message });
-    },
-  });
+  // Served (remote-engine.js): the server's runs, no picking.
+  if (!SERVED)
+    picker.setUp({
+      chosen: (files, how) => choose(files, how),
+      example: site.exampleFile,
+      failed: (message) => {
+        $('work').hidden = false;
+        status.clearError();
+        status.showError({ message });
+      },
+    });
   options.setUp({
     changed: ({ explicit = false } = {}) => {
       if (!goodFiles().length) return;
@@ -83,12 +86,30 @@ async function boot() {
     update({ version: init.version, features: init.features });
     options.setFeatures(init.features);
     document.body.dataset.narrowing = String(!!init.features.narrowing);
-    $('version-line').textContent = `scope-speedscope ${init.version}, running in your browser.`;
+    if (init.served) {
+      openServedRuns(init.served);
+    } else {
+      $('version-line').textContent = `scope-speedscope ${init.version}, running in your browser.`;
+    }
   } else {
     $('version-line').textContent = 'The converter failed to load.';
     $('work').hidden = false;
     status.showError(init);
   }
+}
+
+// A page `scope-speedscope serve RUN.h5 [OTHER.h5]` serves: its runs open at
+// once in the server's engine (two: OTHER compared against RUN). The picker
+// and Compare with… are hidden: that engine reads only the runs it was given.
+function openServedRuns(info) {
+  const names = info.runs.map((r) => r.name);
+  $('version-line').textContent =
+    `scope-speedscope ${info.version}, its native engine on the server (${names.join(' and ')}).`;
+  document.body.dataset.engine = 'served';
+  document.querySelector('.lede').textContent =
+    'Served by scope-speedscope serve: the runs are read and answered on the server; this page receives what it draws.';
+  const files = info.runs.map((r) => ({ name: r.name, size: r.size, served: true }));
+  choose(files, { compare: files.length === 2 });
 }
 
 boot();

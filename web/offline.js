@@ -2,7 +2,9 @@
 // worker (sw.js, next to this page), which caches the whole site. Not on
 // file:// (no service workers there), and not for a page opened by
 // `scope-speedscope view` (?result=): that server is gone after Ctrl+C, and
-// caching a copy of the site for each of its ports would only take space.
+// caching a copy of the site for each of its ports would only take space;
+// nor for a page `scope-speedscope serve RUN.h5` serves (?token=, ?served):
+// its files are behind the server's token, and its engine is the server.
 //
 // Not at once: the first install fetches the whole site (about 6 MB: the
 // wasm, the viewer) into its cache, and on 2 cores that took the time of the
@@ -18,7 +20,8 @@ export function registerServiceWorker() {
   if (registered) return;
   registered = true;
   const params = new URLSearchParams(window.location.search);
-  if (!('serviceWorker' in navigator) || !window.isSecureContext || params.has('result')) return;
+  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
+  if (params.has('result') || params.has('token') || params.has('served')) return;
   if (!/^https?:$/.test(window.location.protocol)) return;
   navigator.serviceWorker.register(new URL('sw.js', document.baseURI), { updateViaCache: 'none' }).catch(() => {
     // Offline use is a bonus: the page works without it.

@@ -4,6 +4,7 @@
 
 import { $ } from './dom.js';
 import { EngineClient } from './engine-client.js';
+import { createRemoteEngine, SERVED } from './remote-engine.js';
 import { timelinePainted } from './flow-timeline.js';
 import { viewerStatus } from './flow-viewer.js';
 import * as site from './site.js';
@@ -14,7 +15,8 @@ export const params = new URLSearchParams(window.location.search);
 
 // One engine (one worker, one wasm module) reads each file once, answers the
 // timeline and writes the downloads.
-export const engine = new EngineClient(site.createWorker);
+// Served by `scope-speedscope serve RUN.h5`: the server's native engine.
+export const engine = new EngineClient(SERVED ? createRemoteEngine : site.createWorker);
 
 export const viewer = new Viewer({
   box: $('viewer-frame'),

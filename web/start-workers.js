@@ -8,4 +8,7 @@
 
 import { prestartWorkers } from './site.js';
 
-prestartWorkers(1);
+// A page `scope-speedscope serve RUN.h5` serves has its engine there
+// (remote-engine.js): no worker.
+const params = new URLSearchParams(window.location.search);
+if (!params.has('token') && !params.has('served')) prestartWorkers(1);

@@ -87,24 +87,29 @@ function coreOptions(options) {
   return out;
 }
 
+// The files' documents, written by the engine (as `serve` writes them):
+// outputs stream into Blobs as the core writes them.
 async function convert(id, files, options) {
   const sp = await lib();
-  const inputs = files.map((file) => ({ name: file.name, file }));
+  const names = files.map((f) => f.name);
+  const inputs = Object.fromEntries(files.map((file, i) => [`file${i}`, { name: file.name, file }]));
   const onProgress = progressReporter(id, (message) => self.postMessage(message));
-  // Outputs stream into Blobs as the core writes them.
   const { sink, outputs } = blobSink(onProgress);
+  const request = { type: 'convert', count: files.length, options: coreOptions(options) };
+  let answer;
   try {
-    await sp.exportSpeedscope(inputs, { ...coreOptions(options), onProgress, sink });
+    answer = sp.engineRequest(request, { inputs, sink, onProgress });
   } catch (err) {
-    const reply = errorOf(
-      err,
-      files.map((f) => f.name),
-    );
-    if (!reply.file && !reply.trap) reply.file = await culprit(sp, inputs, options, err);
-    self.postMessage({ id, ...reply });
+    self.postMessage({ id, ...errorOf(err, names) });
     return;
   }
-  self.postMessage({ id, type: 'result', outputs });
+  if (answer.type !== 'error') {
+    self.postMessage({ id, type: 'result', outputs });
+    return;
+  }
+  const reply = { ...answer, file: answer.file ?? (names.length === 1 ? names[0] : null), trap: false };
+  if (!reply.file) reply.file = await culprit(sp, Object.values(inputs), options, answer);
+  self.postMessage({ id, ...reply });
 }
 
 // With several files, the one that fails on its own (when that is cheap to
@@ -123,43 +128,33 @@ async function culprit(sp, inputs, options, err) {
   return null;
 }
 
-async function inspect(id, file) {
+// The engine's answers to inspect, overview and check (docs/engine-protocol.md), as
+// `serve` gives them: errors name the file.
+async function engineJob(id, request, inputs = {}) {
   const sp = await lib();
-  if (STALL_ON && file.name === STALL_ON) for (;;);
+  const names = Object.values(inputs).map((i) => i.name);
   try {
-    const info = await sp.inspect({ name: file.name, file });
-    self.postMessage({ id, type: 'result', info });
+    const answer = sp.engineRequest(request, { inputs });
+    if (answer.type === 'error')
+      self.postMessage({ id, ...answer, file: answer.file ?? names[0] ?? null, trap: false });
+    else self.postMessage({ id, ...answer });
   } catch (err) {
-    self.postMessage({ id, ...errorOf(err, [file.name]) });
+    self.postMessage({ id, ...errorOf(err, names) });
   }
+}
+
+async function inspect(id, file) {
+  if (STALL_ON && file.name === STALL_ON) for (;;);
+  await engineJob(id, { type: 'inspect' }, { file: { name: file.name, file } });
 }
 
 // The core's overview of one file's selection: calls over time, durations,
 // and with options.maxEvents the narrowing it suggests.
-async function overview(id, file, options) {
-  const sp = await lib();
-  try {
-    const view = await sp.overview({ name: file.name, file }, options);
-    self.postMessage({ id, type: 'result', overview: view });
-  } catch (err) {
-    self.postMessage({ id, ...errorOf(err, [file.name]) });
-  }
-}
+const overview = (id, file, options) =>
+  engineJob(id, { type: 'overview', options }, { file: { name: file.name, file } });
 
-// Filters checked with the core's own engine; nothing to say without it.
-async function check(id, fields) {
-  const sp = await lib();
-  const problems = [];
-  if (typeof sp.checkPattern === 'function') {
-    for (const [field, patterns] of Object.entries(fields)) {
-      for (const [line, pattern] of (patterns ?? []).entries()) {
-        const problem = await sp.checkPattern(pattern);
-        if (problem) problems.push({ field, line, pattern, message: problem.message ?? String(problem) });
-      }
-    }
-  }
-  self.postMessage({ id, type: 'result', problems });
-}
+// Filters checked with the core's own regular expressions.
+const check = (id, { include, exclude }) => engineJob(id, { type: 'check', include, exclude });
 
 self.onmessage = async ({ data }) => {
   const { id, type } = data;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/options.hpp"
+#include "cli/serve.hpp"
 #include "export/export.hpp"
 #include "export/imbalance_report.hpp"
 #include "read/h5_reader.hpp"
@@ -66,8 +67,8 @@ int reporting_errors(Fn&& fn) {
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   const ss::CliCommand command = ss::cli_command(args);
-  if (command == ss::CliCommand::view || command == ss::CliCommand::serve) {
-    // view and serve serve the page: the Node CLI of the npm package has them.
+  if (command == ss::CliCommand::view) {
+    // view converts, then serves the page: the Node CLI of the npm package has it.
     const std::string name = ss::cli_command_name(command);
     std::cerr << ss::cli_usage(command) << "error: " << name
               << " is a command of the npm package's CLI: run npx scope-speedscope " << name
@@ -88,6 +89,14 @@ int main(int argc, char** argv) {
   if (options.version) {
     std::cout << "scope-speedscope " << ss::VERSION << '\n';
     return 0;
+  }
+  if (command == ss::CliCommand::serve) {
+    ss::serve::ServeOptions serve;
+    serve.runs = options.files;
+    serve.port = options.port;
+    serve.host = options.host;
+    serve.web_dir = options.web_dir;
+    return ss::serve::serve_command(serve);
   }
   if (command == ss::CliCommand::imbalance) {
     return reporting_errors([&] {

@@ -176,8 +176,15 @@ bool take_command_option(CliOptions& o, OptionArgs& opt) {
       usage_error("argument --port: invalid port '" + value + "' (0-65535)");
     }
     o.port = static_cast<int>(port);
-  } else if (opt.name == "--no-open" && o.command == CliCommand::view && !opt.has_inline) {
+  } else if (opt.name == "--no-open" &&
+             (o.command == CliCommand::view || o.command == CliCommand::serve) && !opt.has_inline) {
     o.open = false;
+  } else if (opt.name == "--host" && o.command == CliCommand::serve) {
+    o.host = opt.value();
+    if (o.host.empty()) usage_error("argument --host: expected an address");
+  } else if (opt.name == "--web" && o.command == CliCommand::serve) {
+    o.web_dir = opt.value();
+    if (o.web_dir.empty()) usage_error("argument --web: expected a directory");
   } else {
     return false;
   }
@@ -317,7 +324,8 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
   for (std::size_t i = o.command == CliCommand::export_files ? 0 : 1; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (only_files || arg.empty() || arg[0] != '-' || arg == "-") {
-      if (!exporting) usage_error("unrecognized argument: " + arg);
+      // serve: RUN.h5 [OTHER.h5] (B compared against A, as diff A B).
+      if (!exporting && o.files.size() == 2) usage_error("unrecognized argument: " + arg);
       o.files.push_back(arg);
     } else if (arg == "--") {
       only_files = true;
@@ -362,7 +370,9 @@ std::string cli_usage(CliCommand command) {
       return "usage: scope-speedscope view FILE... [--ranks SPEC ...] [--include RE ...] "
              "[--exclude RE ...] [--label L ...] [-o DIR | --filepath PATH] [--port N] [--no-open] "
              "[--quiet]\n";
-    case CliCommand::serve: return "usage: scope-speedscope serve [--port N]\n";
+    case CliCommand::serve:
+      return "usage: scope-speedscope serve [RUN.h5 [OTHER.h5]] [--port N] [--host ADDR] "
+             "[--no-open] [--web DIR]\n";
     case CliCommand::imbalance:
       return "usage: scope-speedscope imbalance FILE [--ranks SPEC ...] [--include RE ...] "
              "[--exclude RE ...] [--time-window START:END] [--json]\n";
@@ -398,11 +408,18 @@ std::string serve_help() {
   return cli_usage(CliCommand::serve) +
          "\n"
          "Serve the page (convert and view in the browser) on http://127.0.0.1:PORT/\n"
-         "until Ctrl+C.\n"
+         "until Ctrl+C. With RUN.h5 (the native CLI), the run is opened in the native\n"
+         "engine, which answers the page's requests (docs/engine-protocol.md); with\n"
+         "OTHER.h5 too, OTHER is compared against RUN (as diff RUN OTHER). The URL\n"
+         "printed then holds a token: nothing is served without it.\n"
          "\n"
          "options:\n"
-         "  --port N            serve on port N (default 8080, or a free port when 8080\n"
-         "                      is taken)\n"
+         "  --port N            serve on port N (0: any free port; default 8080, or a\n"
+         "                      free port when 8080 is taken)\n"
+         "  --host ADDR         listen on ADDR (default 127.0.0.1; another address is\n"
+         "                      reachable from other machines: a warning is printed)\n"
+         "  --web DIR           the built page (default: dist/web next to the build)\n"
+         "  --no-open           accepted for symmetry with view: serve opens no browser\n"
          "  -h, --help          show this help and exit\n";
 }
 
@@ -491,9 +508,11 @@ std::string export_help() {
          "  imbalance FILE [options]\n"
          "                          which rank the others wait for, per region\n"
          "  diff A B [options]      what got slower from run A to run B, per region\n"
+         "  serve [RUN.h5 [OTHER.h5]] [options]\n"
+         "                          serve the page; with a run (native CLI), the run\n"
+         "                          in the native engine behind it\n"
          "commands of the npm package's CLI (npx scope-speedscope COMMAND --help):\n"
-         "  view FILE... [options]  convert, then show the flame chart in the browser\n"
-         "  serve [--port N]        serve the page that converts and shows files\n";
+         "  view FILE... [options]  convert, then show the flame chart in the browser\n";
 }
 
 }  // namespace

@@ -42,8 +42,13 @@ struct CliOptions {
   bool write_outputs = true;
   // view and serve: --port N (0-65535; absent: the command's default).
   std::optional<int> port;
-  // view: open the default browser on the page (--no-open: do not).
+  // view: open the default browser on the page (--no-open: do not; serve
+  // accepts it and opens none).
   bool open = true;
+  // serve: --host ADDR (empty: 127.0.0.1) and --web DIR (empty: dist/web
+  // next to the build).
+  std::string host;
+  std::string web_dir;
   // imbalance and diff: --json.
   bool json = false;
   // diff: --max-regression PCT and --metric self|total.

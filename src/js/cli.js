@@ -95,7 +95,15 @@ async function serveUntilStopped(server) {
   process.stdout.write('Stopped.\n');
 }
 
-async function serve(options) {
+async function serve(options, usage) {
+  if (options.files.length) {
+    // The run in the wasm engine inside Node is not built yet (issue 34).
+    process.stderr.write(
+      `${usage}error: serve RUN.h5 opens the run in the native engine: run the native CLI ` +
+        '(build/native/scope-speedscope serve RUN.h5 after npm run build); npx scope-speedscope serve serves the page alone\n',
+    );
+    return 2;
+  }
   // serve: 8080, else a free port (as npm start); an explicit --port is kept.
   const server = await startServer({ port: options.port ?? 8080, fallback: options.port === null });
   if (options.port === null && !server.url.endsWith(':8080/'))
@@ -162,7 +170,7 @@ async function main(argv) {
     }
   }
   try {
-    if (options.command === 'serve') return await serve(options);
+    if (options.command === 'serve') return await serve(options, sp.cli.usage('serve'));
     if (options.command === 'view') return await view(sp, options);
   } catch (error) {
     // The server could not start (port taken, site missing).

@@ -19,7 +19,7 @@ function served() {
   const worker = read('web', 'worker.js');
   const engine = read('src', 'core', 'engine', 'engine.cpp');
   const types = new Set();
-  for (const m of worker.matchAll(/type === '([a-z-]+)'/g)) types.add(m[1]);
+  for (const m of worker.matchAll(/(?<![.\w])type === '([a-z-]+)'/g)) types.add(m[1]);
   for (const m of engine.matchAll(/t == "([a-z-]+)"/g)) types.add(m[1]);
   for (const m of engine.matchAll(/^ {6}\{"(timeline-[a-z-]+)", [a-z_]+\},$/gm)) types.add(m[1]);
   return types;

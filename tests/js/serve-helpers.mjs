@@ -9,14 +9,15 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 export const nodeCli = path.join(root, 'dist', 'cli.js');
 
 /**
- * Spawns `node dist/cli.js ...args` (with SCOPE_SPEEDSCOPE_NO_OPEN=1 unless
+ * Spawns `node dist/cli.js ...args` (or `program ...args`, with SCOPE_SPEEDSCOPE_NO_OPEN=1 unless
  * env says otherwise) and resolves once it printed "Press Ctrl+C to stop." to
  * { url, stdout, child, stop(signal) }; stop resolves to
  * { code, signal, stdout, stderr } once the process exited. Rejects with its
  * output when it exits first or prints nothing within `timeout` ms.
  */
-export function startCli(args, { cwd, env = {}, timeout = 30_000, cli = nodeCli } = {}) {
-  const child = spawn(process.execPath, [cli, ...args], {
+export function startCli(args, { cwd, env = {}, timeout = 30_000, cli = nodeCli, program = null } = {}) {
+  // program: an executable run with args alone (the native CLI) instead of node cli.
+  const child = spawn(program ?? process.execPath, program ? args : [cli, ...args], {
     cwd,
     env: { ...process.env, SCOPE_SPEEDSCOPE_NO_OPEN: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -101,4 +101,30 @@ json rows_json(const std::vector<RegionDelta>& rows, bool with_total_pct) {
   return out;
 }
 
+json inspection_json(const Inspection& info) {
+  json regions = json::array();
+  for (const auto& r : info.regions) {
+    regions.push_back({{"name", r.name}, {"calls", r.calls}, {"ranks", r.ranks}});
+  }
+  json ranks = json::array();
+  for (const auto& r : info.ranks) {
+    json lanes = json::array();
+    for (const auto& l : r.lanes) {
+      lanes.push_back({{"lane", l.lane},
+                       {"label", l.label},
+                       {"profileName", l.profile_name},
+                       {"calls", l.calls}});
+    }
+    ranks.push_back({{"rank", r.rank}, {"calls", r.calls}, {"lanes", lanes}});
+  }
+  return {{"label", info.label},
+          {"displayLabel", info.display_label},
+          {"schemaVersion", info.schema_version},
+          {"storageLayout", info.storage_layout},
+          {"numRanks", info.num_ranks},
+          {"calls", info.calls},
+          {"regions", regions},
+          {"ranks", ranks}};
+}
+
 }  // namespace scope_speedscope::engine

@@ -143,6 +143,8 @@ std::string time_text(const json& v) {
   return "<not a number or a string>";
 }
 
+}  // namespace
+
 // options.minDuration: seconds or "2ms"; options.timeWindow: [start, end]
 // (seconds, text, or null for an open end) or "START:END".
 Narrowing narrowing_of(const json& options) {
@@ -162,6 +164,8 @@ Narrowing narrowing_of(const json& options) {
   }
   return n;
 }
+
+namespace {
 
 // The open run's document (whole, or narrowed) into io.output; the ranks it
 // did not read are read once first and checked, not kept, so damage there
@@ -230,6 +234,10 @@ json answer(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out
   if (t == "timeline-compare-open") return compare_open(s, r, io, out);
   if (t == "timeline-close") return close(s, r);
   if (t == "timeline-export") return export_document(s, r, io);
+  if (t == "inspect") return inspect(r, io);
+  if (t == "check") return check(r);
+  if (t == "overview") return file_overview(r, io);
+  if (t == "convert") return convert(r, io);
   if (t == "engine-version")
     return {{"protocol", kEngineProtocol}, {"version", SCOPE_SPEEDSCOPE_VERSION}};
   const auto q = queries().find(t);

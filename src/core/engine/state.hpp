@@ -61,5 +61,14 @@ json lateness(Engine::State& s, const json& r, WireAnswer& out);
 json compare_regions(Engine::State& s, const json& r, WireAnswer& out);
 json overview(Engine::State& s, const json& r, WireAnswer& out);
 
+// The requests about files (files.cpp): what a file holds, its overview, the
+// filters checked, the files' documents.
+json inspect(const json& r, const EngineIo& io);
+json file_overview(const json& r, const EngineIo& io);
+json check(const json& r);
+json convert(const json& r, const EngineIo& io);
+// A download's narrowing (minDuration, timeWindow) from its options.
+Narrowing narrowing_of(const json& options);
+
 }  // namespace engine
 }  // namespace scope_speedscope

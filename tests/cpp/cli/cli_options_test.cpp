@@ -233,11 +233,19 @@ TEST(cli_options, view_takes_the_export_options_and_needs_no_output) {
   EXPECT_EQ(usage_error([] { parse_cli({"a.h5", "-o", "d", "--no-open"}); }), "usage");
 }
 
-TEST(cli_options, serve_takes_a_port_only) {
+TEST(cli_options, serve_takes_up_to_two_runs_a_port_a_host_and_the_page) {
   const CliOptions o = parse_cli({"serve", "--port", "9000"});
   EXPECT_EQ(o.command, CliCommand::serve);
   EXPECT_EQ(o.port, 9000);
+  EXPECT_TRUE(o.files.empty());
   EXPECT_FALSE(parse_cli({"serve"}).port.has_value());
+  const CliOptions two = parse_cli(
+      {"serve", "a.h5", "b.h5", "--host", "10.0.0.1", "--web", "site", "--no-open", "--port=0"});
+  EXPECT_EQ(two.files, (Strings{"a.h5", "b.h5"}));
+  EXPECT_EQ(two.host, "10.0.0.1");
+  EXPECT_EQ(two.web_dir, "site");
+  EXPECT_EQ(two.port, 0);
+  EXPECT_FALSE(two.open);
   EXPECT_TRUE(parse_cli({"serve", "--help"}).help);
   EXPECT_TRUE(parse_cli({"view", "-h"}).help);
 }
@@ -257,9 +265,12 @@ TEST(cli_options, view_and_serve_usage_errors) {
   EXPECT_EQ(message({"view", "a.h5", "--port", "65536"}),
             "argument --port: invalid port '65536' (0-65535)");
   EXPECT_EQ(message({"view", "a.h5", "--port"}), "argument --port: expected one argument");
-  EXPECT_EQ(message({"serve", "a.h5"}), "unrecognized argument: a.h5");
+  EXPECT_EQ(message({"serve", "a.h5", "b.h5", "c.h5"}), "unrecognized argument: c.h5");
   EXPECT_EQ(message({"serve", "--ranks", "1"}), "unrecognized argument: --ranks");
-  EXPECT_EQ(message({"serve", "--no-open"}), "unrecognized argument: --no-open");
+  EXPECT_EQ(message({"serve", "--no-open=1"}), "unrecognized argument: --no-open=1");
+  EXPECT_EQ(message({"serve", "--host", ""}), "argument --host: expected an address");
+  EXPECT_EQ(message({"serve", "--web", ""}), "argument --web: expected a directory");
+  EXPECT_EQ(message({"view", "a.h5", "--host", "x"}), "unrecognized argument: --host");
   EXPECT_EQ(message({"view", "a.h5", "-o", "d", "--filepath", "f.json"}),
             "argument --filepath: not allowed with argument -o/--output");
 }
@@ -277,7 +288,7 @@ TEST(cli_options, each_command_has_a_short_help_starting_with_its_usage) {
   EXPECT_NE(cli_help(CliCommand::view).find("--no-open"), std::string::npos);
   EXPECT_NE(cli_help().find("view FILE..."), std::string::npos)
       << "the export's help names the commands";
-  EXPECT_NE(cli_help().find("serve [--port N]"), std::string::npos);
+  EXPECT_NE(cli_help().find("serve [RUN.h5 [OTHER.h5]] [options]"), std::string::npos);
 }
 
 }  // namespace

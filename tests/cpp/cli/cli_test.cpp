@@ -550,16 +550,31 @@ TEST(cli, diff_errors_and_usage) {
   EXPECT_EQ(p.out, cli_help(CliCommand::diff));
 }
 
-TEST(cli, view_and_serve_point_to_the_npm_package) {
-  for (const std::string command : {"view", "serve"}) {
-    const Process p = run_cli({command, shared_h5("hdf5-schema-3.h5")});
-    EXPECT_EQ(p.status, 2);
-    EXPECT_EQ(p.out, "");
-    const CliCommand c = command == "view" ? CliCommand::view : CliCommand::serve;
-    EXPECT_EQ(p.err, cli_usage(c) + "error: " + command +
-                         " is a command of the npm package's CLI: run npx scope-speedscope " +
-                         command + " (a file named " + command + " is ./" + command + ")\n");
-  }
+TEST(cli, view_points_to_the_npm_package) {
+  const Process p = run_cli({"view", shared_h5("hdf5-schema-3.h5")});
+  EXPECT_EQ(p.status, 2);
+  EXPECT_EQ(p.out, "");
+  EXPECT_EQ(p.err, cli_usage(CliCommand::view) +
+                       "error: view is a command of the npm package's CLI: run npx "
+                       "scope-speedscope view (a file named view is ./view)\n");
+}
+
+// serve itself: tests/js/native-serve.test.mjs (over HTTP).
+TEST(cli, serve_says_a_run_it_cannot_open_before_any_url) {
+  const Process p = run_cli({"serve", shared_h5("not_hdf5.h5"), "--port", "0"});
+  EXPECT_EQ(p.status, 1);
+  EXPECT_EQ(p.out, "");
+  EXPECT_EQ(p.err.rfind("error: ", 0), 0u) << p.err;
+  EXPECT_NE(p.err.find("not_hdf5.h5"), std::string::npos) << p.err;
+}
+
+TEST(cli, serve_says_how_to_build_a_missing_page) {
+  const std::string web = ::testing::TempDir() + "no-such-page";
+  const Process p = run_cli({"serve", "--web", web, "--port", "0"});
+  EXPECT_EQ(p.status, 1);
+  EXPECT_EQ(p.out, "");
+  EXPECT_EQ(p.err, "error: the page is not built (no " + web +
+                       "/index.html): run npm run build in the repository, or give --web DIR\n");
 }
 
 }  // namespace

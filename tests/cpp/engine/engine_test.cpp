@@ -10,11 +10,15 @@
 #include <vector>
 
 #include "compare/compare.hpp"
+#include "engine/answers.hpp"
 #include "engine/engine.hpp"
 #include "engine/wire.hpp"
 #include "export/export.hpp"
+#include "export/narrow.hpp"
+#include "export/overview.hpp"
 #include "read/h5_reader.hpp"
 #include "test_support.hpp"
+#include "text/pattern.hpp"
 #include "timeline/aligned_grid.hpp"
 #include "timeline/timeline.hpp"
 
@@ -300,6 +304,51 @@ TEST(EngineWire, columns_and_numbers_json_cannot_spell_round_trip) {
   EXPECT_TRUE(std::isnan(back[2]));
   EXPECT_EQ(wire_column(bytes, h["u"]), (std::vector<double>{7, 8, 9}));
   EXPECT_EQ(wire_column(bytes, h["f"]), (std::vector<double>{0.25}));
+}
+
+TEST(Engine, the_requests_about_a_file_inspect_overview_check_convert) {
+  Shell sh;
+  sh.files["file"] = fixture("ranks_imbalance_s3.h5");
+  const Asked info = sh.ask({{"type", "inspect"}});
+  ASSERT_EQ(info.header["type"], "result") << info.header.dump();
+  EXPECT_EQ(info.header["info"]["numRanks"], 4);
+  EXPECT_EQ(info.header["info"]["calls"], 60);
+  EXPECT_EQ(info.header["info"]["regions"][0]["name"], "step");
+  EXPECT_EQ(info.header["info"]["ranks"][3]["calls"], 15);
+  EXPECT_EQ(sh.reads.back().depth, ReadDepth::index);  // no call's times
+
+  const Asked ov =
+      sh.ask({{"type", "overview"}, {"options", {{"ranks", "all"}, {"maxEvents", 10}}}});
+  const scope_speedscope::Run run = read_run(sh.files["file"]);
+  const json expected = engine::overview_json(
+      overview_run(run, {0, 1, 2, 3}, std::nullopt, std::nullopt, 200), uint64_t{10});
+  EXPECT_EQ(ov.header["overview"], expected);
+
+  const Asked checked =
+      sh.ask({{"type", "check"}, {"include", {"so(lve", "step"}}, {"exclude", json()}});
+  ASSERT_EQ(checked.header["problems"].size(), 1u);
+  EXPECT_EQ(checked.header["problems"][0]["field"], "include");
+  EXPECT_EQ(checked.header["problems"][0]["line"], 0);
+  EXPECT_EQ(checked.header["problems"][0]["message"], *check_pattern("so(lve"));
+
+  CollectTarget out;
+  sh.output = &out;
+  sh.files["file0"] = sh.files["file"];
+  const Asked converted = sh.ask(
+      {{"type", "convert"}, {"count", 1}, {"options", {{"ranks", {2}}, {"minDuration", "1ns"}}}});
+  ASSERT_EQ(converted.header["type"], "result") << converted.header.dump();
+  ExportOptions o;
+  o.ranks = std::vector<int64_t>{2};
+  set_min_duration(o.narrowing, "1ns", "minDuration", false);
+  o.verbose = false;
+  CollectTarget direct_out;
+  export_speedscope({read_run(sh.files["file"])}, "profile.speedscope.json", o, direct_out);
+  ASSERT_EQ(out.docs.size(), 1u);
+  EXPECT_EQ(out.docs[0].text, direct_out.docs[0].text);
+  EXPECT_EQ(converted.header["files"], json::array({"profile.speedscope.json"}));
+  const Asked none = sh.ask({{"type", "convert"}, {"count", 0}});
+  EXPECT_EQ(none.header["message"],
+            "scope-speedscope engine: 'count' must be from 1 to 4096 files");
 }
 
 }  // namespace

@@ -1,0 +1,327 @@
+#include "cli/serve.hpp"
+
+#include <httplib.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "cli/serve_engine.hpp"
+#include "cli/serve_guard.hpp"
+#include "engine/engine.hpp"
+#include "text/messages.hpp"
+
+namespace scope_speedscope::serve {
+
+namespace {
+
+using nlohmann::json;
+
+// The largest request body: a request is a few fields (413 above).
+constexpr std::size_t kMaxRequestBytes = 1 << 20;
+
+const char* content_type(const std::string& path) {
+  static const std::pair<const char*, const char*> types[] = {
+      {".html", "text/html; charset=utf-8"},
+      {".js", "text/javascript; charset=utf-8"},
+      {".mjs", "text/javascript; charset=utf-8"},
+      {".css", "text/css; charset=utf-8"},
+      {".json", "application/json"},
+      {".webmanifest", "application/manifest+json"},
+      {".wasm", "application/wasm"},
+      {".png", "image/png"},
+      {".ico", "image/x-icon"},
+      {".svg", "image/svg+xml"},
+      {".woff2", "font/woff2"},
+      {".ttf", "font/ttf"},
+      {".txt", "text/plain; charset=utf-8"},
+      {".md", "text/plain; charset=utf-8"},
+      {".h5", "application/octet-stream"},
+  };
+  for (const auto& [ext, type] : types) {
+    const std::string e = ext;
+    if (path.size() >= e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0)
+      return type;
+  }
+  return "application/octet-stream";
+}
+
+void refuse(httplib::Response& res, int status, const std::string& message) {
+  res.status = status;
+  res.set_header("Cache-Control", "no-store");
+  res.set_content(json{{"type", "error"}, {"status", status}, {"message", message}}.dump(),
+                  "application/json");
+}
+
+// The page's folder: --web DIR, else dist/web of the repository this
+// build lives in (build/native/scope-speedscope -> dist/web).
+std::string web_root(const ServeOptions& o) {
+  std::string dir = o.web_dir;
+  if (dir.empty()) {
+    char exe[PATH_MAX];
+    const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+    std::string here = n > 0 ? std::string(exe, static_cast<std::size_t>(n)) : std::string(".");
+    here = here.substr(0, here.find_last_of('/'));
+    dir = here + "/../../dist/web";
+  }
+  char real[PATH_MAX];
+  const std::string index = dir + "/index.html";
+  if (!::realpath(dir.c_str(), real) || ::access(index.c_str(), R_OK) != 0) {
+    throw std::runtime_error("the page is not built (no " + index +
+                             "): run npm run build in the repository, or give --web DIR");
+  }
+  return real;
+}
+
+struct Served {
+  ServeOptions options;
+  std::string root;
+  std::string token;  // empty: the page alone, no token asked
+  std::unique_ptr<EngineHost> engine;
+};
+
+// Host, Origin, then the token (and its cookie, on the first URL).
+httplib::Server::HandlerResponse guard(const Served& s, const httplib::Request& req,
+                                       httplib::Response& res) {
+  const std::string host = req.get_header_value("Host");
+  if (!host_allowed(host, s.options.host)) {
+    refuse(res, 403, "the Host header '" + host + "' is not this server's");
+    return httplib::Server::HandlerResponse::Handled;
+  }
+  const std::string origin = req.get_header_value("Origin");
+  if (!origin_allowed(origin, host)) {
+    refuse(res, 403, "the Origin '" + origin + "' is not this server's page");
+    return httplib::Server::HandlerResponse::Handled;
+  }
+  // A body is read only when its length is given and small (this runs
+  // before the library reads it).
+  if (req.has_header("Transfer-Encoding")) {
+    refuse(res, 411, "a request body needs a Content-Length (no chunked bodies)");
+    return httplib::Server::HandlerResponse::Handled;
+  }
+  if (req.get_header_value<uint64_t>("Content-Length") > kMaxRequestBytes) {
+    refuse(res, 413, "the request is larger than 1 MiB");
+    return httplib::Server::HandlerResponse::Handled;
+  }
+  if (s.token.empty()) return httplib::Server::HandlerResponse::Unhandled;
+  const std::string given = req.get_param_value("token");
+  if (same_token(given, s.token)) {
+    res.set_header("Set-Cookie", std::string(kTokenCookie) + "=" + s.token +
+                                     "; HttpOnly; SameSite=Strict; Path=/");
+    return httplib::Server::HandlerResponse::Unhandled;
+  }
+  if (same_token(cookie_value(req.get_header_value("Cookie"), kTokenCookie), s.token)) {
+    return httplib::Server::HandlerResponse::Unhandled;
+  }
+  refuse(res, 401, "this server needs the token of the URL it printed");
+  return httplib::Server::HandlerResponse::Handled;
+}
+
+void run_info(const Served& s, httplib::Response& res) {
+  json runs = json::array();
+  if (s.engine) {
+    for (const std::string& run : s.engine->runs()) {
+      struct stat st {};
+      const bool known = ::stat(run.c_str(), &st) == 0;
+      runs.push_back({{"name", run.substr(run.find_last_of('/') + 1)},
+                      {"size", known ? static_cast<uint64_t>(st.st_size) : 0}});
+    }
+  }
+  res.set_header("Cache-Control", "no-store");
+  res.set_content(json{{"protocol", kEngineProtocol},
+                       {"version", SCOPE_SPEEDSCOPE_VERSION},
+                       {"runs", runs},
+                       {"compare", runs.size() == 2}}
+                      .dump(),
+                  "application/json");
+}
+
+// An answer that wrote documents is JSON naming them; the client fetches
+// each (GET engine/download/ID, once).
+void engine_request(Served& s, const httplib::Request& req, httplib::Response& res) {
+  if (!s.engine) return refuse(res, 404, "no run is open: serve was started without one");
+  Answer a = s.engine->ask(req.body);
+  res.set_header("Cache-Control", "no-store");
+  if (a.downloads.empty()) {
+    res.status = a.bad_request ? 400 : 200;
+    res.set_content(std::string(a.bytes.begin(), a.bytes.end()), "application/octet-stream");
+    return;
+  }
+  json outputs = json::array();
+  for (const auto& [id, d] : a.downloads) {
+    outputs.push_back({{"url", "engine/download/" + id},
+                       {"fileName", d->name},
+                       {"size", d->size},
+                       {"calls", d->calls}});
+  }
+  res.set_content(json{{"type", "result"}, {"outputs", outputs}}.dump(), "application/json");
+}
+
+// A written document, streamed from its temporary file (removed after).
+void download(Served& s, const httplib::Request& req, httplib::Response& res) {
+  std::shared_ptr<Download> d = s.engine ? s.engine->take_download(req.matches[1]) : nullptr;
+  if (!d) return refuse(res, 404, "no such download (each is given once)");
+  auto file = std::make_shared<std::ifstream>(d->path, std::ios::binary);
+  res.set_header("Cache-Control", "no-store");
+  res.set_content_provider(
+      d->size, "application/json",
+      [file, d](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+        static constexpr std::size_t kPiece = 1 << 20;
+        std::vector<char> buf(std::min(length, kPiece));
+        file->seekg(static_cast<std::streamoff>(offset));
+        file->read(buf.data(), static_cast<std::streamsize>(buf.size()));
+        const auto got = static_cast<std::size_t>(file->gcount());
+        return got > 0 && sink.write(buf.data(), got);
+      },
+      [file, d](bool) { file->close(); });
+}
+
+void static_file(const Served& s, const httplib::Request& req, httplib::Response& res) {
+  const std::string target = req.target.substr(0, req.target.find('?'));
+  const auto path = web_file(s.root, target);
+  if (!path) return refuse(res, 404, "no such file of the page: " + req.path);
+  std::ifstream in(*path, std::ios::binary);
+  std::ostringstream body;
+  body << in.rdbuf();
+  res.set_header("Cache-Control", "no-cache");
+  res.set_content(body.str(), content_type(*path));
+}
+
+void route(httplib::Server& svr, Served& s) {
+  svr.set_payload_max_length(kMaxRequestBytes);
+  svr.set_pre_routing_handler(
+      [&s](const httplib::Request& req, httplib::Response& res) { return guard(s, req, res); });
+  svr.Get("/engine/run", [&s](const httplib::Request&, httplib::Response& res) { run_info(s, res); });
+  svr.Post("/engine", [&s](const httplib::Request& req, httplib::Response& res) {
+    engine_request(s, req, res);
+  });
+  svr.Get("/engine/download/([0-9a-f]+)",
+          [&s](const httplib::Request& req, httplib::Response& res) { download(s, req, res); });
+  svr.Get(".*", [&s](const httplib::Request& req, httplib::Response& res) {
+    static_file(s, req, res);
+  });
+  // Statuses the library sets itself (413, 400, 405...) get a JSON body too.
+  svr.set_error_handler([](const httplib::Request&, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    const std::string words = res.status == 413   ? "the request is larger than 1 MiB"
+                              : res.status == 404 ? "not found"
+                              : res.status == 405 ? "this method is not served"
+                                                  : "the request is malformed";
+    refuse(res, res.status, words);
+  });
+  svr.set_exception_handler(
+      [](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
+        std::string what = "internal error";
+        try {
+          std::rethrow_exception(ep);
+        } catch (const std::exception& e) {
+          what = e.what();
+        } catch (...) {
+        }
+        refuse(res, 500, what);
+      });
+}
+
+bool loopback(const std::string& host) {
+  return host.empty() || host == "127.0.0.1" || host == "localhost" || host == "::1" ||
+         host == "[::1]";
+}
+
+// Binds as asked: --port N (0: any free one), else 8080, else a free one.
+int bind(httplib::Server& svr, const ServeOptions& o, const std::string& host) {
+  if (o.port && *o.port == 0) return svr.bind_to_any_port(host);
+  if (o.port) return svr.bind_to_port(host, *o.port) ? *o.port : -1;
+  if (svr.bind_to_port(host, 8080)) return 8080;
+  return svr.bind_to_any_port(host);
+}
+
+std::string url_of(const std::string& host, int port, const std::string& token) {
+  std::string name = host;
+  if (host == "0.0.0.0" || host == "::" || host.empty()) name = "127.0.0.1";
+  if (name.find(':') != std::string::npos && name.front() != '[') name = "[" + name + "]";
+  std::string url = "http://" + name + ":" + std::to_string(port) + "/";
+  if (!token.empty()) url += "?token=" + token;
+  return url;
+}
+
+}  // namespace
+
+int serve_command(const ServeOptions& options) {
+  Served s;
+  s.options = options;
+  try {
+    // The runs first: a run that cannot be opened is the message to give,
+    // whether or not the page is built.
+    if (!options.runs.empty()) {
+      s.engine = std::make_unique<EngineHost>(options.runs);
+      s.engine->check_runs();
+      s.token = new_token();
+    }
+    s.root = web_root(options);
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << '\n';
+    return 1;
+  }
+  // SIGINT and SIGTERM are taken by one thread (sigwait), which stops the
+  // server: blocked here, before the library starts its threads.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  httplib::Server svr;
+  route(svr, s);
+  const std::string host = options.host.empty() ? "127.0.0.1" : options.host;
+  const int port = bind(svr, options, host);
+  if (port <= 0) {
+    std::cerr << "error: cannot listen on " << host
+              << (options.port ? ":" + std::to_string(*options.port) : std::string()) << '\n';
+    return 1;
+  }
+  if (!loopback(options.host)) {
+    std::cerr << "warning: listening on " << host
+              << ": other machines can reach this server (the token still guards it)\n";
+  }
+  std::atomic<bool> signalled{false}, listened{false};
+  std::thread stopper([&svr, &signalled, &listened, stop_signals] {
+    int sig = 0;
+    sigwait(&stop_signals, &sig);
+    signalled = true;
+    // A signal right after the URL was printed may come before the server
+    // listens, when stop() would do nothing.
+    while (!svr.is_running() && !listened) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    svr.stop();
+  });
+  if (s.engine) {
+    std::string names;
+    for (const std::string& run : options.runs) names += (names.empty() ? "" : " and ") + run;
+    std::cout << "Serving " << names << " in the native engine at " << url_of(host, port, s.token)
+              << "\nPress Ctrl+C to stop.\n"
+              << std::flush;
+  } else {
+    std::cout << "Serving the scope-speedscope page at " << url_of(host, port, "")
+              << "\nPress Ctrl+C to stop.\n"
+              << std::flush;
+  }
+  svr.listen_after_bind();
+  listened = true;
+  // Stopped otherwise (a listening error): wake the thread (the signal is
+  // blocked everywhere, so only its sigwait takes it).
+  if (!signalled) ::kill(::getpid(), SIGTERM);
+  stopper.join();
+  return 0;
+}
+
+}  // namespace scope_speedscope::serve

@@ -1,0 +1,131 @@
+// The page's engine when `scope-speedscope serve RUN.h5` served the page: the
+// native engine (src/cli/serve.cpp, the core's same dispatcher) answers over
+// HTTP in place of the worker. createRemoteEngine() looks like a Worker to
+// engine-client.js (postMessage in, onmessage out, terminate), so the page
+// sends the same requests (docs/engine-protocol.md) and gets the same
+// answers: POST /engine with the request's JSON (its Files left out: the
+// server reads only the runs it was started with) gives the wire answer,
+// decoded by the package's decodeAnswer; a download comes back as the
+// document itself. The cookie the first URL set goes with every request.
+
+import { decodeAnswer } from './lib/wire.js';
+
+const FILE_FIELDS = new Set(['id', 'file', 'fileA', 'fileB', 'files']);
+
+// Whether this page was opened from serve's URL (?token=…, which the page
+// then removes from the address bar: the server's cookie holds it) or
+// reloaded since (?served).
+function servedMode() {
+  const url = new URL(window.location.href);
+  if (url.searchParams.has('token')) {
+    url.searchParams.delete('token');
+    url.searchParams.set('served', '1');
+    window.history.replaceState(null, '', url.toString());
+    return true;
+  }
+  return url.searchParams.has('served');
+}
+
+export const SERVED = servedMode();
+
+// The served runs: { protocol, version, runs: [{ name, size }], compare }.
+export async function servedRuns() {
+  const res = await fetch('engine/run', { credentials: 'same-origin', cache: 'no-store' });
+  if (!res.ok) throw new Error(await refusal(res));
+  return res.json();
+}
+
+async function refusal(res) {
+  let words = `${res.status} ${res.statusText}`;
+  try {
+    words = (await res.json()).message ?? words;
+  } catch {
+    // not JSON: the status says it
+  }
+  return res.status === 401 || res.status === 403
+    ? `The server refused this page (${words}): open the URL scope-speedscope serve printed.`
+    : `The server answered ${res.status}: ${words}`;
+}
+
+// The request's JSON: the message without its id and Files (a convert's
+// inputs are counted: the server reads its runs, file0 the first).
+function requestOf(message) {
+  const request = {};
+  for (const [k, v] of Object.entries(message)) if (!FILE_FIELDS.has(k)) request[k] = v;
+  if (message.type === 'convert') request.count = message.files.length;
+  return request;
+}
+
+// Written documents: each fetched once into a Blob.
+async function downloaded(outputs, signal) {
+  const out = [];
+  for (const { url, fileName, size, calls } of outputs) {
+    const res = await fetch(url, { credentials: 'same-origin', cache: 'no-store', signal });
+    if (!res.ok) return { type: 'error', message: await refusal(res), trap: false };
+    out.push({ fileName, blob: await res.blob(), size, calls });
+  }
+  return { type: 'result', outputs: out };
+}
+
+async function answerOf(res, signal) {
+  if (res.headers.get('Content-Type')?.startsWith('application/json')) {
+    if (!res.ok) return { type: 'error', message: await refusal(res), trap: false };
+    return downloaded((await res.json()).outputs, signal);
+  }
+  if (res.status !== 200 && res.status !== 400) return { type: 'error', message: await refusal(res), trap: false };
+  const decoded = decodeAnswer(new Uint8Array(await res.arrayBuffer()));
+  return decoded.type === 'error' ? { ...decoded, trap: false } : decoded;
+}
+
+export function createRemoteEngine() {
+  const controllers = new Set();
+  let runs = null; // the served runs' names, for errors that name none
+  const engine = {
+    onmessage: null,
+    onerror: null,
+    postMessage(message) {
+      answer(message).then((reply) => {
+        if (reply) engine.onmessage?.({ data: { id: message.id, ...reply } });
+      });
+    },
+    terminate() {
+      for (const c of controllers) c.abort();
+      controllers.clear();
+    },
+  };
+
+  async function init() {
+    const info = await servedRuns();
+    runs = info.runs.map((r) => r.name);
+    const features = { overview: true, checkPattern: true, narrowing: true, timeline: true };
+    return { type: 'result', protocol: info.protocol, version: info.version, features, served: info };
+  }
+
+  async function answer(message) {
+    const controller = new AbortController();
+    controllers.add(controller);
+    try {
+      if (message.type === 'init') return await init();
+      const request = requestOf(message);
+      const res = await fetch('engine', {
+        method: 'POST',
+        body: JSON.stringify(request),
+        credentials: 'same-origin',
+        cache: 'no-store',
+        signal: controller.signal,
+      });
+      const reply = await answerOf(res, controller.signal);
+      if (reply.type === 'error' && !reply.file && runs?.length === 1) reply.file = runs[0];
+      return reply;
+    } catch (err) {
+      if (controller.signal.aborted) return null; // terminated: nobody waits
+      engine.onerror?.({
+        message: `the server does not answer (${err.message}); it stopped, or the tunnel dropped. Reload to reconnect`,
+      });
+      return null;
+    } finally {
+      controllers.delete(controller);
+    }
+  }
+  return engine;
+}
