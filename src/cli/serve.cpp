@@ -202,15 +202,15 @@ void route(httplib::Server& svr, Served& s) {
   svr.set_payload_max_length(kMaxRequestBytes);
   svr.set_pre_routing_handler(
       [&s](const httplib::Request& req, httplib::Response& res) { return guard(s, req, res); });
-  svr.Get("/engine/run", [&s](const httplib::Request&, httplib::Response& res) { run_info(s, res); });
+  svr.Get("/engine/run",
+          [&s](const httplib::Request&, httplib::Response& res) { run_info(s, res); });
   svr.Post("/engine", [&s](const httplib::Request& req, httplib::Response& res) {
     engine_request(s, req, res);
   });
   svr.Get("/engine/download/([0-9a-f]+)",
           [&s](const httplib::Request& req, httplib::Response& res) { download(s, req, res); });
-  svr.Get(".*", [&s](const httplib::Request& req, httplib::Response& res) {
-    static_file(s, req, res);
-  });
+  svr.Get(".*",
+          [&s](const httplib::Request& req, httplib::Response& res) { static_file(s, req, res); });
   // Statuses the library sets itself (413, 400, 405...) get a JSON body too.
   svr.set_error_handler([](const httplib::Request&, httplib::Response& res) {
     if (!res.body.empty()) return;
@@ -301,7 +301,8 @@ int serve_command(const ServeOptions& options) {
     signalled = true;
     // A signal right after the URL was printed may come before the server
     // listens, when stop() would do nothing.
-    while (!svr.is_running() && !listened) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    while (!svr.is_running() && !listened)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
     svr.stop();
   });
   if (s.engine) {

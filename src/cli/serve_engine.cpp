@@ -128,8 +128,9 @@ Answer EngineHost::ask(std::string_view request) {
       run = runs_.size();
     }
     if (run >= runs_.size()) {
-      throw Error(Msg::bad_argument,
-                  {{"detail", "scope-speedscope engine: this server has no input '" + which + "'"}});
+      throw Error(
+          Msg::bad_argument,
+          {{"detail", "scope-speedscope engine: this server has no input '" + which + "'"}});
     }
     return read_run(runs_[run], progress, {}, plan);
   };

@@ -65,7 +65,7 @@ class EngineHost {
   std::vector<std::string> runs_;
   std::mutex mutex_;
   Engine engine_;
-  std::string open_key_;             // the open timeline's request ("" when none)
+  std::string open_key_;              // the open timeline's request ("" when none)
   std::vector<uint8_t> open_answer_;  // and its answer
   std::vector<std::pair<std::string, std::shared_ptr<Download>>> downloads_;
 };

@@ -71,7 +71,10 @@ describe('native serve', { timeout: 300_000 }, () => {
   };
 
   test('it prints one URL with a 64-digit token and says nothing of it elsewhere', () => {
-    assert.match(server.stdout, /^Serving .*ranks_imbalance_s3\.h5 in the native engine at http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{64}\nPress Ctrl\+C to stop\.\n$/);
+    assert.match(
+      server.stdout,
+      /^Serving .*ranks_imbalance_s3\.h5 in the native engine at http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{64}\nPress Ctrl\+C to stop\.\n$/,
+    );
     assert.equal(server.stdout.split(tokenOf(server.url)).length, 2);
   });
 
@@ -101,9 +104,15 @@ describe('native serve', { timeout: 300_000 }, () => {
     const cases = [
       [{ Host: 'evil.example' }, "the Host header 'evil.example' is not this server's"],
       [{ Host: `evil.example:${port}` }, `the Host header 'evil.example:${port}' is not this server's`],
-      [{ Host: `127.0.0.1.evil.example:${port}` }, `the Host header '127.0.0.1.evil.example:${port}' is not this server's`],
+      [
+        { Host: `127.0.0.1.evil.example:${port}` },
+        `the Host header '127.0.0.1.evil.example:${port}' is not this server's`,
+      ],
       [{ Origin: 'http://evil.example' }, "the Origin 'http://evil.example' is not this server's page"],
-      [{ Origin: `http://127.0.0.1:${Number(port) + 1}` }, `the Origin 'http://127.0.0.1:${Number(port) + 1}' is not this server's page`],
+      [
+        { Origin: `http://127.0.0.1:${Number(port) + 1}` },
+        `the Origin 'http://127.0.0.1:${Number(port) + 1}' is not this server's page`,
+      ],
       [{ Origin: 'null' }, "the Origin 'null' is not this server's page"],
     ];
     for (const [headers, message] of cases) {
@@ -172,7 +181,11 @@ describe('native serve', { timeout: 300_000 }, () => {
       const out = path.join(dir, 'expected.json');
       const cli = spawnSync(nativeCli, [RUN, '--ranks', '1', '3', '--filepath', out, '--quiet']);
       assert.equal(cli.status, 0, cli.stderr.toString());
-      const res = await ask({ type: 'convert', count: 1, options: { ranks: [1, 3], filepath: '../../../tmp/evil.json' } });
+      const res = await ask({
+        type: 'convert',
+        count: 1,
+        options: { ranks: [1, 3], filepath: '../../../tmp/evil.json' },
+      });
       assert.equal(res.status, 200);
       const { type, outputs } = json(res);
       assert.equal(type, 'result');
@@ -196,7 +209,10 @@ describe('native serve', { timeout: 300_000 }, () => {
   test('malformed, oversized and unknown requests are JSON errors, and it keeps serving', async () => {
     const notJson = await ask('{"type":');
     assert.equal(notJson.status, 400);
-    assert.equal(decodeAnswer(new Uint8Array(notJson.body)).message, 'scope-speedscope engine: the request is not JSON');
+    assert.equal(
+      decodeAnswer(new Uint8Array(notJson.body)).message,
+      'scope-speedscope engine: the request is not JSON',
+    );
     const unknown = await ask({ type: 'timeline-delete-everything' });
     assert.equal(unknown.status, 400);
     assert.equal(
@@ -292,7 +308,10 @@ describe('native serve, starting and stopping', { timeout: 120_000 }, () => {
       assert.equal(json(engine).message, 'no run is open: serve was started without one');
     } finally {
       const { stderr } = await s.stop();
-      assert.equal(stderr, 'warning: listening on 0.0.0.0: other machines can reach this server (the token still guards it)\n');
+      assert.equal(
+        stderr,
+        'warning: listening on 0.0.0.0: other machines can reach this server (the token still guards it)\n',
+      );
     }
   });
 

@@ -85,7 +85,9 @@ describe('the page served with the native engine', { timeout: 300_000 }, () => {
     const { page, errors } = await open([a, b]);
     await page.waitForFunction(() => document.body.dataset.compare === 'on', null, { timeout: 60_000 });
     await page.getByTestId('compare-metric').selectOption('total');
-    const diff = JSON.parse(spawnSync(nativeCli, ['diff', a, b, '--json', '--metric', 'total'], { encoding: 'utf8' }).stdout);
+    const diff = JSON.parse(
+      spawnSync(nativeCli, ['diff', a, b, '--json', '--metric', 'total'], { encoding: 'utf8' }).stdout,
+    );
     const kernel = diff.regions.find((r) => r.name === 'kernel');
     const row = page.locator('#tl-compare-table tr', { hasText: 'kernel' });
     const cells = await row.locator('td').allInnerTexts();

@@ -60,8 +60,10 @@ json check(const json& r) {
     for (std::size_t line = 0; line < patterns->size(); ++line) {
       const auto problem = check_pattern((*patterns)[line]);
       if (problem) {
-        problems.push_back(
-            {{"field", name}, {"line", line}, {"pattern", (*patterns)[line]}, {"message", *problem}});
+        problems.push_back({{"field", name},
+                            {"line", line},
+                            {"pattern", (*patterns)[line]},
+                            {"message", *problem}});
       }
     }
   }

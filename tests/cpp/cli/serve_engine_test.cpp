@@ -87,7 +87,8 @@ TEST(serve_engine, the_timelines_download_and_a_comparisons_inputs) {
   EngineHost host({a_run, b_run});
   const json opened = wire_header(host.ask(R"({"type":"timeline-compare-open"})").bytes);
   ASSERT_EQ(opened["type"], "result") << opened.dump();
-  const Answer a = host.ask(json{{"type", "timeline-export"}, {"timeline", opened["timeline"]}}.dump());
+  const Answer a =
+      host.ask(json{{"type", "timeline-export"}, {"timeline", opened["timeline"]}}.dump());
   ASSERT_EQ(a.downloads.size(), 1u) << wire_header(a.bytes).dump();
   EXPECT_EQ(contents(a.downloads[0].second->path), exported({b_run}, {}));  // B, the run drawn
   const Answer both = host.ask(R"({"type":"convert","count":2})");

@@ -48,8 +48,8 @@ TEST(serve_guard, the_cookie_is_found_among_others) {
 }
 
 TEST(serve_guard, hosts_of_this_machine_on_any_port) {
-  for (const char* h : {"127.0.0.1", "127.0.0.1:8080", "localhost:1", "LOCALHOST:9001", "[::1]",
-                        "[::1]:8080"}) {
+  for (const char* h :
+       {"127.0.0.1", "127.0.0.1:8080", "localhost:1", "LOCALHOST:9001", "[::1]", "[::1]:8080"}) {
     EXPECT_TRUE(host_allowed(h, "")) << h;
   }
   for (const char* h : {"", "evil.com", "evil.com:8080", "127.0.0.1.evil.com", "localhost.evil.com",
@@ -115,12 +115,28 @@ TEST_F(WebFiles, the_folders_files_and_their_indexes) {
 }
 
 TEST_F(WebFiles, no_path_leaves_the_folder) {
-  for (const char* t :
-       {"", "index.html", "/..", "/../secret.txt", "/lib/../../secret.txt", "/%2e%2e/secret.txt",
-        "/%2E%2E/secret.txt", "/lib/..%2f..%2fsecret.txt", "/lib/..%2F..%2Fsecret.txt",
-        "/..%5csecret.txt", "/lib\\..\\..\\secret.txt", "/escape.txt", "/up/secret.txt",
-        "//etc/passwd", "/lib//a%20b.js", "/./index.html",
-        "/index.html%00.js", "/%", "/%2", "/%zz", "/missing.html", "/lib/a%2fb.js"}) {
+  for (const char* t : {"",
+                        "index.html",
+                        "/..",
+                        "/../secret.txt",
+                        "/lib/../../secret.txt",
+                        "/%2e%2e/secret.txt",
+                        "/%2E%2E/secret.txt",
+                        "/lib/..%2f..%2fsecret.txt",
+                        "/lib/..%2F..%2Fsecret.txt",
+                        "/..%5csecret.txt",
+                        "/lib\\..\\..\\secret.txt",
+                        "/escape.txt",
+                        "/up/secret.txt",
+                        "//etc/passwd",
+                        "/lib//a%20b.js",
+                        "/./index.html",
+                        "/index.html%00.js",
+                        "/%",
+                        "/%2",
+                        "/%zz",
+                        "/missing.html",
+                        "/lib/a%2fb.js"}) {
     EXPECT_EQ(web_file(root_, t), std::nullopt) << t;
   }
 }
