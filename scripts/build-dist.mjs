@@ -6,7 +6,8 @@
 //               timeline.js, wire.js, instantiate.js) and options.js (its checks), browser.js and node.js (the
 //               entries), index.cjs (CommonJS, with wire.cjs: wire.js as CommonJS), cli.js, index.d.ts (types of
 //               both entries) and its CommonJS copy index.d.cts, server.js (the
-//               page's server, for `scope-speedscope view` and `serve`)
+//               page's server, for `scope-speedscope view` and `serve`), engine-server.js
+//               (`serve RUN.h5`: the wasm engine behind the page)
 // (build-web.mjs adds the site, dist/web/.)
 import fs from 'node:fs';
 import path from 'node:path';
@@ -87,6 +88,7 @@ for (const file of [
   'index.cjs',
   'cli.js',
   'server.js',
+  'engine-server.js',
   'index.d.ts',
 ]) {
   fs.copyFileSync(path.join(root, 'src', 'js', file), path.join(dist, file));

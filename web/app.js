@@ -104,7 +104,7 @@ async function boot() {
 function openServedRuns(info) {
   const names = info.runs.map((r) => r.name);
   $('version-line').textContent =
-    `scope-speedscope ${info.version}, its native engine on the server (${names.join(' and ')}).`;
+    `scope-speedscope ${info.version}, its ${info.engine ?? 'native'} engine on the server (${names.join(' and ')}).`;
   document.body.dataset.engine = 'served';
   document.querySelector('.lede').textContent =
     'Served by scope-speedscope serve: the runs are read and answered on the server; this page receives what it draws.';

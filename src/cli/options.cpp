@@ -408,8 +408,9 @@ std::string serve_help() {
   return cli_usage(CliCommand::serve) +
          "\n"
          "Serve the page (convert and view in the browser) on http://127.0.0.1:PORT/\n"
-         "until Ctrl+C. With RUN.h5 (the native CLI), the run is opened in the native\n"
-         "engine, which answers the page's requests (docs/engine-protocol.md); with\n"
+         "until Ctrl+C. With RUN.h5, the run is opened in the engine (native in the\n"
+         "native CLI, wasm in Node's), which answers the page's requests\n"
+         "(docs/engine-protocol.md); with\n"
          "OTHER.h5 too, OTHER is compared against RUN (as diff RUN OTHER). The URL\n"
          "printed then holds a token: nothing is served without it.\n"
          "\n"

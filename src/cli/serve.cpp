@@ -28,9 +28,6 @@ namespace {
 
 using nlohmann::json;
 
-// The largest request body: a request is a few fields (413 above).
-constexpr std::size_t kMaxRequestBytes = 1 << 20;
-
 const char* content_type(const std::string& path) {
   static const std::pair<const char*, const char*> types[] = {
       {".html", "text/html; charset=utf-8"},
@@ -91,41 +88,24 @@ struct Served {
   std::unique_ptr<EngineHost> engine;
 };
 
-// Host, Origin, then the token (and its cookie, on the first URL).
+// Host, Origin, the body's length, then the token (and its cookie, on the
+// first URL): serve_guard's one verdict.
 httplib::Server::HandlerResponse guard(const Served& s, const httplib::Request& req,
                                        httplib::Response& res) {
   const std::string host = req.get_header_value("Host");
-  if (!host_allowed(host, s.options.host)) {
-    refuse(res, 403, "the Host header '" + host + "' is not this server's");
-    return httplib::Server::HandlerResponse::Handled;
-  }
   const std::string origin = req.get_header_value("Origin");
-  if (!origin_allowed(origin, host)) {
-    refuse(res, 403, "the Origin '" + origin + "' is not this server's page");
+  const std::string cookie = req.get_header_value("Cookie");
+  const std::string token = req.get_param_value("token");
+  RequestHead head{host, origin, cookie, token};
+  head.chunked = req.has_header("Transfer-Encoding");
+  head.content_length = req.get_header_value<uint64_t>("Content-Length");
+  const Verdict v = check_request(head, s.options.host, s.token);
+  if (v.status != 0) {
+    refuse(res, v.status, v.message);
     return httplib::Server::HandlerResponse::Handled;
   }
-  // A body is read only when its length is given and small (this runs
-  // before the library reads it).
-  if (req.has_header("Transfer-Encoding")) {
-    refuse(res, 411, "a request body needs a Content-Length (no chunked bodies)");
-    return httplib::Server::HandlerResponse::Handled;
-  }
-  if (req.get_header_value<uint64_t>("Content-Length") > kMaxRequestBytes) {
-    refuse(res, 413, "the request is larger than 1 MiB");
-    return httplib::Server::HandlerResponse::Handled;
-  }
-  if (s.token.empty()) return httplib::Server::HandlerResponse::Unhandled;
-  const std::string given = req.get_param_value("token");
-  if (same_token(given, s.token)) {
-    res.set_header("Set-Cookie", std::string(kTokenCookie) + "=" + s.token +
-                                     "; HttpOnly; SameSite=Strict; Path=/");
-    return httplib::Server::HandlerResponse::Unhandled;
-  }
-  if (same_token(cookie_value(req.get_header_value("Cookie"), kTokenCookie), s.token)) {
-    return httplib::Server::HandlerResponse::Unhandled;
-  }
-  refuse(res, 401, "this server needs the token of the URL it printed");
-  return httplib::Server::HandlerResponse::Handled;
+  if (v.set_cookie) res.set_header("Set-Cookie", token_cookie(s.token));
+  return httplib::Server::HandlerResponse::Unhandled;
 }
 
 void run_info(const Served& s, httplib::Response& res) {
@@ -141,6 +121,7 @@ void run_info(const Served& s, httplib::Response& res) {
   res.set_header("Cache-Control", "no-store");
   res.set_content(json{{"protocol", kEngineProtocol},
                        {"version", SCOPE_SPEEDSCOPE_VERSION},
+                       {"engine", "native"},
                        {"runs", runs},
                        {"compare", runs.size() == 2}}
                       .dump(),
@@ -199,7 +180,7 @@ void static_file(const Served& s, const httplib::Request& req, httplib::Response
 }
 
 void route(httplib::Server& svr, Served& s) {
-  svr.set_payload_max_length(kMaxRequestBytes);
+  svr.set_payload_max_length(static_cast<std::size_t>(kMaxRequestBytes));
   svr.set_pre_routing_handler(
       [&s](const httplib::Request& req, httplib::Response& res) { return guard(s, req, res); });
   svr.Get("/engine/run",

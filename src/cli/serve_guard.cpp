@@ -2,6 +2,7 @@
 
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <climits>
 #include <cstdlib>
@@ -84,11 +85,8 @@ bool is_directory(const std::string& path) {
 
 std::string new_token() {
   unsigned char bytes[32];
-  std::size_t got = 0;
-  while (got < sizeof bytes) {
-    const ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
-    if (n <= 0) throw std::runtime_error("serve: no random bytes for a token (getrandom failed)");
-    got += static_cast<std::size_t>(n);
+  if (::getentropy(bytes, sizeof bytes) != 0) {
+    throw std::runtime_error("serve: no random bytes for a token (getentropy failed)");
   }
   static const char digits[] = "0123456789abcdef";
   std::string token;
@@ -149,23 +147,53 @@ bool origin_allowed(std::string_view origin, std::string_view host_header) {
          equal_ignoring_case(origin.substr(scheme.size()), host_header);
 }
 
-std::optional<std::string> web_file(const std::string& root_real, std::string_view target) {
+Verdict check_request(const RequestHead& head, std::string_view listen_host,
+                      std::string_view token) {
+  if (!host_allowed(head.host, listen_host)) {
+    return {403, "the Host header '" + std::string(head.host) + "' is not this server's"};
+  }
+  if (!origin_allowed(head.origin, head.host)) {
+    return {403, "the Origin '" + std::string(head.origin) + "' is not this server's page"};
+  }
+  // A body is read only when its length is given and small (this is asked
+  // before the body is read).
+  if (head.chunked) return {411, "a request body needs a Content-Length (no chunked bodies)"};
+  if (head.content_length > kMaxRequestBytes) return {413, "the request is larger than 1 MiB"};
+  if (token.empty()) return {};
+  if (same_token(head.token_param, token)) return {0, {}, true};
+  if (same_token(cookie_value(head.cookie, kTokenCookie), token)) return {};
+  return {401, "this server needs the token of the URL it printed"};
+}
+
+std::string token_cookie(std::string_view token) {
+  return std::string(kTokenCookie) + "=" + std::string(token) +
+         "; HttpOnly; SameSite=Strict; Path=/";
+}
+
+std::optional<WebPath> web_path(std::string_view target) {
   if (target.empty() || target.front() != '/') return std::nullopt;
-  std::string path = root_real;
+  WebPath out;
   std::string_view rest = target.substr(1);
-  bool directory = rest.empty();
+  out.directory = rest.empty();
   while (!rest.empty()) {
     const std::size_t slash = rest.find('/');
-    const std::string_view raw = rest.substr(0, slash);
-    const auto name = segment_name(raw);
+    const auto name = segment_name(rest.substr(0, slash));
     if (!name) return std::nullopt;
-    path += '/';
-    path += *name;
+    if (!out.relative.empty()) out.relative += '/';
+    out.relative += *name;
     if (slash == std::string_view::npos) break;
     rest.remove_prefix(slash + 1);
-    directory = rest.empty();  // a trailing slash: that directory's index
+    out.directory = rest.empty();  // a trailing slash: that directory's index
   }
-  if (directory || is_directory(path)) path += "/index.html";
+  return out;
+}
+
+std::optional<std::string> web_file(const std::string& root_real, std::string_view target) {
+  const auto web = web_path(target);
+  if (!web) return std::nullopt;
+  std::string path = root_real;
+  if (!web->relative.empty()) path += "/" + web->relative;
+  if (web->directory || is_directory(path)) path += "/index.html";
   char resolved[PATH_MAX];
   if (!::realpath(path.c_str(), resolved)) return std::nullopt;
   const std::string real = resolved;

@@ -219,14 +219,23 @@ class ScopeSpeedscope {
     if (request === null || typeof request !== 'object' || typeof request.type !== 'string') {
       throw new TypeError('scope-speedscope: engineRequest(request): request must be an object with a type');
     }
+    return decodeAnswer(this.engineAnswer(JSON.stringify(request), { inputs, sink, onProgress }));
+  }
+
+  /**
+   * engineRequest for a server: the request's JSON text as it came (text
+   * that is not JSON, or not a request, is answered with an error naming
+   * it), the answer's bytes in the wire format (docs/engine-protocol.md,
+   * "Wire"), undecoded: what `serve` sends to the page.
+   */
+  engineAnswer(text, { inputs = {}, sink = null, onProgress = null } = {}) {
+    if (typeof text !== 'string') throw new TypeError('scope-speedscope: engineAnswer(text): text must be a string');
     const keys = Object.keys(inputs ?? {}).filter((k) => inputs[k] != null);
     const checked = keys.map((k) => inputOf(inputs[k], k));
     const core = sink ? guardSink(sink, onProgress) : { progress: progressOf(onProgress) };
-    const text = JSON.stringify(request);
-    const bytes = this.#withInputs(checked, (m, prepared) =>
+    return this.#withInputs(checked, (m, prepared) =>
       m.engineDispatch(text, Object.fromEntries(keys.map((k, i) => [k, prepared[i]])), core),
     );
-    return decodeAnswer(bytes);
   }
 
   /** The version of docs/engine-protocol.md engineRequest answers. */
@@ -246,6 +255,20 @@ class ScopeSpeedscope {
   }
 
   /** The command line shared with the native tool (used by the Node CLI). */
+  /**
+   * serve's guards (src/cli/serve_guard.hpp), the native server's own:
+   * check({ host, origin, cookie, token, chunked, contentLength },
+   * listenHost, token) gives { status (0: let it through), message,
+   * setCookie }; webPath(target) the request path's { relative, directory }
+   * or null; newToken() 64 hex digits; maxRequestBytes() the largest body.
+   */
+  serve = {
+    check: (head, listenHost, token) => this.#live().serveCheck(head, listenHost, token),
+    webPath: (target) => this.#live().serveWebPath(target),
+    newToken: () => this.#live().serveNewToken(),
+    maxRequestBytes: () => this.#live().serveMaxRequestBytes(),
+  };
+
   cli = {
     parse: (args) => unwrap(this.#live().parseCli(args)),
     // 'export', 'view' or 'serve': the command args ask for (also when parse throws).

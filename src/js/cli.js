@@ -3,12 +3,14 @@
 // through the wasm core. Arguments, help, messages, the summary, the
 // writing of the outputs (sp.cli.exportFiles: the core's file rule, as the
 // native CLI writes) and the imbalance report come from the core; this file
-// names the inputs and prints. Two more commands serve the page (dist/web) with src/js/server.js:
-// `view FILE...` converts, then shows the result in the browser; `serve`
-// serves the page alone.
+// names the inputs and prints. Two more commands serve the page (dist/web):
+// `view FILE...` converts, then shows the result in the browser
+// (src/js/server.js); `serve` serves the page alone, or with RUN.h5 [OTHER.h5]
+// the run in the wasm engine behind it (src/js/engine-server.js).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createScopeSpeedscope } from './node.js';
+import { loopback, startEngineServer } from './engine-server.js';
 import { startServer, viewUrl } from './server.js';
 
 // Collects each output's chunks in memory for `view` to serve. Its
@@ -80,9 +82,11 @@ function openBrowser(url) {
   }
 }
 
-// Serves until SIGINT (Ctrl+C) or SIGTERM, then closes the server: exit 0.
-async function serveUntilStopped(server) {
-  await new Promise((resolve) => {
+// Says `words` (the URL), then serves until SIGINT (Ctrl+C) or SIGTERM and
+// closes the server: exit 0. The signals are taken before the URL is
+// printed: whoever reads it may stop the server at once.
+async function serveUntilStopped(server, words) {
+  const stopped = new Promise((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -91,25 +95,38 @@ async function serveUntilStopped(server) {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  process.stdout.write(words);
+  await stopped;
   await server.close();
   process.stdout.write('Stopped.\n');
 }
 
-async function serve(options, usage) {
-  if (options.files.length) {
-    // The run in the wasm engine inside Node is not built yet (issue 34).
-    process.stderr.write(
-      `${usage}error: serve RUN.h5 opens the run in the native engine: run the native CLI ` +
-        '(build/native/scope-speedscope serve RUN.h5 after npm run build); npx scope-speedscope serve serves the page alone\n',
-    );
-    return 2;
+// serve [RUN.h5 [OTHER.h5]]: the page, and the runs in the wasm engine
+// behind it (src/js/engine-server.js, the native serve's routes and guards).
+async function serve(sp, options) {
+  let served;
+  try {
+    // The runs first: a run that cannot be opened is said before any URL.
+    served = await startEngineServer(sp, {
+      runs: options.files,
+      port: options.port,
+      host: options.host,
+      web: options.webDir,
+    });
+  } catch (error) {
+    if (error.code === 'EADDRINUSE') throw error;
+    process.stderr.write(`error: ${error.message}\n`);
+    return 1;
   }
-  // serve: 8080, else a free port (as npm start); an explicit --port is kept.
-  const server = await startServer({ port: options.port ?? 8080, fallback: options.port === null });
-  if (options.port === null && !server.url.endsWith(':8080/'))
+  if (!loopback(options.host)) {
+    process.stderr.write(
+      `warning: listening on ${options.host}: other machines can reach this server (the token still guards it)\n`,
+    );
+  }
+  if (options.port === null && !/:8080\//.test(served.url))
     process.stdout.write('Port 8080 is taken; using another.\n');
-  process.stdout.write(`Serving the scope-speedscope page at ${server.url}\nPress Ctrl+C to stop.\n`);
-  await serveUntilStopped(server);
+  const what = options.files.length ? `${options.files.join(' and ')} in the wasm engine` : 'the scope-speedscope page';
+  await serveUntilStopped(served, `Serving ${what} at ${served.url}\nPress Ctrl+C to stop.\n`);
   return 0;
 }
 
@@ -132,9 +149,8 @@ async function view(sp, options) {
   const server = await startServer({ port: options.port ?? 0, fallback: false, outputs });
   const url = viewUrl(server.url, server.resultPaths);
   const names = outputs.map((o) => path.basename(o.fileName)).join(', ');
-  process.stdout.write(`Showing ${names || 'no output'} at\n  ${url}\nPress Ctrl+C to stop.\n`);
   if (options.open && !process.env.SCOPE_SPEEDSCOPE_NO_OPEN) openBrowser(url);
-  await serveUntilStopped(server);
+  await serveUntilStopped(server, `Showing ${names || 'no output'} at\n  ${url}\nPress Ctrl+C to stop.\n`);
   return 0;
 }
 
@@ -170,7 +186,7 @@ async function main(argv) {
     }
   }
   try {
-    if (options.command === 'serve') return await serve(options, sp.cli.usage('serve'));
+    if (options.command === 'serve') return await serve(sp, options);
     if (options.command === 'view') return await view(sp, options);
   } catch (error) {
     // The server could not start (port taken, site missing).

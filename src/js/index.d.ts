@@ -560,9 +560,13 @@ export interface CliOptions {
   port: number | null;
   /** view: open the default browser (false with --no-open). */
   open: boolean;
+  /** serve: --host ADDR ('' for 127.0.0.1). */
+  host: string;
+  /** serve: --web DIR ('' for the page next to the package). */
+  webDir: string;
 }
 
-export type CliCommand = 'export' | 'view' | 'serve' | 'imbalance';
+export type CliCommand = 'export' | 'view' | 'serve' | 'imbalance' | 'diff';
 
 export interface ScopeSpeedscope {
   readonly version: string;
@@ -598,8 +602,36 @@ export interface ScopeSpeedscope {
       onProgress?: (p: Progress) => void;
     },
   ): EngineAnswer;
+  /**
+   * engineRequest for a server: the request's JSON text as received (text
+   * that is not a request is answered with an error naming it), the
+   * answer's bytes in the wire format, undecoded (decodeAnswer reads them).
+   */
+  engineAnswer(
+    text: string,
+    io?: {
+      inputs?: { file?: Input; fileA?: Input; fileB?: Input };
+      sink?: OutputSink;
+      onProgress?: (p: Progress) => void;
+    },
+  ): Uint8Array;
   /** The version of docs/engine-protocol.md engineRequest answers. */
   readonly engineProtocol: number;
+  /** serve's guards (the native server's own, src/cli/serve_guard.hpp). */
+  readonly serve: {
+    /** status 0 lets the request through; setCookie: the Set-Cookie to answer with ('' for none). */
+    check(
+      head: { host: string; origin: string; cookie: string; token: string; chunked: boolean; contentLength: number },
+      listenHost: string,
+      token: string,
+    ): { status: number; message: string; setCookie: string };
+    /** A request path as a file relative to the page's folder, or null when it is not one. */
+    webPath(target: string): { relative: string; directory: boolean } | null;
+    /** A new token: 64 hex digits. */
+    newToken(): string;
+    /** The largest request body served (1 MiB). */
+    maxRequestBytes(): number;
+  };
   exportSpeedscope(inputs: Input | Input[], options?: ExportOptions & { sink?: undefined }): Output[];
   exportSpeedscope(inputs: Input | Input[], options: ExportOptions & { sink: OutputSink }): string[];
   buildSpeedscopeDocument(input: Input, options?: Omit<ExportOptions, 'sink'>): SpeedscopeDocument;

@@ -17,7 +17,8 @@ export const RESULTS_PREFIX = 'results/';
 /** The number of calls an output holds (for the page's viewer budget). */
 export const CALLS_HEADER = 'X-Scope-Speedscope-Calls';
 
-const TYPES = {
+/** The Content-Type of a served file, by its extension. */
+export const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',

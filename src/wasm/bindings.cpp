@@ -28,6 +28,10 @@ EMSCRIPTEN_BINDINGS(scope_speedscope) {
   emscripten::function("timelineClose", &wasm::timeline_close);
   emscripten::function("engineDispatch", &wasm::engine_dispatch);
   emscripten::function("engineProtocol", &wasm::engine_protocol);
+  emscripten::function("serveCheck", &wasm::serve_check);
+  emscripten::function("serveWebPath", &wasm::serve_web_path);
+  emscripten::function("serveNewToken", &wasm::serve_new_token);
+  emscripten::function("serveMaxRequestBytes", &wasm::serve_max_request_bytes);
   emscripten::function("cliImbalance", &wasm::cli_imbalance);
   emscripten::function("cliDiff", &wasm::cli_diff);
   emscripten::function("compareOpen", &wasm::compare_open);

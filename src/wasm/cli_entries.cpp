@@ -58,6 +58,8 @@ val parse_cli(val args) {
     out.set("writeOutputs", o.write_outputs);
     out.set("port", o.port ? val(*o.port) : val::null());
     out.set("open", o.open);
+    out.set("host", o.host);
+    out.set("webDir", o.web_dir);
     return out;
   });
 }

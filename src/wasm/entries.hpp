@@ -50,6 +50,12 @@ bool compare_close(int id);
 val engine_dispatch(std::string request, val inputs, val sink);
 int engine_protocol();
 
+// serve's guards for the Node CLI's server (serve_entries.cpp)
+val serve_check(val head, std::string listen_host, std::string token);
+val serve_web_path(std::string target);
+std::string serve_new_token();
+double serve_max_request_bytes();
+
 // the Node CLI, constants and messages (cli_entries.cpp)
 val cli_imbalance(val input, val args);
 val cli_diff(val a, val b, val args);

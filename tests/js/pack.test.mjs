@@ -108,6 +108,7 @@ describe('npm package', () => {
         'dist/api.js',
         'dist/browser.js',
         'dist/cli.js',
+        'dist/engine-server.js',
         'dist/errors.js',
         'dist/index.cjs',
         'dist/index.d.cts',

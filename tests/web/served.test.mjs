@@ -1,4 +1,5 @@
-// The page `scope-speedscope serve RUN.h5 [OTHER.h5]` serves (the native CLI):
+// The page `scope-speedscope serve RUN.h5 [OTHER.h5]` serves, by each CLI
+// (the native one, its native engine; the Node one, the wasm engine in Node):
 // opened from the printed URL it takes the token out of the address bar,
 // opens the run in the server's engine (no worker, no wasm in the page),
 // paints the timeline, offers the CLI's bytes to download and opens a
@@ -9,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { startCli } from '../js/serve-helpers.mjs';
+import { nodeCli, startCli } from '../js/serve-helpers.mjs';
 import {
   assertAccessible,
   assertOutputs,
@@ -23,95 +24,102 @@ import {
 } from './harness.mjs';
 
 const TERMINAL = ['done', 'failed', 'waiting'];
-const serve = (files) => startCli(['serve', ...files, '--port', '0'], { program: nativeCli });
+const CLIS = [
+  { kind: 'native', program: nativeCli, argv: [], engine: 'native' },
+  { kind: 'Node', program: process.execPath, argv: [nodeCli], engine: 'wasm' },
+];
 
-describe('the page served with the native engine', { timeout: 300_000 }, () => {
-  let browser;
-  const servers = [];
-  before(async () => {
-    browser = await startBrowser();
-  });
-  after(async () => {
-    for (const s of servers) await s.stop();
-    await browser?.close();
-  });
+for (const cli of CLIS) {
+  const serve = (files) => startCli([...cli.argv, 'serve', ...files, '--port', '0'], { program: cli.program });
 
-  async function open(files, viewport) {
-    const server = await serve(files);
-    servers.push(server);
-    const page = await browser.context.newPage();
-    if (viewport) await page.setViewportSize(viewport);
-    const requests = [];
-    const errors = [];
-    page.on('request', (r) => requests.push(r.url()));
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(server.url);
-    assert.equal(await chartPainted(page), 'painted');
-    await page.waitForFunction((t) => t.includes(document.body.dataset.phase), TERMINAL, { timeout: 60_000 });
-    return { server, page, requests, errors };
-  }
+  describe(`the page served with the ${cli.kind} CLI's engine`, { timeout: 300_000 }, () => {
+    let browser;
+    const servers = [];
+    before(async () => {
+      browser = await startBrowser();
+    });
+    after(async () => {
+      for (const s of servers) await s.stop();
+      await browser?.close();
+    });
 
-  test('one run: the token leaves the address bar, the timeline is painted, the download is the CLI’s', async () => {
-    const { server, page, requests, errors } = await open([join(fixtures, 'h5', 'real_run_s1.h5')]);
-    const origin = new URL(server.url).origin;
-    assert.equal(page.url(), `${origin}/?served=1`);
-    assert.equal(await page.evaluate(() => document.body.dataset.engine), 'served');
-    assert.match(
-      await page.locator('#version-line').innerText(),
-      /^scope-speedscope \S+, its native engine on the server \(real_run_s1\.h5\)\.$/,
-    );
-    assert.equal(await page.getByTestId('bar-files').innerText(), 'real_run_s1.h5');
-    assert.ok(await page.getByTestId('file-input').isHidden());
-    assert.ok(await page.getByTestId('compare-with').isHidden());
-    await assertOutputs(page, caseNamed('real_run_s1'));
-    assert.equal(await openInSpeedscope(page), 'painted');
-    // No worker, no wasm: the server answers; every request stayed in its origin.
-    assert.ok(!requests.some((u) => /worker\.js|\.wasm$/.test(u)), requests.join('\n'));
-    assert.deepEqual(
-      requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('blob:') && !u.startsWith('data:')),
-      [],
-    );
-    assert.ok(requests.some((u) => u === `${origin}/engine`));
-    assert.deepEqual(errors, []);
-    await screenshot(page, 'served-one-run.png');
-    // Reloaded, the cookie keeps it open.
-    await page.reload();
-    assert.equal(await chartPainted(page), 'painted');
-  });
+    async function open(files, viewport) {
+      const server = await serve(files);
+      servers.push(server);
+      const page = await browser.context.newPage();
+      if (viewport) await page.setViewportSize(viewport);
+      const requests = [];
+      const errors = [];
+      page.on('request', (r) => requests.push(r.url()));
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(server.url);
+      assert.equal(await chartPainted(page), 'painted');
+      await page.waitForFunction((t) => t.includes(document.body.dataset.phase), TERMINAL, { timeout: 60_000 });
+      return { server, page, requests, errors };
+    }
 
-  test('two runs: B compared against A, the table of the whole run is diff’s', async () => {
-    const a = join(fixtures, 'h5', 'nested_pair_a_s3.h5');
-    const b = join(fixtures, 'h5', 'nested_pair_b_s3.h5');
-    const { page, errors } = await open([a, b]);
-    await page.waitForFunction(() => document.body.dataset.compare === 'on', null, { timeout: 60_000 });
-    await page.getByTestId('compare-metric').selectOption('total');
-    const diff = JSON.parse(
-      spawnSync(nativeCli, ['diff', a, b, '--json', '--metric', 'total'], { encoding: 'utf8' }).stdout,
-    );
-    const kernel = diff.regions.find((r) => r.name === 'kernel');
-    const row = page.locator('#tl-compare-table tr', { hasText: 'kernel' });
-    const cells = await row.locator('td').allInnerTexts();
-    // The totals as diff --json gives them (ns), as the table prints them (µs, three decimals).
-    const us = (ns) => `${(ns / 1000).toFixed(3).replace(/\.?0+$/, '')} µs`;
-    assert.equal(cells[1], us(kernel.a.total), JSON.stringify(cells));
-    assert.equal(cells[2], us(kernel.b.total), JSON.stringify(cells));
-    assert.deepEqual(errors, []);
-  });
+    test('one run: the token leaves the address bar, the timeline is painted, the download is the CLI’s', async () => {
+      const { server, page, requests, errors } = await open([join(fixtures, 'h5', 'real_run_s1.h5')]);
+      const origin = new URL(server.url).origin;
+      assert.equal(page.url(), `${origin}/?served=1`);
+      assert.equal(await page.evaluate(() => document.body.dataset.engine), 'served');
+      assert.match(
+        await page.locator('#version-line').innerText(),
+        new RegExp(`^scope-speedscope \\S+, its ${cli.engine} engine on the server \\(real_run_s1\\.h5\\)\\.$`),
+      );
+      assert.equal(await page.getByTestId('bar-files').innerText(), 'real_run_s1.h5');
+      assert.ok(await page.getByTestId('file-input').isHidden());
+      assert.ok(await page.getByTestId('compare-with').isHidden());
+      await assertOutputs(page, caseNamed('real_run_s1'));
+      assert.equal(await openInSpeedscope(page), 'painted');
+      // No worker, no wasm: the server answers; every request stayed in its origin.
+      assert.ok(!requests.some((u) => /worker\.js|\.wasm$/.test(u)), requests.join('\n'));
+      assert.deepEqual(
+        requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('blob:') && !u.startsWith('data:')),
+        [],
+      );
+      assert.ok(requests.some((u) => u === `${origin}/engine`));
+      assert.deepEqual(errors, []);
+      await screenshot(page, `served-one-run-${cli.engine}.png`);
+      // Reloaded, the cookie keeps it open.
+      await page.reload();
+      assert.equal(await chartPainted(page), 'painted');
+    });
 
-  test('at 390 px it fits and passes axe', async () => {
-    const { page } = await open([join(fixtures, 'h5', 'ranks_imbalance_s3.h5')], { width: 390, height: 800 });
-    const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(wide <= 0, `${wide} px sideways`);
-    await assertAccessible(page, 'served, 390 px');
-    await screenshot(page, 'served-390.png');
-  });
+    test('two runs: B compared against A, the table of the whole run is diff’s', async () => {
+      const a = join(fixtures, 'h5', 'nested_pair_a_s3.h5');
+      const b = join(fixtures, 'h5', 'nested_pair_b_s3.h5');
+      const { page, errors } = await open([a, b]);
+      await page.waitForFunction(() => document.body.dataset.compare === 'on', null, { timeout: 60_000 });
+      await page.getByTestId('compare-metric').selectOption('total');
+      const diff = JSON.parse(
+        spawnSync(nativeCli, ['diff', a, b, '--json', '--metric', 'total'], { encoding: 'utf8' }).stdout,
+      );
+      const kernel = diff.regions.find((r) => r.name === 'kernel');
+      const row = page.locator('#tl-compare-table tr', { hasText: 'kernel' });
+      const cells = await row.locator('td').allInnerTexts();
+      // The totals as diff --json gives them (ns), as the table prints them (µs, three decimals).
+      const us = (ns) => `${(ns / 1000).toFixed(3).replace(/\.?0+$/, '')} µs`;
+      assert.equal(cells[1], us(kernel.a.total), JSON.stringify(cells));
+      assert.equal(cells[2], us(kernel.b.total), JSON.stringify(cells));
+      assert.deepEqual(errors, []);
+    });
 
-  test('without the token the page is refused (401)', async () => {
-    const server = await serve([join(fixtures, 'h5', 'real_run_s1.h5')]);
-    servers.push(server);
-    const page = await browser.context.newPage();
-    const response = await page.goto(new URL(server.url).origin + '/');
-    assert.equal(response.status(), 401);
-    assert.match(await page.locator('body').innerText(), /this server needs the token of the URL it printed/);
+    test('at 390 px it fits and passes axe', async () => {
+      const { page } = await open([join(fixtures, 'h5', 'ranks_imbalance_s3.h5')], { width: 390, height: 800 });
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(wide <= 0, `${wide} px sideways`);
+      await assertAccessible(page, 'served, 390 px');
+      await screenshot(page, `served-390-${cli.engine}.png`);
+    });
+
+    test('without the token the page is refused (401)', async () => {
+      const server = await serve([join(fixtures, 'h5', 'real_run_s1.h5')]);
+      servers.push(server);
+      const page = await browser.context.newPage();
+      const response = await page.goto(new URL(server.url).origin + '/');
+      assert.equal(response.status(), 401);
+      assert.match(await page.locator('body').innerText(), /this server needs the token of the URL it printed/);
+    });
   });
-});
+}

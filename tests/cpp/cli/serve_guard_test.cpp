@@ -79,6 +79,50 @@ TEST(serve_guard, an_origin_must_be_the_hosts_own) {
   EXPECT_FALSE(origin_allowed("http://127.0.0.1:8080/", "127.0.0.1:8080"));
 }
 
+TEST(serve_guard, one_verdict_in_one_order) {
+  const std::string t(64, 'a');
+  const std::string cookie = "x=1; scope_speedscope_token=" + t;
+  auto verdict = [&](RequestHead h, std::string_view token = "") {
+    const Verdict v = check_request(h, "", token);
+    return std::to_string(v.status) + (v.set_cookie ? " cookie " : " ") + v.message;
+  };
+  EXPECT_EQ(verdict({"127.0.0.1:1"}, t), "401 this server needs the token of the URL it printed");
+  EXPECT_EQ(verdict({"127.0.0.1:1", "", "", t}, t), "0 cookie ");
+  EXPECT_EQ(verdict({"127.0.0.1:1", "", cookie}, t), "0 ");
+  EXPECT_EQ(verdict({"127.0.0.1:1", "", "scope_speedscope_token=" + std::string(64, 'b')}, t),
+            "401 this server needs the token of the URL it printed");
+  EXPECT_EQ(verdict({"127.0.0.1:1"}), "0 ");  // the page alone asks no token
+  // The Host first, then the Origin, then the body, before the token.
+  EXPECT_EQ(verdict({"evil.com", "http://evil.com", cookie}, t),
+            "403 the Host header 'evil.com' is not this server's");
+  EXPECT_EQ(verdict({"127.0.0.1:1", "http://evil.com", cookie}, t),
+            "403 the Origin 'http://evil.com' is not this server's page");
+  RequestHead chunked{"127.0.0.1:1"};
+  chunked.chunked = true;
+  EXPECT_EQ(verdict(chunked, t), "411 a request body needs a Content-Length (no chunked bodies)");
+  RequestHead big{"127.0.0.1:1"};
+  big.content_length = kMaxRequestBytes + 1;
+  EXPECT_EQ(verdict(big, t), "413 the request is larger than 1 MiB");
+  big.content_length = kMaxRequestBytes;
+  EXPECT_EQ(verdict(big, t), "401 this server needs the token of the URL it printed");
+  EXPECT_EQ(token_cookie("ab"), "scope_speedscope_token=ab; HttpOnly; SameSite=Strict; Path=/");
+}
+
+TEST(serve_guard, a_request_path_is_a_relative_name_or_nothing) {
+  auto path = [](std::string_view t) {
+    const auto p = web_path(t);
+    return p ? p->relative + (p->directory ? " (dir)" : "") : std::string("none");
+  };
+  EXPECT_EQ(path("/"), " (dir)");
+  EXPECT_EQ(path("/lib/"), "lib (dir)");
+  EXPECT_EQ(path("/lib/a%20b.js"), "lib/a b.js");
+  EXPECT_EQ(path("/speedscope/index.html"), "speedscope/index.html");
+  for (const char* t : {"", "a", "/..", "/a/../b", "/%2e%2e", "/a%2fb", "/a%5cb", "/a\\b", "//a",
+                        "/a//b", "/./a", "/a%00", "/%", "/%zz"}) {
+    EXPECT_EQ(path(t), "none") << t;
+  }
+}
+
 class WebFiles : public ::testing::Test {
  protected:
   void SetUp() override {

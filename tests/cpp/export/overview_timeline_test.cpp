@@ -59,9 +59,15 @@ class OverviewTimelineFixture : public ::testing::TestWithParam<Case> {};
 TEST_P(OverviewTimelineFixture, the_timelines_overview_is_the_files) {
   const Case& c = GetParam();
   const scope_speedscope::Run run = read_run(c.inputs[0]);
-  const std::vector<int64_t> ranks = run_ranks(run);
-  if (ranks.empty() || c.outputs.empty()) GTEST_SKIP() << "no calls to open";
-  if (ranks.back() >= run.num_ranks) GTEST_SKIP() << "calls on a rank it cannot export";
+  std::vector<int64_t> ranks = run_ranks(run);
+  ASSERT_FALSE(ranks.empty() || c.outputs.empty()) << "a case with no calls to open";
+  if (ranks.back() >= run.num_ranks) {
+    // Only gap_s1 holds calls on a rank scope-profiler cannot export (its
+    // schema 1 counts rank groups): the ranks it can export are compared.
+    EXPECT_EQ(c.name, "gap_s1");
+    while (!ranks.empty() && ranks.back() >= run.num_ranks) ranks.pop_back();
+    ASSERT_FALSE(ranks.empty());
+  }
   expect_same_overview(run, ranks, c.include, c.exclude, 200);
   if (ranks.size() > 1) expect_same_overview(run, {ranks.front()}, c.include, c.exclude, 37);
 }

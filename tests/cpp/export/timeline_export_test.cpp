@@ -150,8 +150,15 @@ class TimelineExportFixture : public ::testing::TestWithParam<Case> {};
 TEST_P(TimelineExportFixture, a_narrowing_of_the_timeline_is_the_files) {
   const Case& c = GetParam();
   const scope_speedscope::Run run = read_run(c.inputs[0]);
-  if (run_ranks(run).empty() || c.outputs.empty()) GTEST_SKIP() << "no calls to open";
-  if (run_ranks(run).back() >= run.num_ranks) GTEST_SKIP() << "calls on a rank it cannot export";
+  ASSERT_FALSE(run_ranks(run).empty() || c.outputs.empty()) << "a case with no calls to open";
+  std::vector<int64_t> ranks = run_ranks(run);
+  if (ranks.back() >= run.num_ranks) {
+    // Only gap_s1 holds calls on a rank scope-profiler cannot export (its
+    // schema 1 counts rank groups): the ranks it can export are compared.
+    EXPECT_EQ(c.name, "gap_s1");
+    while (!ranks.empty() && ranks.back() >= run.num_ranks) ranks.pop_back();
+    ASSERT_FALSE(ranks.empty());
+  }
   std::mt19937_64 rng(std::hash<std::string>{}(c.name) % 100000);
   std::vector<Narrowing> ns = narrowings(rng, span_of(run));
   if (c.min_duration || c.time_window) {  // the case's own narrowing too
@@ -160,8 +167,11 @@ TEST_P(TimelineExportFixture, a_narrowing_of_the_timeline_is_the_files) {
     if (c.time_window) set_time_window(own, *c.time_window, "timeWindow", false);
     ns.push_back(own);
   }
-  expect_same_exports(run, c.include, c.exclude, ns);
-  const std::vector<int64_t> ranks = run_ranks(run);
+  if (ranks == run_ranks(run)) {
+    expect_same_exports(run, c.include, c.exclude, ns);
+  } else {
+    expect_same_exports(run, c.include, c.exclude, ns, ranks);
+  }
   if (ranks.size() > 1) {  // one rank of several: the file's region order all the same
     expect_same_exports(run, c.include, c.exclude, ns, std::vector<int64_t>{ranks.front()});
     expect_same_exports(run, c.include, c.exclude, ns, std::vector<int64_t>{ranks.back()});

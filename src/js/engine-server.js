@@ -1,0 +1,352 @@
+// `npx scope-speedscope serve RUN.h5 [OTHER.h5]`: the native serve
+// (src/cli/serve.cpp) for a machine without the native build. The same
+// routes, the same guards (sp.serve: serve_guard.cpp compiled into the wasm
+// module, so both servers give one verdict from one piece of code) and the
+// same engine (sp.engineAnswer: the core's dispatcher, in the wasm module
+// inside Node, up to its 4 GB). This file moves bytes over node:http:
+//   GET  /engine/run               the served runs and the protocol's version
+//   POST /engine                   one request's JSON in, its wire answer out
+//   GET  /engine/download/ID       a document a request wrote, once
+//   GET  anything else             a file of the page's folder
+import { randomUUID } from 'node:crypto';
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { basename, extname, join, sep } from 'node:path';
+
+import { decodeAnswer } from './wire.js';
+import { defaultRoot, TYPES } from './server.js';
+
+const BAD_ARGUMENT = 'bad_argument';
+
+function refuse(res, status, message, extra = {}) {
+  const body = JSON.stringify({ message, status, type: 'error' }); // the native server's order
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+    ...extra,
+  });
+  res.end(body);
+}
+
+// The page's folder, as a real path: --web DIR, else dist/web of the package.
+export function webRoot(dir) {
+  const folder = dir || defaultRoot;
+  const index = join(folder, 'index.html');
+  if (!existsSync(index)) {
+    throw new Error(`the page is not built (no ${index}): run npm run build in the repository, or give --web DIR`);
+  }
+  return realpathSync(folder);
+}
+
+// The file of the real folder `root` a raw request target names (null: not
+// one of its files). The name's rule is the core's (serve.webPath); what
+// remains is the file system's: a directory's index, no symlink out.
+function webFile(sp, root, target) {
+  const web = sp.serve.webPath(target);
+  if (!web) return null;
+  let path = web.relative ? join(root, web.relative) : root;
+  try {
+    if (web.directory || statSync(path).isDirectory()) path = join(path, 'index.html');
+    const real = realpathSync(path);
+    if (!real.startsWith(root + sep)) return null;
+    const st = statSync(real);
+    return st.isFile() ? { path: real, size: st.size } : null;
+  } catch {
+    return null;
+  }
+}
+
+// Documents a request wrote: private temporary files (0600), each given
+// once, removed once sent or replaced by a newer answer's.
+class Downloads {
+  #dir = null;
+  #latest = new Map(); // id -> { path, fileName, size, calls }
+
+  sink() {
+    const written = [];
+    let current = null;
+    let fd = null;
+    const dir = () => (this.#dir ??= mkdtempSync(join(tmpdir(), 'scope-speedscope-')));
+    const closeFd = () => {
+      if (fd !== null) closeSync(fd);
+      fd = null;
+    };
+    return {
+      written,
+      onProgress: ({ phase, total }) => {
+        if (phase === 'write' && current) current.calls = Math.floor(total / 2);
+      },
+      open(fileName) {
+        current = { path: join(dir(), randomUUID()), fileName: basename(fileName), size: 0, calls: 0 };
+        fd = openSync(current.path, 'wx', 0o600);
+        written.push(current);
+      },
+      write(view) {
+        writeSync(fd, view);
+        current.size += view.byteLength;
+      },
+      close: closeFd,
+      commit() {},
+      abort() {
+        closeFd();
+        for (const w of written.splice(0)) rmSync(w.path, { force: true });
+      },
+    };
+  }
+
+  // The written documents under new ids (the previous answer's are dropped).
+  keep(written, newId) {
+    for (const d of this.#latest.values()) rmSync(d.path, { force: true });
+    this.#latest.clear();
+    return written.map((d) => {
+      const id = newId();
+      this.#latest.set(id, d);
+      return { url: `engine/download/${id}`, fileName: d.fileName, size: d.size, calls: d.calls };
+    });
+  }
+
+  take(id) {
+    const d = this.#latest.get(id);
+    this.#latest.delete(id);
+    return d ?? null;
+  }
+
+  removeAll() {
+    if (this.#dir) rmSync(this.#dir, { recursive: true, force: true });
+    this.#dir = null;
+    this.#latest.clear();
+  }
+}
+
+// What makes two opens the same timeline (another tab of the same run: the
+// run is held once).
+function openKey(text) {
+  let r;
+  try {
+    r = JSON.parse(text);
+  } catch {
+    return '';
+  }
+  if (r === null || typeof r !== 'object') return '';
+  if (r.type !== 'timeline-open' && r.type !== 'timeline-compare-open') return '';
+  return JSON.stringify([r.type, r.options ?? null]);
+}
+
+/** The engine of `serve`: the named runs (one, or A and B), one request at a time. */
+export class EngineHost {
+  #sp;
+  #inputs;
+  #open = { key: '', answer: null };
+  downloads = new Downloads();
+
+  constructor(sp, runs) {
+    this.#sp = sp;
+    this.runs = runs;
+    const input = (path) => ({ name: path, path });
+    // Only the named runs: no request field names a file.
+    this.#inputs = { file: input(runs[0]), fileA: input(runs[0]), file0: input(runs[0]) };
+    if (runs[1]) Object.assign(this.#inputs, { fileB: input(runs[1]), file1: input(runs[1]) });
+  }
+
+  /** Throws the reader's error naming the file when a run cannot be opened. */
+  checkRuns() {
+    for (const run of this.runs) this.#sp.inspect({ name: run, path: run });
+  }
+
+  /** { bytes, badRequest, outputs } for a request's JSON text. */
+  ask(text) {
+    const key = openKey(text);
+    if (key && key === this.#open.key) return { bytes: this.#open.answer, badRequest: false, outputs: [] };
+    const sink = this.downloads.sink();
+    const bytes = this.#sp.engineAnswer(text, { inputs: this.#inputs, sink, onProgress: sink.onProgress });
+    const header = decodeAnswer(bytes);
+    if (key) this.#open = header.type === 'result' ? { key, answer: bytes } : { key: '', answer: null };
+    const outputs = sink.written.length
+      ? this.downloads.keep(sink.written, () => this.#sp.serve.newToken().slice(0, 32))
+      : [];
+    return { bytes, badRequest: header.type === 'error' && header.code === BAD_ARGUMENT, outputs };
+  }
+}
+
+// The body, at most `limit` bytes (null past it).
+function readBody(req, limit) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    let size = 0;
+    req.on('data', (c) => {
+      size += c.length;
+      if (size > limit) {
+        resolve(null);
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+// serve_guard's verdict on a request's head (status 0: let it through).
+function verdictOf(sp, req, url, host, token) {
+  const header = (name) => {
+    const v = req.headers[name];
+    return Array.isArray(v) ? v.join('; ') : (v ?? '');
+  };
+  const head = {
+    host: header('host'),
+    origin: header('origin'),
+    cookie: header('cookie'),
+    token: url.searchParams.get('token') ?? '',
+    chunked: req.headers['transfer-encoding'] !== undefined,
+    contentLength: Number(req.headers['content-length'] ?? 0) || 0,
+  };
+  return sp.serve.check(head, host, token);
+}
+
+// POST /engine: the wire answer, or JSON naming the documents it wrote.
+async function engineRoute(res, req, s, cookie) {
+  if (!s.engine) return refuse(res, 404, 'no run is open: serve was started without one');
+  const body = await readBody(req, s.maxBody);
+  if (body === null) return refuse(res, 413, 'the request is larger than 1 MiB', { Connection: 'close' });
+  let asked;
+  try {
+    asked = s.engine.ask(body.toString('utf8'));
+  } catch (error) {
+    return refuse(res, 500, String(error?.message ?? error));
+  }
+  if (asked.outputs.length) {
+    const text = JSON.stringify({ type: 'result', outputs: asked.outputs });
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...cookie });
+    return res.end(text);
+  }
+  res.writeHead(asked.badRequest ? 400 : 200, {
+    'Content-Type': 'application/octet-stream',
+    'Content-Length': asked.bytes.byteLength,
+    'Cache-Control': 'no-store',
+    ...cookie,
+  });
+  return res.end(Buffer.from(asked.bytes.buffer, asked.bytes.byteOffset, asked.bytes.byteLength));
+}
+
+// GET /engine/run: what the page's init is told.
+function runRoute(res, s, cookie) {
+  const runs = (s.engine?.runs ?? []).map((run) => ({
+    name: basename(run),
+    size: existsSync(run) ? statSync(run).size : 0,
+  }));
+  const text = JSON.stringify({
+    protocol: s.sp.engineProtocol,
+    version: s.sp.version,
+    engine: 'wasm',
+    runs,
+    compare: runs.length === 2,
+  });
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...cookie });
+  return res.end(text);
+}
+
+// GET /engine/download/ID: a written document, once, then removed.
+function downloadRoute(res, s, id) {
+  const d = s.engine?.downloads.take(id);
+  if (!d) return refuse(res, 404, 'no such download (each is given once)');
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': d.size, 'Cache-Control': 'no-store' });
+  const stream = createReadStream(d.path);
+  stream.on('close', () => rmSync(d.path, { force: true }));
+  return stream.pipe(res);
+}
+
+// Any other GET: a file of the page's folder.
+function fileRoute(res, req, s, path, cookie) {
+  const file = webFile(s.sp, s.root, req.url.split('?')[0]);
+  if (!file) return refuse(res, 404, `no such file of the page: ${path}`);
+  res.writeHead(200, {
+    'Content-Type': TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream',
+    'Content-Length': file.size,
+    'Cache-Control': 'no-cache',
+    ...cookie,
+  });
+  if (req.method === 'HEAD') return res.end();
+  return createReadStream(file.path).pipe(res);
+}
+
+// s: { sp, root, host, token, engine, maxBody }.
+function handler(s) {
+  return async (req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    const verdict = verdictOf(s.sp, req, url, s.host, s.token);
+    if (verdict.status !== 0) return refuse(res, verdict.status, verdict.message, { Connection: 'close' });
+    const cookie = verdict.setCookie ? { 'Set-Cookie': verdict.setCookie } : {};
+    const path = url.pathname;
+    if (req.method === 'POST' && path === '/engine') return engineRoute(res, req, s, cookie);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'this method is not served');
+    if (path === '/engine/run') return runRoute(res, s, cookie);
+    const download = /^\/engine\/download\/([0-9a-f]+)$/.exec(path);
+    if (download) return downloadRoute(res, s, download[1]);
+    return fileRoute(res, req, s, path, cookie);
+  };
+}
+
+const LOOPBACK = new Set(['', '127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/** Whether `host` (--host) keeps the server on this machine. */
+export const loopback = (host) => LOOPBACK.has(host);
+
+function listen(server, port, host) {
+  return new Promise((ok, fail) => {
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      server.off('error', fail);
+      ok();
+    });
+  });
+}
+
+/**
+ * Serves `runs` (one, or A and B compared; none: the page alone, no token
+ * asked) with the page of `web` on host:port (port null: 8080, else a free
+ * one; 0: any free one). Throws the reader's error when a run cannot be
+ * opened, before the page is looked for. Resolves to { url (with the
+ * token), server, close() }.
+ */
+export async function startEngineServer(sp, { runs = [], port = null, host = '', web = '' }) {
+  const engine = runs.length ? new EngineHost(sp, runs) : null;
+  engine?.checkRuns();
+  const root = webRoot(web);
+  const token = engine ? sp.serve.newToken() : '';
+  const listenHost = host || '127.0.0.1';
+  const server = createServer(handler({ sp, root, host, token, engine, maxBody: sp.serve.maxRequestBytes() }));
+  try {
+    await listen(server, port ?? 8080, listenHost);
+  } catch (error) {
+    if (port !== null || error.code !== 'EADDRINUSE') throw error;
+    await listen(server, 0, listenHost);
+  }
+  let name = listenHost === '0.0.0.0' || listenHost === '::' ? '127.0.0.1' : listenHost;
+  if (name.includes(':') && !name.startsWith('[')) name = `[${name}]`;
+  const url = `http://${name}:${server.address().port}/${token ? `?token=${token}` : ''}`;
+  return {
+    url,
+    server,
+    close: () =>
+      new Promise((ok) => {
+        server.closeAllConnections?.();
+        server.close(() => {
+          engine?.downloads.removeAll();
+          ok();
+        });
+      }),
+  };
+}
