@@ -204,6 +204,7 @@ export async function convert(opts, mine, { reveal, show = false }) {
 export async function writeDownload(files, opts, watch) {
   const [file] = files;
   let reply = null;
+  await flow.completed; // the timeline's order is the file's
   if (files.length === 1 && timeline.timeline && flow.timelineKey === timelineKeyOf(file, opts)) {
     const { filepath, timeWindow, minDuration } = opts;
     reply = await engine.exportDocument(timeline.timeline, { filepath, timeWindow, minDuration }, watch);

@@ -7,6 +7,7 @@ import { cancelled, limitFor } from './flow-convert.js';
 import { registerServiceWorker } from './offline.js';
 import * as options from './options.js';
 import { engine, timeline } from './parts.js';
+import { SERVED } from './remote-engine.js';
 import { flow, goodFiles, state, update } from './state.js';
 import * as status from './status.js';
 
@@ -39,9 +40,14 @@ export async function drawTimeline(opts, mine, { reveal = true } = {}) {
   update({ phase: 'drawing', chart: 'opening' });
   status.showProgress({ phase: 'timeline', total: 0 }, { file: file.name });
   performance.mark('scope-speedscope:timeline-start');
+  // Some ranks in the page: a provisional open (nothing of the other ranks
+  // read, not even their first starts: most of a big job's bytes), made
+  // exact once painted (completeTimeline). A served engine reads its own
+  // disk: exact at once.
+  const provisional = ranks !== 'all' && !SERVED;
   const reply = await engine.open(
     file,
-    { ranks, include: opts.include, exclude: opts.exclude },
+    { ranks, include: opts.include, exclude: opts.exclude, ...(provisional ? { provisional } : {}) },
     {
       onProgress: (p) => {
         if (mine === flow.run) status.showProgress({ ...p, phase: 'timeline' }, { file: file.name });
@@ -69,8 +75,21 @@ export async function drawTimeline(opts, mine, { reveal = true } = {}) {
   $('fullscreen').hidden = false;
   flow.firstPaint = new Promise((done) => (flow.paintedNow = done));
   timeline.show({ ...reply, fileName: file.name });
+  flow.completed = reply.provisional ? completeTimeline(reply.timeline, file, mine) : Promise.resolve();
   if (reveal) revealTimeline();
   return 'drawn';
+}
+
+// Once painted, the provisional timeline made exact (timeline-complete: the
+// other ranks' first starts read): the same timeline with the run's origin,
+// or, when another rank changed its regions' order (rare), shown anew.
+async function completeTimeline(id, file, mine) {
+  await flow.firstPaint;
+  if (mine !== flow.run || timeline.timeline !== id) return;
+  const reply = await engine.query('complete', { timeline: id });
+  if (mine !== flow.run || timeline.timeline !== id || reply.type !== 'result') return;
+  if (reply.changed) timeline.show({ ...reply, fileName: file.name });
+  else timeline.completed(reply);
 }
 
 // The timeline and its controls (in the bar) show together.

@@ -19,6 +19,8 @@ import { exactTime } from './timeline/format.js';
 export async function openInSpeedscope() {
   const file = timelineFile();
   if (!file || !timeline.timeline) return;
+  await flow.completed; // its origin in the run is the file's
+  if (!timeline.timeline) return;
   const mine = flow.run;
   const opts = options.read();
   const have = budget.budget();

@@ -40,6 +40,9 @@ export const flow = {
   run: 0, // bumps with every selection and every conversion started; late replies are dropped
   comparing: null, // two runs compared on the timeline: { fileA, fileB }
   firstPaint: null, // resolves when the timeline shown last has painted
+  // Resolves when the timeline shown last is exact: a provisional open (the
+  // first view, its own ranks' order and origin) completed, or none was.
+  completed: Promise.resolve(),
   paintedNow: () => {},
   overviewKey: null, // the options' overview shown: [selection, file, ranks, include, exclude]
   overviewRunning: null, // the key of the overview the engine reads, while it does

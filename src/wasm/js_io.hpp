@@ -65,11 +65,9 @@ inline ss::Run read_input(const val& input, const ss::Progress& progress,
   if (!input["path"].isUndefined()) {
     return ss::read_run(input["path"].as<std::string>(), progress, name, depth);
   }
-  if (depth.ranks) {  // bytes in the heap are freed after the call: read every rank's
-    ss::ReadPlan whole = depth;
-    whole.ranks.reset();
-    return read_input(input, progress, whole);
-  }
+  // Bytes in the heap are freed after the call: a read of some ranks that
+  // needs the others later (a download, timeline-complete) is given the
+  // input again (the package keeps it; the page's worker keeps the File).
   const auto ptr = static_cast<uintptr_t>(input["ptr"].as<double>());
   const auto size = static_cast<std::size_t>(input["size"].as<double>());
   return ss::read_run_from_memory(reinterpret_cast<const void*>(ptr), size, name, progress, depth);

@@ -169,6 +169,14 @@ export class TimelineView {
     this.#resize();
   }
 
+  // A provisional open made exact without a change of its frames: the
+  // run's origin (timeline-complete's answer).
+  completed(answer) {
+    if (this.#info?.timeline === answer.timeline) {
+      this.#info = { ...this.#info, originInRun: answer.originInRun, provisional: false };
+    }
+  }
+
   #label(info) {
     const calls = info.lanes.reduce((n, l) => n + l.calls, 0);
     const lanes = `${info.lanes.length === 1 ? 'one lane' : `${info.lanes.length} lanes`}`;

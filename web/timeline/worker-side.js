@@ -42,6 +42,10 @@ function ioOf(data, post) {
     for (const k of FILE_FIELDS) if (data[k]) inputs[k] = { name: data[k].name, file: data[k] };
     return { inputs, onProgress: openProgress(data.id, post), names: Object.values(inputs).map((i) => i.name) };
   }
+  if (data.type === 'timeline-complete') {
+    // The other ranks' first starts: read from the open's file.
+    return { inputs: again ?? {}, onProgress: openProgress(data.id, post), names: [] };
+  }
   if (data.type === 'timeline-export') {
     const onProgress = progressReporter(data.id, post);
     const { sink, outputs } = blobSink(onProgress);

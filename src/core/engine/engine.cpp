@@ -10,6 +10,7 @@
 #include "engine/state.hpp"
 #include "export/narrow.hpp"
 #include "export/timeline_export.hpp"
+#include "select/selection.hpp"
 #include "text/time_text.hpp"
 #include "write/speedscope_writer.hpp"
 
@@ -44,11 +45,17 @@ TimelineOptions timeline_options(const json& r, const Progress& progress) {
 
 // Reads input `which` as the options select: only their ranks' calls (the
 // rest when a download needs them).
-Timeline open_one(const std::string& which, const TimelineOptions& opts, const EngineIo& io) {
+Timeline open_one(const std::string& which, const TimelineOptions& opts, const EngineIo& io,
+                  bool provisional = false) {
   if (!io.read) refuse("this engine cannot read '" + which + "'");
   ReadPlan plan;
   if (!opts.every_rank) plan.ranks = opts.ranks.value_or(std::vector<int64_t>{0});
-  return open_timeline(io.read(which, io.progress, plan), opts);
+  // Provisional: nothing of the other ranks (not even their start column,
+  // most of a big job's bytes); their order and origin are its ranks' own.
+  plan.others_first_starts = !provisional || !plan.ranks;
+  Run run = io.read(which, io.progress, plan);
+  if (!plan.others_first_starts) provisional_order_and_origin(run);
+  return open_timeline(std::move(run), opts);
 }
 
 json lane_json(const Timeline::LaneInfo& l, const char* run) {
@@ -73,11 +80,8 @@ void add_totals(const Timeline& tl, std::vector<double>& totals,
   }
 }
 
-json open(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) {
-  s.close();
-  const TimelineOptions opts = timeline_options(r, io.progress);
-  s.tl.emplace(open_one("file", opts, io));
-  s.id = s.next_id++;
+// The answer to an open (and to a timeline-complete that reopened).
+json opened(Engine::State& s, WireAnswer& out) {
   const Timeline& tl = *s.tl;
   json lanes = json::array();
   for (const auto& l : tl.lanes()) lanes.push_back(lane_json(l, nullptr));
@@ -91,8 +95,52 @@ json open(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) 
           {"originInRun", tl.origin_in_run_ns()},
           {"maxWidth", kTimelineMaxWidth},
           {"memoryBytes", tl.memory_bytes()},
-          {"unreadRanks", tl.unread_ranks()}};
+          {"unreadRanks", tl.unread_ranks()},
+          {"provisional", s.provisional}};
 }
+
+json open(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) {
+  s.close();
+  const TimelineOptions opts = timeline_options(r, io.progress);
+  const json& p = field(field(r, "options"), "provisional");
+  if (!p.is_null() && !p.is_boolean()) refuse("'options.provisional' must be true or false");
+  const bool provisional = p.is_boolean() && p.get<bool>() && !opts.every_rank;
+  s.tl.emplace(open_one("file", opts, io, provisional));
+  s.id = s.next_id++;
+  s.provisional = provisional && !s.tl->unread_ranks().empty();
+  s.open_request = r;
+  return opened(s, out);
+}
+
+// timeline-complete: the open timeline made exact; its order and origin
+// then are the file's, as an open that read every rank's first starts.
+json complete_request(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) {
+  timeline_of(s, r);
+  if (complete(s, io)) {
+    json answer = opened(s, out);
+    answer["changed"] = true;
+    return answer;
+  }
+  return {{"changed", false},
+          {"timeline", s.id},
+          {"originInRun", s.tl->origin_in_run_ns()},
+          {"provisional", false}};
+}
+
+}  // namespace
+
+bool complete(Engine::State& s, const EngineIo& io) {
+  if (!s.provisional) return false;
+  const TimelineOptions opts = timeline_options(s.open_request, io.progress);
+  Timeline exact = open_one("file", opts, io);
+  const bool changed = exact.frames() != s.tl->frames();
+  s.tl.emplace(std::move(exact));
+  s.provisional = false;
+  if (changed) s.id = s.next_id++;
+  return changed;
+}
+
+namespace {
 
 json compare_open(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) {
   s.close();
@@ -171,7 +219,12 @@ namespace {
 // did not read are read once first and checked, not kept, so damage there
 // fails the download as it fails the CLI.
 json export_document(Engine::State& s, const json& r, const EngineIo& io) {
-  const Timeline& tl = timeline_of(s, r);
+  timeline_of(s, r);
+  // A provisional timeline's order may not be the file's: made exact
+  // first (its id stays when its frames keep their order; else the export
+  // is refused as of a replaced timeline, and the page opens the new one).
+  if (complete(s, io)) refuse("the timeline was closed (a newer file or options replaced it)");
+  const Timeline& tl = *s.tl;
   if (!io.output) refuse("this engine has nowhere to write a download");
   const json& o = field(r, "options");
   const json options = o.is_object() ? o : json::object();
@@ -233,6 +286,7 @@ json answer(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out
   if (t == "timeline-open") return open(s, r, io, out);
   if (t == "timeline-compare-open") return compare_open(s, r, io, out);
   if (t == "timeline-close") return close(s, r);
+  if (t == "timeline-complete") return complete_request(s, r, io, out);
   if (t == "timeline-export") return export_document(s, r, io);
   if (t == "inspect") return inspect(r, io);
   if (t == "check") return check(r);

@@ -23,6 +23,12 @@ struct Engine::State {
   std::unique_ptr<AlignedRuns> runs;  // comparing: B lined up with A
   std::size_t lanes_b = 0;            // comparing: B's lanes come first
   bool rest_read = false;             // the ranks it did not read were checked for an export
+  // Opened provisionally (timeline-open's "provisional"): its region order
+  // and origin in the run are its own ranks', until timeline-complete (or
+  // an export) reads the other ranks' first starts. The request it was
+  // opened with, for that read.
+  bool provisional = false;
+  nlohmann::json open_request;
   // The last answer's scratch memory, reused (an aligned answer over a
   // whole 96 M-call job is 130 MB).
   Timeline::Bars bars;
@@ -37,6 +43,8 @@ struct Engine::State {
     id = 0;
     lanes_b = 0;
     rest_read = false;
+    provisional = false;
+    open_request = nullptr;
   }
 };
 
@@ -64,6 +72,11 @@ json overview(Engine::State& s, const json& r, WireAnswer& out);
 // The requests about files (files.cpp): what a file holds, its overview, the
 // filters checked, the files' documents.
 json inspect(const json& r, const EngineIo& io);
+
+// Makes a provisional timeline exact (engine.cpp): reads what the order
+// and the origin need of the other ranks; returns whether the frames'
+// order changed (then the timeline was opened anew, under a new id).
+bool complete(Engine::State& s, const EngineIo& io);
 json file_overview(const json& r, const EngineIo& io);
 json check(const json& r);
 json convert(const json& r, const EngineIo& io);

@@ -2,6 +2,7 @@
 #include "select/selection.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "text/messages.hpp"
 #include "text/pattern.hpp"
@@ -103,6 +104,30 @@ std::vector<uint32_t> order_regions(const Run& run, std::vector<uint32_t> region
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (std::size_t i = 0; i < keyed.size(); ++i) regions[i] = keyed[i].second;
   return regions;
+}
+
+void provisional_order_and_origin(Run& run) {
+  std::vector<double> keys;
+  keys.reserve(run.regions.size());
+  std::optional<int64_t> origin;
+  for (const Region& region : run.regions) {
+    bool any = false;
+    double best = 0.0;
+    for (const RankSlice& slice : region.ranks) {
+      if (slice.count > 0 && !slice.held && !slice.min_start_ns) continue;  // not read
+      double first = 0.0;  // a rank with no calls counts as 0.0, as for the file
+      if (slice.count > 0) {
+        const int64_t m = slice_min_start_ns(run, slice);
+        if (!origin || m < *origin) origin = m;
+        first = static_cast<double>(m) / 1e9;
+      }
+      if (!any || first < best) best = first;
+      any = true;
+    }
+    keys.push_back(best);
+  }
+  run.region_order_keys = std::move(keys);
+  run.file_first_start_ns = origin;
 }
 
 std::vector<double> region_order_keys(const Run& run) {

@@ -34,6 +34,13 @@ std::vector<uint32_t> order_regions(const Run& run, std::vector<uint32_t> region
 // The key order_regions sorts each region of the run by (run.region_order_keys
 // when set): for a run that keeps only some ranks' calls.
 std::vector<double> region_order_keys(const Run& run);
+// For a run read without the other ranks' first starts
+// (ReadPlan::others_first_starts false): sets its order keys and its first
+// start from the slices it knows (held, or with a kept first start), as if
+// the others had no calls: a provisional order and origin, the file's only
+// when no other rank starts a region earlier (the engine's provisional
+// open; timeline-complete reads the rest).
+void provisional_order_and_origin(Run& run);
 // scope-profiler's get_regions: filter_regions, then order_regions.
 std::vector<uint32_t> get_regions(const Run& run, const Patterns& include, const Patterns& exclude);
 // True when `pattern` matches at the start of `text` (Python re.match).

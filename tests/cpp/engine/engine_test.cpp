@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -251,6 +252,126 @@ TEST(Engine, a_download_is_the_files_export_byte_for_byte) {
   // The other ranks were read once, to be checked, and not kept.
   ASSERT_EQ(sh.reads.size(), 2u);
   EXPECT_FALSE(sh.reads[1].keep);
+}
+
+// The open of the page's first view: provisional (nothing of the other
+// ranks read), then made exact by timeline-complete. Once complete, every
+// answer is an exact open's; the id stays unless the frames' order changed.
+TEST(Engine, a_provisional_open_completes_into_the_exact_one) {
+  int changed = 0, kept = 0;
+  for (const char* file : {"ranks_imbalance_s3.h5", "hdf5-schema-2.h5", "hdf5-schema-3.h5",
+                           "real_run_s1.h5", "pair_a_s3.h5", "nested_pair_a_s3.h5", "threads_s3.h5",
+                           "large_s3.h5", "order_by_other_rank_s3.h5"}) {
+    const scope_speedscope::Run index = read_run(fixture(file), {}, {}, ReadPlan(ReadDepth::index));
+    for (int64_t rank = 0; rank < std::min<int64_t>(index.num_ranks, 4); ++rank) {
+      const std::string what = std::string(file) + " rank " + std::to_string(rank);
+      Shell exact, sh;
+      exact.files["file"] = sh.files["file"] = fixture(file);
+      const json options = {{"ranks", {rank}}};
+      const Asked want = exact.ask({{"type", "timeline-open"}, {"options", options}});
+      json provisional = options;
+      provisional["provisional"] = true;
+      const Asked first = sh.ask({{"type", "timeline-open"}, {"options", provisional}});
+      if (want.header["type"] != "result") {  // refused alike (no calls on that rank)
+        EXPECT_EQ(first.header, want.header) << what;
+        continue;
+      }
+      ASSERT_EQ(first.header["type"], "result") << what << first.header.dump();
+      // Nothing of the other ranks was read: not even their start column.
+      ASSERT_EQ(sh.reads.size(), 1u);
+      EXPECT_FALSE(sh.reads[0].others_first_starts) << what;
+      const bool others = !want.header["unreadRanks"].empty();
+      EXPECT_EQ(first.header["provisional"], others) << what;
+      const Asked done = sh.ask({{"type", "timeline-complete"}, {"timeline", 1}});
+      ASSERT_EQ(done.header["type"], "result") << what << done.header.dump();
+      EXPECT_EQ(done.header["provisional"], false);
+      EXPECT_EQ(done.header["originInRun"], want.header["originInRun"]) << what;
+      const int id = done.header["timeline"].get<int>();
+      if (done.header["changed"].get<bool>()) {
+        ++changed;
+        EXPECT_EQ(id, 2) << what;
+        EXPECT_NE(first.header["frames"], want.header["frames"]) << what;
+        EXPECT_EQ(done.header["frames"], want.header["frames"]) << what;
+        EXPECT_EQ(done.column(done.header["totals"]), want.column(want.header["totals"])) << what;
+      } else {
+        kept += others ? 1 : 0;
+        EXPECT_EQ(id, 1) << what;
+        EXPECT_EQ(first.header["frames"], want.header["frames"]) << what;
+      }
+      // Every answer now is the exact open's.
+      const int64_t end = want.header["runEnd"].get<int64_t>();
+      for (const json& q : {json{{"type", "timeline-bars"},
+                                 {"lanes", {0}},
+                                 {"start", 0},
+                                 {"end", end},
+                                 {"width", 97}},
+                            json{{"type", "timeline-regions"}, {"start", 0}, {"end", end}},
+                            json{{"type", "timeline-imbalance"}, {"start", 0}, {"end", end}}}) {
+        json mine = q, theirs = q;
+        mine["timeline"] = id;
+        theirs["timeline"] = 1;
+        const Asked a = sh.ask(mine), b = exact.ask(theirs);
+        json ha = a.header, hb = b.header;
+        ha.erase("timeline");
+        hb.erase("timeline");
+        EXPECT_EQ(ha, hb) << what << q.dump();
+        // The columns after each header, byte for byte.
+        const auto columns = [](const Asked& x) {
+          uint32_t n = 0;
+          std::memcpy(&n, x.bytes.data() + 4, 4);
+          return std::vector<uint8_t>(x.bytes.begin() + ((8 + n + 7) & ~7u), x.bytes.end());
+        };
+        EXPECT_EQ(columns(a), columns(b)) << what << q.dump();
+      }
+      // Completing again reads nothing more.
+      const std::size_t reads = sh.reads.size();
+      const Asked again = sh.ask({{"type", "timeline-complete"}, {"timeline", id}});
+      EXPECT_EQ(again.header["changed"], false);
+      EXPECT_EQ(sh.reads.size(), reads);
+    }
+  }
+  // Both cases are among the fixtures: an order another rank changes, and one it keeps.
+  EXPECT_GT(changed, 0);
+  EXPECT_GT(kept, 0);
+}
+
+TEST(Engine, a_provisional_timelines_download_is_the_files_export) {
+  // ranks_imbalance keeps its order (the same id writes it); on
+  // order_by_other_rank rank 0 loses it (the export of id 1 is refused as
+  // of a replaced timeline, id 2 writes it).
+  for (const auto& [file, changed] :
+       {std::pair{"ranks_imbalance_s3.h5", false}, std::pair{"order_by_other_rank_s3.h5", true}}) {
+    Shell sh;
+    CollectTarget target;
+    sh.output = &target;
+    sh.files["file"] = fixture(file);
+    sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", {0}}, {"provisional", true}}}});
+    const json request = {{"type", "timeline-export"},
+                          {"timeline", 1},
+                          {"options", {{"filepath", "out.speedscope.json"}}}};
+    Asked a = sh.ask(request);
+    if (changed) {
+      EXPECT_EQ(a.header["message"],
+                "scope-speedscope engine: the timeline was closed (a newer file or options "
+                "replaced it)");
+      json again = request;
+      again["timeline"] = 2;
+      a = sh.ask(again);
+    }
+    ASSERT_EQ(a.header["type"], "result") << file << a.header.dump();
+    ExportOptions o;
+    o.ranks = {0};
+    o.verbose = false;
+    CollectTarget want;
+    export_speedscope({read_run(sh.files["file"])}, "out.speedscope.json", o, want);
+    ASSERT_EQ(target.docs.size(), 1u) << file;
+    EXPECT_EQ(target.docs[0].text, want.docs[0].text) << file;
+  }
+  Shell sh;
+  sh.files["file"] = fixture("ranks_imbalance_s3.h5");
+  EXPECT_EQ(
+      sh.ask({{"type", "timeline-open"}, {"options", {{"provisional", 1}}}}).header["message"],
+      "scope-speedscope engine: 'options.provisional' must be true or false");
 }
 
 TEST(Engine, a_bad_request_is_answered_with_what_is_wrong) {
