@@ -158,6 +158,7 @@ export class TimelineView {
     this.#viewport.show(info.runEnd);
     this.#label(info);
     byId('timeline-box').dataset.compare = info.compare ? 'on' : 'off';
+    byId('timeline-box').dataset.provisional = String(!!info.provisional);
     if (info.compare) this.#compare.show(info);
     else this.#compare.clear();
     clearSearch();
@@ -174,6 +175,7 @@ export class TimelineView {
   completed(answer) {
     if (this.#info?.timeline === answer.timeline) {
       this.#info = { ...this.#info, originInRun: answer.originInRun, provisional: false };
+      byId('timeline-box').dataset.provisional = 'false';
     }
   }
 

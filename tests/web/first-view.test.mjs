@@ -1,0 +1,73 @@
+// The first view of some ranks is opened provisionally (nothing of the other
+// ranks read: docs/engine-protocol.md, "Provisional opens") and completed
+// once painted: on order_by_other_rank_s3.h5 rank 1 decides which of rank
+// 0's two calls of the same span is the outer one, so completing it opens
+// the timeline anew; then what the page shows and downloads is the file's
+// (the native CLI's bytes).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { chartPainted, downloads, fixtures, nativeCli, pick, startBrowser } from './harness.mjs';
+
+const completed = (page) =>
+  page.waitForFunction(() => document.getElementById('timeline-box').dataset.provisional === 'false', null, {
+    timeout: 60_000,
+  });
+
+// The call details of the first call at depth 0 (the timeline focused, Enter).
+async function outerCall(page) {
+  await page.getByTestId('timeline').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid=call-details]').dataset.state === 'call');
+  return page.evaluate(() =>
+    Object.fromEntries(
+      [...document.querySelectorAll('[data-testid=call-details] dd[data-field]')].map((d) => [
+        d.dataset.field,
+        d.textContent,
+      ]),
+    ),
+  );
+}
+
+describe('the first view, provisional then complete', { timeout: 300_000 }, () => {
+  let browser;
+  before(async () => {
+    browser = await startBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  for (const [file, outer] of [
+    ['order_by_other_rank_s3.h5', 'b'], // rank 1 starts b first: the order changes
+    ['ranks_imbalance_s3.h5', 'step'], // rank 0 alone gives the file's order
+  ]) {
+    test(`${file}: rank 0's outer call is ${outer}, the download is the CLI's`, async () => {
+      const page = await browser.openPage();
+      await pick(page, [file]);
+      assert.equal(await chartPainted(page), 'painted');
+      await completed(page);
+      const call = await outerCall(page);
+      assert.equal(call.name, outer);
+      assert.equal(call.depth, '0');
+      const dir = mkdtempSync(join(tmpdir(), 'first-view-'));
+      try {
+        const made = spawnSync(nativeCli, [join(fixtures, 'h5', file), '-o', dir, '--quiet']);
+        assert.equal(made.status, 0, String(made.stderr));
+        const got = await downloads(page);
+        assert.deepEqual([...got.keys()], ['profile.speedscope.json']);
+        const want = readFileSync(join(dir, 'profile.speedscope.json'), 'utf8');
+        // The exporter's name aside (the CLI's and the page's are the same build).
+        assert.equal(got.get('profile.speedscope.json').toString('utf8'), want);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      assert.deepEqual(browser.log.errors, []);
+      await page.close();
+    });
+  }
+});
