@@ -12,8 +12,13 @@ const PHASES = {
   window: 'Writing the window from the timeline',
 };
 
+// Where the bar is one row (wide screens with the timeline, phones) the
+// line is cut with an ellipsis: its whole sentence is its tooltip (and,
+// being a status, what a screen reader says).
 export function setStatus(text) {
-  $('status').textContent = text;
+  const line = $('status');
+  line.textContent = text;
+  line.title = text;
 }
 
 export function showProgress({ phase, done, total, unit, output }, { file } = {}) {

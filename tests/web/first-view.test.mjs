@@ -51,6 +51,11 @@ describe('the first view, provisional then complete', { timeout: 300_000 }, () =
       await pick(page, [file]);
       assert.equal(await chartPainted(page), 'painted');
       await completed(page);
+      // The status line, cut with an ellipsis in the one-row bar at 1400 px,
+      // keeps its whole sentence as its tooltip.
+      const [text, title] = await page.getByTestId('status').evaluate((e) => [e.textContent, e.title]);
+      assert.ok(text.length > 0);
+      assert.equal(title, text);
       const call = await outerCall(page);
       assert.equal(call.name, outer);
       assert.equal(call.depth, '0');
