@@ -1,7 +1,7 @@
 // The page's flow: the timeline of the current output's file, opened in the
 // page's engine, drawn, and said when it fails.
 
-import { $, nextFrame, plural } from './dom.js';
+import { $, el, nextFrame, plural } from './dom.js';
 import { compareRuns, leaveComparison } from './flow-compare.js';
 import { cancelled, limitFor } from './flow-convert.js';
 import { registerServiceWorker } from './offline.js';
@@ -126,9 +126,41 @@ export function reportTimelineFailure() {
   status.showError({ file: file.name, message: `The timeline could not be drawn: ${words}` }, { origin: 'timeline' });
 }
 
+// A served page whose server does not answer (stopped, or the SSH tunnel
+// dropped): said once, with a button that loads the page again (its cookie
+// opens it again from a server started anew with the same token, or the
+// server says to open its new URL). Nothing was being written: a download
+// is fetched whole from the server or not at all.
+function serverGone() {
+  if (document.querySelector('[data-origin=served]')) return;
+  timeline.clear();
+  flow.timelineKey = null;
+  showTimelineBox(false);
+  update({ chart: 'none' });
+  status.setStatus('The server does not answer.');
+  status.showError(
+    {
+      message:
+        'The server does not answer: scope-speedscope serve stopped, or the SSH tunnel to it dropped. ' +
+        'Start it (or the tunnel) again, then reconnect.',
+    },
+    { origin: 'served' },
+  );
+  document
+    .querySelector('[data-origin=served]')
+    .append(
+      ' ',
+      el('button', { type: 'button', 'data-testid': 'reconnect', text: 'Reconnect', onclick: () => location.reload() }),
+    );
+}
+
 // The engine was replaced (a stall, a trap, a crash, or a cancelled open):
 // the timeline it held is gone. Said once; the page shows the rest.
 export function engineRestarted(reason) {
+  if (SERVED && reason === 'crashed') {
+    serverGone();
+    return;
+  }
   if (!timeline.timeline || reason === 'cancelled') return;
   timeline.clear();
   flow.timelineKey = null;

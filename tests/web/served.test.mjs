@@ -113,6 +113,26 @@ for (const cli of CLIS) {
       await screenshot(page, `served-390-${cli.engine}.png`);
     });
 
+    test('when the server stops, the page says so once and offers to reconnect', async () => {
+      const { server, page, errors } = await open([join(fixtures, 'h5', 'ranks_imbalance_s3.h5')]);
+      await server.stop();
+      // The next question to the engine finds nobody.
+      await page.getByTestId('timeline').focus();
+      await page.keyboard.press('+');
+      await page.getByTestId('reconnect').waitFor({ timeout: 30_000 });
+      assert.equal(
+        await page.locator('[data-origin=served] .message').innerText(),
+        'The server does not answer: scope-speedscope serve stopped, or the SSH tunnel to it dropped. ' +
+          'Start it (or the tunnel) again, then reconnect.',
+      );
+      await page.keyboard.press('-');
+      await page.waitForTimeout(500);
+      assert.equal(await page.locator('[data-origin=served]').count(), 1);
+      assert.equal(await page.getByTestId('status').innerText(), 'The server does not answer.');
+      assert.deepEqual(errors, []);
+      await screenshot(page, `served-stopped-${cli.engine}.png`);
+    });
+
     test('without the token the page is refused (401)', async () => {
       const server = await serve([join(fixtures, 'h5', 'real_run_s1.h5')]);
       servers.push(server);
