@@ -322,28 +322,50 @@ void Timeline::Builder::fill_block(std::size_t blk, int64_t* S, int64_t* E, uint
 void Timeline::Builder::summarize_chunks() {
   const std::size_t slots = tl.depth_begin_.size();
   std::vector<uint32_t> calls(tl.frames_.size(), 0);
-  std::vector<int64_t> covered(tl.frames_.size(), 0);
+  std::vector<int64_t> covered(tl.frames_.size(), 0), total(tl.frames_.size(), 0);
+  std::vector<uint64_t> self(tl.frames_.size(), 0);
   std::vector<int32_t> touched;
+  // Which slots have a depth below them in their block (their children's).
+  std::vector<char> has_kids(slots, 0);
+  for (const Block& b : tl.blocks_) {
+    for (uint32_t d = 0; d + 1 < b.depths; ++d) has_kids[b.first_depth + d] = 1;
+  }
+  auto duration = [&](uint64_t i) {
+    return static_cast<uint64_t>(tl.end_[i]) - static_cast<uint64_t>(tl.start_[i]);
+  };
   tl.summary_begin_.push_back(0);
   for (std::size_t k = 0; k < slots; ++k) {
     tl.chunk_begin_.push_back(tl.summary_begin_.size() - 1);
     // A block's last slot marks its end (the next block's start): no calls.
     const uint64_t begin = tl.depth_begin_[k];
     const uint64_t stop = k + 1 < slots ? tl.depth_begin_[k + 1] : begin;
+    // Each call's children (self_of's: the calls one depth down starting
+    // from its start to its covered end), their durations summed as the
+    // window [lo, hi) slides down the next slot.
+    const uint64_t kids_begin = has_kids[k] ? tl.depth_begin_[k + 1] : 0;
+    const uint64_t kids_stop = has_kids[k] ? tl.depth_begin_[k + 2] : 0;
+    uint64_t lo = kids_begin, hi = kids_begin, kids_sum = 0;
     for (uint64_t at = begin; at < stop; at += kChunk) {
       const uint64_t end = std::min<uint64_t>(stop, at + kChunk);
       for (uint64_t i = at; i < end; ++i) {
         const int32_t f = tl.frame_[i];
         if (calls[f]++ == 0) touched.push_back(f);
         if (!tl.nested(i)) covered[f] += std::max<int64_t>(0, tl.end_[i] - tl.start_[i]);
+        total[f] = saturating_add(total[f], std::max<int64_t>(0, tl.end_[i] - tl.start_[i]));
+        uint64_t own = duration(i);
+        if (has_kids[k]) {
+          const int64_t from = tl.start_[i], until = covered_end(tl.start_[i], tl.end_[i]);
+          while (hi < kids_stop && tl.start_[hi] < until) kids_sum += duration(hi++);
+          while (lo < hi && tl.start_[lo] < from) kids_sum -= duration(lo++);
+          own -= kids_sum;
+        }
+        self[f] += own;
       }
       uint64_t durations = 0;  // wrapping, as int64 differences do
       for (uint64_t i = at; i < end; ++i) {
-        const uint64_t d = static_cast<uint64_t>(tl.end_[i]) - static_cast<uint64_t>(tl.start_[i]);
+        const uint64_t d = duration(i);
         durations += d;
-        if (d > static_cast<uint64_t>(tl.end_[longest_at]) -
-                    static_cast<uint64_t>(tl.start_[longest_at]))
-          longest_at = i;
+        if (d > duration(longest_at)) longest_at = i;
       }
       tl.chunk_duration_.push_back(static_cast<int64_t>(durations));
       std::sort(touched.begin(), touched.end());
@@ -351,8 +373,12 @@ void Timeline::Builder::summarize_chunks() {
         tl.summary_frame_.push_back(f);
         tl.summary_calls_.push_back(calls[f]);
         tl.summary_covered_.push_back(covered[f]);
+        tl.summary_total_.push_back(total[f]);
+        tl.summary_self_.push_back(static_cast<int64_t>(self[f]));
         calls[f] = 0;
         covered[f] = 0;
+        total[f] = 0;
+        self[f] = 0;
       }
       touched.clear();
       tl.summary_begin_.push_back(tl.summary_frame_.size());

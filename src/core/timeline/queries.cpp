@@ -108,52 +108,85 @@ std::vector<Timeline::RegionTotal> Timeline::regions(int64_t start, int64_t end,
 
   const std::size_t F = frames_.size();
   std::vector<uint64_t> calls(F, 0);
-  std::vector<int64_t> total(F, 0), self(F, 0);
+  std::vector<int64_t> total(F, 0);
+  std::vector<uint64_t> self(F, 0);  // wrapping, as self_of
   auto clip = [&](int64_t s, int64_t e) {
     const int64_t a = std::max(s, start), z = std::min(e, end);
     return z > a ? z - a : int64_t{0};
   };
-  struct Open {
-    int32_t frame;
-    int64_t clip;
-    int64_t children;  // clipped lengths of its direct children
-    int64_t limit;     // a call at the next depth starting before this is its child
-  };
-  std::vector<Open> path;
   std::vector<Slice> slices;
-  std::vector<std::size_t> cur, stop;
+  std::vector<std::size_t> first, stop;
   for (std::size_t lane : chosen) {
-    window_slices(blocks_[lane_block_[lane]], start, end, slices, cur, stop);
-    // Depth-first over the overlapping calls, in call order: the next call
-    // at the depth below the path's end is its child when it starts before
-    // that call's covered end.
-    path.clear();
-    while (true) {
-      const std::size_t d = path.size();
-      if (d < slices.size() && cur[d] < stop[d]) {
-        const Slice& sl = slices[d];
-        const std::size_t i = cur[d];
-        if (d == 0 || sl.s[i] < path.back().limit) {
-          const int32_t f = sl.f[i];
-          const int64_t c = clip(sl.s[i], sl.e[i]);
-          ++calls[f];
-          total[f] = saturating_add(total[f], c);  // every call, recursion too (as diff)
-          path.push_back(Open{f, c, 0, covered_end(sl.s[i], sl.e[i])});
-          ++cur[d];
-          continue;
+    const Block& b = blocks_[lane_block_[lane]];
+    window_slices(b, start, end, slices, first, stop);
+    // Depth by depth: a call's self is its clipped length less its
+    // children's (the calls one depth down from its start to its covered
+    // end). Only the first and the last call of a depth can be cut by the
+    // window; the calls between are whole, and so are their children: the
+    // chunks they fill are added from their summaries, the rest call by
+    // call (self_of).
+    for (std::size_t d = 0; d < slices.size(); ++d) {
+      const Slice& sl = slices[d];
+      auto cut = [&](std::size_t i) {
+        const int32_t f = sl.f[i];
+        const int64_t c = clip(sl.s[i], sl.e[i]);
+        ++calls[f];
+        total[f] = saturating_add(total[f], c);  // every call, recursion too (as diff)
+        int64_t children = 0;
+        if (d + 1 < slices.size()) {
+          const Slice& kids = slices[d + 1];
+          const int64_t from = sl.s[i], until = covered_end(sl.s[i], sl.e[i]);
+          const std::size_t lo = detail::partition_index(
+              first[d + 1], stop[d + 1], [&](std::size_t j) { return kids.s[j] < from; });
+          const std::size_t hi = detail::partition_index(
+              lo, stop[d + 1], [&](std::size_t j) { return kids.s[j] < until; });
+          uint64_t sum = 0;
+          const std::size_t whole_lo = lo + (lo < hi && kids.s[lo] < start ? 1 : 0);
+          const std::size_t whole_hi = hi - (hi > whole_lo && kids.e[hi - 1] > end ? 1 : 0);
+          if (whole_lo < whole_hi)
+            sum += duration_sum(b, static_cast<uint32_t>(d + 1), whole_lo, whole_hi);
+          if (whole_lo != lo) sum += static_cast<uint64_t>(clip(kids.s[lo], kids.e[lo]));
+          if (whole_hi != hi) sum += static_cast<uint64_t>(clip(kids.s[hi - 1], kids.e[hi - 1]));
+          children = static_cast<int64_t>(sum);
+        }
+        self[f] += static_cast<uint64_t>(c) - static_cast<uint64_t>(children);
+      };
+      auto whole = [&](std::size_t i) {
+        const int32_t f = sl.f[i];
+        ++calls[f];
+        total[f] = saturating_add(total[f], std::max<int64_t>(0, sl.e[i] - sl.s[i]));
+        self[f] += static_cast<uint64_t>(self_of(b, static_cast<uint32_t>(d), i));
+      };
+      auto inside = [&](std::size_t i) { return sl.s[i] >= start && sl.e[i] <= end; };
+      std::size_t lo = first[d], hi = stop[d];
+      if (lo < hi && !inside(lo)) cut(lo++);
+      if (lo < hi && !inside(hi - 1)) cut(--hi);
+      // [lo, hi): whole calls; whole chunks from their summaries.
+      const std::size_t k = b.first_depth + d;
+      const std::size_t c0 = (lo + kChunk - 1) / kChunk;
+      const std::size_t c1 = hi == sl.n ? (sl.n + kChunk - 1) / kChunk : hi / kChunk;
+      if (c0 >= c1) {
+        for (std::size_t i = lo; i < hi; ++i) whole(i);
+        continue;
+      }
+      for (std::size_t i = lo; i < c0 * kChunk; ++i) whole(i);
+      for (std::size_t c = c0; c < c1; ++c) {
+        const std::size_t chunk = chunk_begin_[k] + c;
+        for (uint64_t j = summary_begin_[chunk]; j < summary_begin_[chunk + 1]; ++j) {
+          const int32_t f = summary_frame_[j];
+          calls[f] += summary_calls_[j];
+          total[f] = saturating_add(total[f], summary_total_[j]);
+          self[f] += static_cast<uint64_t>(summary_self_[j]);
         }
       }
-      if (path.empty()) break;
-      const Open o = path.back();
-      path.pop_back();
-      self[o.frame] += o.clip - o.children;
-      if (!path.empty()) path.back().children += o.clip;
+      for (std::size_t i = std::min(hi, c1 * kChunk); i < hi; ++i) whole(i);
     }
   }
   std::vector<RegionTotal> out;
   for (std::size_t f = 0; f < F; ++f) {
     if (calls[f] > 0)
-      out.push_back(RegionTotal{static_cast<int32_t>(f), calls[f], total[f], self[f]});
+      out.push_back(
+          RegionTotal{static_cast<int32_t>(f), calls[f], total[f], static_cast<int64_t>(self[f])});
   }
   return out;
 }

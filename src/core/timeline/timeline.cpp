@@ -97,6 +97,7 @@ std::size_t Timeline::memory_bytes() const {
                   chunk_begin_.capacity() * 8 + summary_begin_.capacity() * 8 +
                   chunk_duration_.capacity() * 8 + summary_frame_.capacity() * 4 +
                   summary_calls_.capacity() * 4 + summary_covered_.capacity() * 8 +
+                  summary_total_.capacity() * 8 + summary_self_.capacity() * 8 +
                   frame_.capacity() * 4 + depth_begin_.capacity() * 8 + changes_.capacity() * 4 +
                   change_begin_.capacity() * 8 + blocks_.capacity() * sizeof(Block) +
                   lane_block_.capacity() * sizeof(std::size_t) +

@@ -303,6 +303,11 @@ class Timeline {
   std::vector<int32_t> summary_frame_;
   std::vector<uint32_t> summary_calls_;
   std::vector<int64_t> summary_covered_;
+  // Per summary too, for regions(): its calls' durations (saturating) and
+  // their self times (each call's duration less its children's, wrapping
+  // as self_of), so a window's whole chunks are added, not walked.
+  std::vector<int64_t> summary_total_;
+  std::vector<int64_t> summary_self_;
 };
 
 // Opens a selection of one run as export_speedscope would (the same
