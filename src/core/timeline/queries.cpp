@@ -95,6 +95,83 @@ void Timeline::window_slices(const Block& b, int64_t start, int64_t end, std::ve
   }
 }
 
+struct Timeline::RegionSums {
+  explicit RegionSums(std::size_t frames) : calls(frames, 0), total(frames, 0), self(frames, 0) {}
+  std::vector<uint64_t> calls;
+  std::vector<int64_t> total;
+  std::vector<uint64_t> self;  // wrapping, as self_of
+};
+
+// A call's self is its clipped length less its children's (the calls one
+// depth down from its start to its covered end). Only the first and the
+// last call of a depth can be cut by the window; the calls between are
+// whole, and so are their children: the chunks they fill are added from
+// their summaries, the rest call by call (self_of).
+void Timeline::add_depth_regions(const Block& b, std::size_t d, const std::vector<Slice>& slices,
+                                 const std::vector<std::size_t>& first,
+                                 const std::vector<std::size_t>& stop, int64_t start, int64_t end,
+                                 RegionSums& sums) const {
+  const Slice& sl = slices[d];
+  auto clip = [&](int64_t s, int64_t e) {
+    const int64_t a = std::max(s, start), z = std::min(e, end);
+    return z > a ? z - a : int64_t{0};
+  };
+  // The clipped lengths of a cut call's children in the window.
+  auto children_of = [&](std::size_t i) -> uint64_t {
+    if (d + 1 >= slices.size()) return 0;
+    const Slice& kids = slices[d + 1];
+    const int64_t from = sl.s[i], until = covered_end(sl.s[i], sl.e[i]);
+    const std::size_t lo = detail::partition_index(first[d + 1], stop[d + 1],
+                                                   [&](std::size_t j) { return kids.s[j] < from; });
+    const std::size_t hi =
+        detail::partition_index(lo, stop[d + 1], [&](std::size_t j) { return kids.s[j] < until; });
+    const std::size_t whole_lo = lo + (lo < hi && kids.s[lo] < start ? 1 : 0);
+    const std::size_t whole_hi = hi - (hi > whole_lo && kids.e[hi - 1] > end ? 1 : 0);
+    uint64_t sum = 0;
+    if (whole_lo < whole_hi)
+      sum += duration_sum(b, static_cast<uint32_t>(d + 1), whole_lo, whole_hi);
+    if (whole_lo != lo) sum += static_cast<uint64_t>(clip(kids.s[lo], kids.e[lo]));
+    if (whole_hi != hi) sum += static_cast<uint64_t>(clip(kids.s[hi - 1], kids.e[hi - 1]));
+    return sum;
+  };
+  auto cut = [&](std::size_t i) {
+    const int32_t f = sl.f[i];
+    const int64_t c = clip(sl.s[i], sl.e[i]);
+    ++sums.calls[f];
+    sums.total[f] = saturating_add(sums.total[f], c);  // every call, recursion too (as diff)
+    sums.self[f] += static_cast<uint64_t>(c) - children_of(i);
+  };
+  auto whole = [&](std::size_t i) {
+    const int32_t f = sl.f[i];
+    ++sums.calls[f];
+    sums.total[f] = saturating_add(sums.total[f], std::max<int64_t>(0, sl.e[i] - sl.s[i]));
+    sums.self[f] += static_cast<uint64_t>(self_of(b, static_cast<uint32_t>(d), i));
+  };
+  auto inside = [&](std::size_t i) { return sl.s[i] >= start && sl.e[i] <= end; };
+  std::size_t lo = first[d], hi = stop[d];
+  if (lo < hi && !inside(lo)) cut(lo++);
+  if (lo < hi && !inside(hi - 1)) cut(--hi);
+  // [lo, hi): whole calls; whole chunks from their summaries.
+  const std::size_t k = b.first_depth + d;
+  const std::size_t c0 = (lo + kChunk - 1) / kChunk;
+  const std::size_t c1 = hi == sl.n ? (sl.n + kChunk - 1) / kChunk : hi / kChunk;
+  if (c0 >= c1) {
+    for (std::size_t i = lo; i < hi; ++i) whole(i);
+    return;
+  }
+  for (std::size_t i = lo; i < c0 * kChunk; ++i) whole(i);
+  for (std::size_t c = c0; c < c1; ++c) {
+    const std::size_t chunk = chunk_begin_[k] + c;
+    for (uint64_t j = summary_begin_[chunk]; j < summary_begin_[chunk + 1]; ++j) {
+      const int32_t f = summary_frame_[j];
+      sums.calls[f] += summary_calls_[j];
+      sums.total[f] = saturating_add(sums.total[f], summary_total_[j]);
+      sums.self[f] += static_cast<uint64_t>(summary_self_[j]);
+    }
+  }
+  for (std::size_t i = std::min(hi, c1 * kChunk); i < hi; ++i) whole(i);
+}
+
 std::vector<Timeline::RegionTotal> Timeline::regions(int64_t start, int64_t end,
                                                      const std::vector<std::size_t>& lanes) const {
   detail::check_window("regions", start, end);
@@ -107,81 +184,19 @@ std::vector<Timeline::RegionTotal> Timeline::regions(int64_t start, int64_t end,
   chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
 
   const std::size_t F = frames_.size();
-  std::vector<uint64_t> calls(F, 0);
-  std::vector<int64_t> total(F, 0);
-  std::vector<uint64_t> self(F, 0);  // wrapping, as self_of
-  auto clip = [&](int64_t s, int64_t e) {
-    const int64_t a = std::max(s, start), z = std::min(e, end);
-    return z > a ? z - a : int64_t{0};
-  };
+  RegionSums sums(F);
   std::vector<Slice> slices;
   std::vector<std::size_t> first, stop;
   for (std::size_t lane : chosen) {
     const Block& b = blocks_[lane_block_[lane]];
     window_slices(b, start, end, slices, first, stop);
-    // Depth by depth: a call's self is its clipped length less its
-    // children's (the calls one depth down from its start to its covered
-    // end). Only the first and the last call of a depth can be cut by the
-    // window; the calls between are whole, and so are their children: the
-    // chunks they fill are added from their summaries, the rest call by
-    // call (self_of).
     for (std::size_t d = 0; d < slices.size(); ++d) {
-      const Slice& sl = slices[d];
-      auto cut = [&](std::size_t i) {
-        const int32_t f = sl.f[i];
-        const int64_t c = clip(sl.s[i], sl.e[i]);
-        ++calls[f];
-        total[f] = saturating_add(total[f], c);  // every call, recursion too (as diff)
-        int64_t children = 0;
-        if (d + 1 < slices.size()) {
-          const Slice& kids = slices[d + 1];
-          const int64_t from = sl.s[i], until = covered_end(sl.s[i], sl.e[i]);
-          const std::size_t lo = detail::partition_index(
-              first[d + 1], stop[d + 1], [&](std::size_t j) { return kids.s[j] < from; });
-          const std::size_t hi = detail::partition_index(
-              lo, stop[d + 1], [&](std::size_t j) { return kids.s[j] < until; });
-          uint64_t sum = 0;
-          const std::size_t whole_lo = lo + (lo < hi && kids.s[lo] < start ? 1 : 0);
-          const std::size_t whole_hi = hi - (hi > whole_lo && kids.e[hi - 1] > end ? 1 : 0);
-          if (whole_lo < whole_hi)
-            sum += duration_sum(b, static_cast<uint32_t>(d + 1), whole_lo, whole_hi);
-          if (whole_lo != lo) sum += static_cast<uint64_t>(clip(kids.s[lo], kids.e[lo]));
-          if (whole_hi != hi) sum += static_cast<uint64_t>(clip(kids.s[hi - 1], kids.e[hi - 1]));
-          children = static_cast<int64_t>(sum);
-        }
-        self[f] += static_cast<uint64_t>(c) - static_cast<uint64_t>(children);
-      };
-      auto whole = [&](std::size_t i) {
-        const int32_t f = sl.f[i];
-        ++calls[f];
-        total[f] = saturating_add(total[f], std::max<int64_t>(0, sl.e[i] - sl.s[i]));
-        self[f] += static_cast<uint64_t>(self_of(b, static_cast<uint32_t>(d), i));
-      };
-      auto inside = [&](std::size_t i) { return sl.s[i] >= start && sl.e[i] <= end; };
-      std::size_t lo = first[d], hi = stop[d];
-      if (lo < hi && !inside(lo)) cut(lo++);
-      if (lo < hi && !inside(hi - 1)) cut(--hi);
-      // [lo, hi): whole calls; whole chunks from their summaries.
-      const std::size_t k = b.first_depth + d;
-      const std::size_t c0 = (lo + kChunk - 1) / kChunk;
-      const std::size_t c1 = hi == sl.n ? (sl.n + kChunk - 1) / kChunk : hi / kChunk;
-      if (c0 >= c1) {
-        for (std::size_t i = lo; i < hi; ++i) whole(i);
-        continue;
-      }
-      for (std::size_t i = lo; i < c0 * kChunk; ++i) whole(i);
-      for (std::size_t c = c0; c < c1; ++c) {
-        const std::size_t chunk = chunk_begin_[k] + c;
-        for (uint64_t j = summary_begin_[chunk]; j < summary_begin_[chunk + 1]; ++j) {
-          const int32_t f = summary_frame_[j];
-          calls[f] += summary_calls_[j];
-          total[f] = saturating_add(total[f], summary_total_[j]);
-          self[f] += static_cast<uint64_t>(summary_self_[j]);
-        }
-      }
-      for (std::size_t i = std::min(hi, c1 * kChunk); i < hi; ++i) whole(i);
+      add_depth_regions(b, d, slices, first, stop, start, end, sums);
     }
   }
+  const std::vector<uint64_t>& calls = sums.calls;
+  const std::vector<int64_t>& total = sums.total;
+  const std::vector<uint64_t>& self = sums.self;
   std::vector<RegionTotal> out;
   for (std::size_t f = 0; f < F; ++f) {
     if (calls[f] > 0)

@@ -261,6 +261,13 @@ class Timeline {
   struct FrameWalk;                                           // aligned.cpp
   void fill_aligned(AlignedCalls& out, std::vector<FrameWalk>& walks,
                     const std::vector<std::pair<uint64_t, uint64_t>>& wanted) const;
+  struct RegionSums;  // queries.cpp: per frame, a window's calls, total and self
+  // Adds depth d of block b (its calls overlapping [start, end): [first[d],
+  // stop[d]) of slices[d]) to `sums`.
+  void add_depth_regions(const Block& b, std::size_t d, const std::vector<Slice>& slices,
+                         const std::vector<std::size_t>& first,
+                         const std::vector<std::size_t>& stop, int64_t start, int64_t end,
+                         RegionSums& sums) const;
   struct RankSums;  // ranks.cpp
   friend struct RankSums;
   friend struct FrameWalk;
