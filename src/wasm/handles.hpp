@@ -37,13 +37,22 @@ inline OpenTimeline& timeline_of(int id) {
   return *it->second;
 }
 
+// An aligned query's frame and window from JavaScript numbers.
+struct AlignedQuery {
+  int32_t frame;
+  int64_t start, end;
+};
+inline AlignedQuery aligned_query(double frame, double start, double end) {
+  const NsWindow window = ns_window(start, end);
+  const double limit = 2147483647.0;
+  return {static_cast<int32_t>(std::max(-1.0, std::min(frame, limit))), window.start, window.end};
+}
+
 // aligned_calls of a query into the timeline's last answer (its memory reused).
 inline ss::Timeline::AlignedCalls& aligned_answer(OpenTimeline& t, double frame, double start,
                                                   double end) {
-  const NsWindow window = ns_window(start, end);
-  const double limit = 2147483647.0;
-  const auto f = static_cast<int32_t>(std::max(-1.0, std::min(frame, limit)));
-  t.timeline.aligned_calls(f, window.start, window.end, t.aligned_answer);
+  const AlignedQuery q = aligned_query(frame, start, end);
+  t.timeline.aligned_calls(q.frame, q.start, q.end, t.aligned_answer);
   return t.aligned_answer;
 }
 

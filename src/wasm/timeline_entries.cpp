@@ -179,7 +179,8 @@ val timeline_aligned_grid(int id, double frame, double start, double end, double
     OpenTimeline& t = timeline_of(id);
     const uint64_t columns =
         max_columns >= 1 ? static_cast<uint64_t>(std::min(max_columns, 4294967295.0)) : 0;
-    const ss::AlignedGrid g = ss::aligned_grid(aligned_answer(t, frame, start, end), columns);
+    const AlignedQuery q = aligned_query(frame, start, end);
+    const ss::AlignedGrid g = ss::aligned_grid(t.timeline, q.frame, q.start, q.end, columns);
     val out = val::object();
     out.set("rows", g.rows);
     out.set("cols", static_cast<double>(g.cols));
@@ -200,7 +201,8 @@ val timeline_aligned_grid(int id, double frame, double start, double end, double
 val timeline_lateness(int id, double frame, double start, double end) {
   return guarded([&] {
     OpenTimeline& t = timeline_of(id);
-    const ss::RankLateness l = ss::mean_lateness(aligned_answer(t, frame, start, end));
+    const AlignedQuery q = aligned_query(frame, start, end);
+    const ss::RankLateness l = ss::mean_lateness(t.timeline, q.frame, q.start, q.end);
     val out = val::object();
     out.set("ranks", array_of(std::vector<double>(l.ranks.begin(), l.ranks.end())));
     out.set("lateness", array_of(l.lateness));

@@ -48,13 +48,6 @@ int32_t frame_of(const json& r) {
   return f > INT32_MAX ? INT32_MAX : static_cast<int32_t>(f);
 }
 
-Timeline::AlignedCalls& aligned_answer(Engine::State& s, const json& r) {
-  const Timeline& tl = timeline_of(s, r);
-  const Window w = window_of(r);
-  tl.aligned_calls(frame_of(r), w.start, w.end, s.aligned);
-  return s.aligned;
-}
-
 }  // namespace
 
 json bars(Engine::State& s, const json& r, WireAnswer& out) {
@@ -155,7 +148,8 @@ json imbalance(Engine::State& s, const json& r, WireAnswer&) {
 
 json aligned(Engine::State& s, const json& r, WireAnswer& out) {
   const uint64_t columns = whole(field(r, "maxColumns"), "maxColumns");
-  const AlignedGrid g = aligned_grid(aligned_answer(s, r), columns);
+  const Window w = window_of(r);
+  const AlignedGrid g = aligned_grid(timeline_of(s, r), frame_of(r), w.start, w.end, columns);
   return {{"grid",
            {{"rows", g.rows},
             {"cols", g.cols},
@@ -173,7 +167,8 @@ json aligned(Engine::State& s, const json& r, WireAnswer& out) {
 }
 
 json lateness(Engine::State& s, const json& r, WireAnswer& out) {
-  const RankLateness l = mean_lateness(aligned_answer(s, r));
+  const Window w = window_of(r);
+  const RankLateness l = mean_lateness(timeline_of(s, r), frame_of(r), w.start, w.end);
   return {{"ranks", l.ranks}, {"lateness", out.column(l.lateness)}};
 }
 

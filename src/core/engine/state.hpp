@@ -29,11 +29,10 @@ struct Engine::State {
   // opened with, for that read.
   bool provisional = false;
   nlohmann::json open_request;
-  // The last answer's scratch memory, reused (an aligned answer over a
-  // whole 96 M-call job is 130 MB).
+  // The last answer's scratch memory, reused. (The heatmap's grid and the
+  // lateness hold no aligned answer: they are walked step by step.)
   Timeline::Bars bars;
   AlignedRuns::Bars aligned_bars;
-  Timeline::AlignedCalls aligned;
 
   bool comparing() const { return runs != nullptr; }
   void close() {

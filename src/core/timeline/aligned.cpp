@@ -210,59 +210,91 @@ struct Timeline::FrameWalk {
   }
 };
 
-// The entries of each wanted k, every rank's walk standing before its call
-// k0 (the first wanted). The walks write each block of kBlock consecutive
-// k into the answer's start and end columns directly, rank after rank
-// (entries go k after k, rank after rank: a rank's calls are `R` apart);
-// a block (1 MB of them at 64 ranks) is still in the caches when its
-// medians are taken, k by k. The columns are sized once and written
-// through pointers, and nothing in the loop can throw: in WebAssembly each
-// call that may throw inside a function with cleanups goes out to
-// JavaScript and back (the loop was three times slower so).
-void Timeline::fill_aligned(AlignedCalls& out, std::vector<FrameWalk>& walks,
-                            const std::vector<std::pair<uint64_t, uint64_t>>& wanted) const {
-  const std::size_t R = out.ranks.size();
-  std::size_t n = 0;
-  for (const auto& [a, b] : wanted) n += static_cast<std::size_t>(b - a) * R;
-  out.k.resize(n);
-  for (auto* v : {&out.rank, &out.start_ns, &out.end_ns}) v->resize(n);
-  for (auto* v : {&out.lateness_ns, &out.excess_ns}) v->resize(n);
+namespace {
+
+// aligned_calls' visitor: the steps written into an answer's columns, each
+// sized once and written through pointers (the walk's loop calls nothing
+// that can throw: in WebAssembly each call that may throw inside a
+// function with cleanups goes out to JavaScript and back).
+class ColumnsWriter final : public Timeline::AlignedVisitor {
+ public:
+  explicit ColumnsWriter(Timeline::AlignedCalls& out) : out_(out) {}
+  void begin(const Timeline::AlignedHead& head) override {
+    out_.ranks = head.ranks;
+    out_.counts = head.counts;
+    out_.common = head.common;
+    rows_ = head.ranks.size();
+    const std::size_t n = static_cast<std::size_t>(head.steps) * rows_;
+    out_.k.resize(n);
+    for (auto* v : {&out_.rank, &out_.start_ns, &out_.end_ns}) v->resize(n);
+    for (auto* v : {&out_.lateness_ns, &out_.excess_ns}) v->resize(n);
+    at_ = 0;
+  }
+  void step(uint64_t k, const int64_t* start, const int64_t* end, const double* lateness,
+            const double* excess) noexcept override {
+    const int64_t* ranks = out_.ranks.data();
+    uint64_t* k_at = out_.k.data() + at_;
+    int64_t* rank_at = out_.rank.data() + at_;
+    int64_t* start_at = out_.start_ns.data() + at_;
+    int64_t* end_at = out_.end_ns.data() + at_;
+    double* lateness_at = out_.lateness_ns.data() + at_;
+    double* excess_at = out_.excess_ns.data() + at_;
+    for (std::size_t r = 0; r < rows_; ++r) {
+      k_at[r] = k;
+      rank_at[r] = ranks[r];
+      start_at[r] = start[r];
+      end_at[r] = end[r];
+      lateness_at[r] = lateness[r];
+      excess_at[r] = excess[r];
+    }
+    at_ += rows_;
+  }
+
+ private:
+  Timeline::AlignedCalls& out_;
+  std::size_t rows_ = 0, at_ = 0;
+};
+
+}  // namespace
+
+// Each wanted k, every rank's walk standing before its call k0 (the first
+// wanted). The walks write each block of kBlock consecutive k into block
+// columns, rank after rank (a rank's calls `R` apart, 1 MB at 64 ranks),
+// which are still in the caches when the step's medians are taken and the
+// visitor reads them, k by k. Nothing in the loop can throw (see
+// ColumnsWriter).
+void Timeline::walk_aligned(std::vector<FrameWalk>& walks,
+                            const std::vector<std::pair<uint64_t, uint64_t>>& wanted,
+                            std::size_t R, AlignedVisitor& visitor) const {
   constexpr std::size_t kBlock = 1024;
-  std::vector<int64_t> scratch(2 * R);
-  int64_t* starts = scratch.data();
-  int64_t* durations = starts + R;
-  uint64_t* k_at = out.k.data();
-  int64_t* rank_at = out.rank.data();
-  int64_t* start_at = out.start_ns.data();
-  int64_t* end_at = out.end_ns.data();
-  double* lateness_at = out.lateness_ns.data();
-  double* excess_at = out.excess_ns.data();
-  const int64_t* ranks = out.ranks.data();
+  std::vector<int64_t> block_columns(2 * kBlock * R), scratch(2 * R);
+  std::vector<double> rows(2 * R);
+  int64_t* starts = block_columns.data();
+  int64_t* ends = starts + kBlock * R;
+  int64_t* by_start = scratch.data();
+  int64_t* by_duration = by_start + R;
+  double* lateness = rows.data();
+  double* excess = lateness + R;
   uint64_t walked = wanted.front().first;  // the walks stand before this k
   for (const auto& [a, b] : wanted) {
     for (FrameWalk& w : walks) w.take(static_cast<std::size_t>(a - walked), nullptr, nullptr, 0);
     for (uint64_t k = a; k < b; k += kBlock) {
       const auto block = static_cast<std::size_t>(std::min<uint64_t>(kBlock, b - k));
-      for (std::size_t r = 0; r < R; ++r) walks[r].take(block, start_at + r, end_at + r, R);
+      for (std::size_t r = 0; r < R; ++r) walks[r].take(block, starts + r, ends + r, R);
       for (std::size_t j = 0; j < block; ++j) {
+        const int64_t* s = starts + j * R;
+        const int64_t* e = ends + j * R;
         for (std::size_t r = 0; r < R; ++r) {
-          starts[r] = start_at[r];
-          durations[r] = end_at[r] - start_at[r];
+          by_start[r] = s[r];
+          by_duration[r] = e[r] - s[r];
         }
-        const double start_median = detail::median_of(starts, R);
-        const double duration_median = detail::median_of(durations, R);
+        const double start_median = detail::median_of(by_start, R);
+        const double duration_median = detail::median_of(by_duration, R);
         for (std::size_t r = 0; r < R; ++r) {
-          k_at[r] = k + j;
-          rank_at[r] = ranks[r];
-          lateness_at[r] = static_cast<double>(start_at[r]) - start_median;
-          excess_at[r] = static_cast<double>(end_at[r] - start_at[r]) - duration_median;
+          lateness[r] = static_cast<double>(s[r]) - start_median;
+          excess[r] = static_cast<double>(e[r] - s[r]) - duration_median;
         }
-        k_at += R;
-        rank_at += R;
-        start_at += R;
-        end_at += R;
-        lateness_at += R;
-        excess_at += R;
+        visitor.step(k + j, s, e, lateness, excess);
       }
     }
     walked = b;
@@ -275,61 +307,59 @@ Timeline::AlignedCalls Timeline::aligned_calls(int32_t frame, int64_t start, int
   return out;
 }
 
+// The entry columns keep their length until the writer's begin sets the
+// new one: a column cleared and then resized to 2.7 M entries would first
+// be written with zeros (in WebAssembly by a loop as long as the query).
 void Timeline::aligned_calls(int32_t frame, int64_t start, int64_t end, AlignedCalls& out) const {
-  // The entry columns keep their length until fill_aligned sets the new
-  // one: a column cleared and then resized to 2.7 M entries would first be
-  // written with zeros (in WebAssembly by a loop as long as the query).
-  const auto clear_entries = [&out] {
+  try {
+    ColumnsWriter writer(out);
+    visit_aligned(frame, start, end, writer);
+  } catch (...) {
     out.k.clear();
     for (auto* v : {&out.rank, &out.start_ns, &out.end_ns}) v->clear();
     for (auto* v : {&out.lateness_ns, &out.excess_ns}) v->clear();
-  };
-  const auto reset = [&] {
-    clear_entries();
     out.ranks.clear();
     out.counts.clear();
     out.common = 0;
-  };
-  const bool bad_frame = frame < 0 || static_cast<std::size_t>(frame) >= frames_.size();
-  if (end <= start || bad_frame) reset();
+    throw;
+  }
+}
+
+void Timeline::visit_aligned(int32_t frame, int64_t start, int64_t end,
+                             AlignedVisitor& visitor) const {
   detail::check_window("alignedCalls", start, end);
-  if (bad_frame) {
+  if (frame < 0 || static_cast<std::size_t>(frame) >= frames_.size()) {
     detail::bad_argument("alignedCalls: frame " + std::to_string(frame) +
                          " is out of range (the timeline has " + std::to_string(frames_.size()) +
                          " frames)");
   }
-  try {
-    out.counts.clear();
-    out.ranks = ranks();
-    const std::size_t R = out.ranks.size();
-    std::vector<FrameWalk> walks;
-    std::vector<uint64_t> first(R);  // per rank: the number of its first call in the window
-    std::vector<std::pair<uint64_t, uint64_t>> ks;
-    for (const auto& blocks : rank_blocks()) walks.emplace_back(*this, frame, blocks);
-    for (std::size_t r = 0; r < R; ++r) {
-      out.counts.push_back(walks[r].count_all());
-      const uint64_t after = walks[r].seek(end);
-      first[r] = walks[r].seek(start);
-      ks.emplace_back(first[r], after);
-    }
-    out.common = R == 0 ? 0 : *std::min_element(out.counts.begin(), out.counts.end());
-    for (auto& k : ks) k.second = std::min(k.second, out.common);
-    const auto wanted = merged(ks);
-    if (wanted.empty()) {
-      clear_entries();
-      return;
-    }
-    for (std::size_t r = 0; r < R; ++r) {
-      FrameWalk& w = walks[r];  // its cursors at `start`, before call first[r]
-      uint64_t k = first[r];
-      for (; k > wanted.front().first; --k) w.step_back();
-      w.take(static_cast<std::size_t>(wanted.front().first - k), nullptr, nullptr, 0);
-    }
-    fill_aligned(out, walks, wanted);
-  } catch (...) {
-    reset();
-    throw;
+  const std::vector<int64_t> rank_list = ranks();
+  const std::size_t R = rank_list.size();
+  std::vector<uint64_t> counts;
+  std::vector<FrameWalk> walks;
+  std::vector<uint64_t> first(R);  // per rank: the number of its first call in the window
+  std::vector<std::pair<uint64_t, uint64_t>> ks;
+  for (const auto& blocks : rank_blocks()) walks.emplace_back(*this, frame, blocks);
+  for (std::size_t r = 0; r < R; ++r) {
+    counts.push_back(walks[r].count_all());
+    const uint64_t after = walks[r].seek(end);
+    first[r] = walks[r].seek(start);
+    ks.emplace_back(first[r], after);
   }
+  const uint64_t common = R == 0 ? 0 : *std::min_element(counts.begin(), counts.end());
+  for (auto& k : ks) k.second = std::min(k.second, common);
+  const auto wanted = merged(ks);
+  uint64_t steps = 0;
+  for (const auto& [a, b] : wanted) steps += b - a;
+  visitor.begin(AlignedHead{rank_list, counts, common, steps});
+  if (wanted.empty()) return;
+  for (std::size_t r = 0; r < R; ++r) {
+    FrameWalk& w = walks[r];  // its cursors at `start`, before call first[r]
+    uint64_t k = first[r];
+    for (; k > wanted.front().first; --k) w.step_back();
+    w.take(static_cast<std::size_t>(wanted.front().first - k), nullptr, nullptr, 0);
+  }
+  walk_aligned(walks, wanted, R, visitor);
 }
 
 }  // namespace scope_speedscope

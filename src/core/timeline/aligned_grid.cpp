@@ -1,9 +1,11 @@
 // timeline: the heatmap's grid and the ranks' lateness (see aligned_grid.hpp).
 #include "timeline/aligned_grid.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "timeline/checks.hpp"
 
@@ -15,66 +17,129 @@ double stray_share(double excess, double median) {
   return excess > 0 ? inf : excess < 0 ? -inf : 0.0;
 }
 
-AlignedGrid aligned_grid(const Timeline::AlignedCalls& a, uint64_t max_columns) {
-  if (max_columns == 0) detail::bad_argument("alignedGrid: maxColumns must be at least 1");
-  AlignedGrid g;
-  g.rows = static_cast<uint32_t>(a.ranks.size());
-  g.ranks = a.ranks;
-  g.counts = a.counts;
-  g.common = a.common;
-  const uint64_t rows = g.rows, steps = rows ? a.size() / rows : 0;
-  g.group = steps > max_columns ? (steps + max_columns - 1) / max_columns : 1;
-  g.cols = (steps + g.group - 1) / g.group;
-  const std::size_t cells = static_cast<std::size_t>(rows * g.cols);
-  g.k_first.assign(g.cols, 0);
-  g.k_last.assign(g.cols, 0);
-  g.k.assign(cells, 0);
-  g.excess.assign(cells, 0);
-  g.duration.assign(cells, 0);
-  g.span_start.assign(cells, 0);
-  g.span_end.assign(cells, 0);
-  std::vector<double> stray(cells, 0);  // |share| of the call each cell shows
-  for (uint64_t j = 0; j < steps; ++j) {
-    const uint64_t c = j / g.group, base = j * rows;
+namespace {
+
+// An answer's steps, one at a time, as visit_aligned gives them.
+void feed(const Timeline::AlignedCalls& a, Timeline::AlignedVisitor& v) {
+  const std::size_t rows = a.ranks.size(), steps = rows ? a.size() / rows : 0;
+  v.begin(Timeline::AlignedHead{a.ranks, a.counts, a.common, steps});
+  for (std::size_t base = 0; base < steps * rows; base += rows) {
+    v.step(a.k[base], &a.start_ns[base], &a.end_ns[base], &a.lateness_ns[base],
+           &a.excess_ns[base]);
+  }
+}
+
+class GridBuilder final : public Timeline::AlignedVisitor {
+ public:
+  explicit GridBuilder(uint64_t max_columns) : max_columns_(max_columns) {}
+  void begin(const Timeline::AlignedHead& head) override {
+    if (max_columns_ == 0) detail::bad_argument("alignedGrid: maxColumns must be at least 1");
+    g_.rows = static_cast<uint32_t>(head.ranks.size());
+    g_.ranks = head.ranks;
+    g_.counts = head.counts;
+    g_.common = head.common;
+    const uint64_t steps = g_.rows ? head.steps : 0;
+    g_.group = steps > max_columns_ ? (steps + max_columns_ - 1) / max_columns_ : 1;
+    g_.cols = (steps + g_.group - 1) / g_.group;
+    const std::size_t cells = static_cast<std::size_t>(g_.rows * g_.cols);
+    g_.k_first.assign(g_.cols, 0);
+    g_.k_last.assign(g_.cols, 0);
+    g_.k.assign(cells, 0);
+    g_.excess.assign(cells, 0);
+    g_.duration.assign(cells, 0);
+    g_.span_start.assign(cells, 0);
+    g_.span_end.assign(cells, 0);
+    stray_.assign(cells, 0);
+    j_ = 0;
+  }
+  // A cell shows the step of its column whose call strays furthest
+  // (|stray_share|), the first on ties.
+  void step(uint64_t k, const int64_t* start, const int64_t* end, const double* /*lateness*/,
+            const double* excess) noexcept override {
+    const uint64_t rows = g_.rows, c = j_ / g_.group;
     int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
     for (uint64_t r = 0; r < rows; ++r) {
-      lo = std::min(lo, a.start_ns[base + r]);
-      hi = std::max(hi, a.end_ns[base + r]);
+      lo = std::min(lo, start[r]);
+      hi = std::max(hi, end[r]);
     }
-    const bool first_of_column = j % g.group == 0;
-    if (first_of_column) g.k_first[c] = a.k[base];
-    g.k_last[c] = a.k[base];
+    const bool first_of_column = j_ % g_.group == 0;
+    if (first_of_column) g_.k_first[c] = k;
+    g_.k_last[c] = k;
     for (uint64_t r = 0; r < rows; ++r) {
-      const std::size_t i = base + r, cell = r * g.cols + c;
-      const double duration = static_cast<double>(a.end_ns[i] - a.start_ns[i]);
-      const double excess = a.excess_ns[i];
-      const double strays = std::fabs(stray_share(excess, duration - excess));
-      if (!first_of_column && strays <= stray[cell]) continue;
-      stray[cell] = strays;
-      g.k[cell] = a.k[i];
-      g.excess[cell] = excess;
-      g.duration[cell] = duration;
-      g.span_start[cell] = lo;
-      g.span_end[cell] = hi;
+      const std::size_t cell = r * g_.cols + c;
+      const double duration = static_cast<double>(end[r] - start[r]);
+      const double strays = std::fabs(stray_share(excess[r], duration - excess[r]));
+      if (!first_of_column && strays <= stray_[cell]) continue;
+      stray_[cell] = strays;
+      g_.k[cell] = k;
+      g_.excess[cell] = excess[r];
+      g_.duration[cell] = duration;
+      g_.span_start[cell] = lo;
+      g_.span_end[cell] = hi;
     }
+    ++j_;
   }
-  return g;
+  AlignedGrid take() { return std::move(g_); }
+
+ private:
+  uint64_t max_columns_;
+  AlignedGrid g_;
+  std::vector<double> stray_;  // |share| of the call each cell shows
+  uint64_t j_ = 0;             // the steps seen
+};
+
+class LatenessBuilder final : public Timeline::AlignedVisitor {
+ public:
+  void begin(const Timeline::AlignedHead& head) override {
+    out_.ranks = head.ranks;
+    sum_.assign(head.ranks.size(), 0.0);
+    steps_ = 0;
+  }
+  void step(uint64_t /*k*/, const int64_t* /*start*/, const int64_t* /*end*/,
+            const double* lateness, const double* /*excess*/) noexcept override {
+    for (std::size_t r = 0; r < sum_.size(); ++r) sum_[r] += lateness[r];
+    ++steps_;
+  }
+  RankLateness take() {
+    out_.lateness.resize(sum_.size());
+    for (std::size_t r = 0; r < sum_.size(); ++r) {
+      out_.lateness[r] = steps_ ? sum_[r] / static_cast<double>(steps_)
+                                : std::numeric_limits<double>::quiet_NaN();
+    }
+    return std::move(out_);
+  }
+
+ private:
+  RankLateness out_;
+  std::vector<double> sum_;
+  uint64_t steps_ = 0;
+};
+
+}  // namespace
+
+AlignedGrid aligned_grid(const Timeline::AlignedCalls& a, uint64_t max_columns) {
+  GridBuilder b(max_columns);
+  feed(a, b);
+  return b.take();
+}
+
+AlignedGrid aligned_grid(const Timeline& tl, int32_t frame, int64_t start, int64_t end,
+                         uint64_t max_columns) {
+  GridBuilder b(max_columns);
+  tl.visit_aligned(frame, start, end, b);
+  return b.take();
 }
 
 RankLateness mean_lateness(const Timeline::AlignedCalls& a) {
-  RankLateness out;
-  out.ranks = a.ranks;
-  const std::size_t rows = a.ranks.size(), steps = rows ? a.size() / rows : 0;
-  std::vector<double> sum(rows, 0.0);  // entries go step after step, a rank each in order
-  for (std::size_t base = 0; base < a.size(); base += rows) {
-    for (std::size_t r = 0; r < rows; ++r) sum[r] += a.lateness_ns[base + r];
-  }
-  out.lateness.resize(rows);
-  for (std::size_t r = 0; r < rows; ++r) {
-    out.lateness[r] =
-        steps ? sum[r] / static_cast<double>(steps) : std::numeric_limits<double>::quiet_NaN();
-  }
-  return out;
+  LatenessBuilder b;
+  feed(a, b);
+  return b.take();
+}
+
+RankLateness mean_lateness(const Timeline& tl, int32_t frame, int64_t start, int64_t end) {
+  LatenessBuilder b;
+  tl.visit_aligned(frame, start, end, b);
+  return b.take();
 }
 
 }  // namespace scope_speedscope

@@ -1,7 +1,9 @@
 // timeline: what the Ranks panel draws from one region's aligned calls
 // (Timeline::aligned_calls): the rank × step grid of its heatmap at a given
-// number of columns, and each rank's mean lateness. Pure functions of an
-// answer, so the page receives a few hundred columns, never every call.
+// number of columns, and each rank's mean lateness, so the page receives a
+// few hundred columns, never every call. Each is one rule, fed either an
+// answer's columns or a timeline's walk step by step (visit_aligned: over
+// a whole job no entry column is written); the two give the same bits.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +37,10 @@ struct AlignedGrid {
 };
 // Throws Error(bad_argument) for max_columns 0.
 AlignedGrid aligned_grid(const Timeline::AlignedCalls& a, uint64_t max_columns);
+// The same of tl.aligned_calls(frame, start, end), from its walk; throws as
+// that does, then as the above.
+AlignedGrid aligned_grid(const Timeline& tl, int32_t frame, int64_t start, int64_t end,
+                         uint64_t max_columns);
 
 // Per rank of the answer, the mean of its entries' lateness (start − the
 // step's median start), NaN for every rank when the answer has no step.
@@ -43,5 +49,7 @@ struct RankLateness {
   std::vector<double> lateness;
 };
 RankLateness mean_lateness(const Timeline::AlignedCalls& a);
+// The same of tl.aligned_calls(frame, start, end), from its walk.
+RankLateness mean_lateness(const Timeline& tl, int32_t frame, int64_t start, int64_t end);
 
 }  // namespace scope_speedscope

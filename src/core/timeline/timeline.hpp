@@ -212,6 +212,28 @@ class Timeline {
   // touched yet costs more than the query (the page's repeated asking, the
   // bindings). Leaves `out` cleared on an error.
   void aligned_calls(int32_t frame, int64_t start, int64_t end, AlignedCalls& out) const;
+  // The same answer a step at a time, for what only sums or picks from it
+  // (the heatmap's grid, the ranks' lateness: aligned_grid.hpp): over a
+  // whole job no entry column is written (2.7 M entries, 132 MB).
+  // aligned_calls is this walk writing the columns.
+  struct AlignedHead {
+    const std::vector<int64_t>& ranks;    // as AlignedCalls'
+    const std::vector<uint64_t>& counts;  // as AlignedCalls'
+    uint64_t common;                      // as AlignedCalls'
+    uint64_t steps;                       // the steps step() will be given
+  };
+  class AlignedVisitor {
+   public:
+    virtual ~AlignedVisitor() = default;
+    // Once, before the steps (may allocate and throw).
+    virtual void begin(const AlignedHead& head) = 0;
+    // Step k, ascending: per rank of head.ranks, its call's start and end
+    // and AlignedCalls' lateness and excess, each array a rank an entry.
+    virtual void step(uint64_t k, const int64_t* start, const int64_t* end, const double* lateness,
+                      const double* excess) noexcept = 0;
+  };
+  // Throws as aligned_calls; `visitor` sees begin() and then every step.
+  void visit_aligned(int32_t frame, int64_t start, int64_t end, AlignedVisitor& visitor) const;
   // The selected ranks, ascending (each rank with a lane, once).
   std::vector<int64_t> ranks() const;
 
@@ -259,8 +281,9 @@ class Timeline {
                      std::vector<std::size_t>& first, std::vector<std::size_t>& stop) const;
   std::vector<std::vector<std::size_t>> rank_blocks() const;  // per rank of ranks(): its blocks
   struct FrameWalk;                                           // aligned.cpp
-  void fill_aligned(AlignedCalls& out, std::vector<FrameWalk>& walks,
-                    const std::vector<std::pair<uint64_t, uint64_t>>& wanted) const;
+  void walk_aligned(std::vector<FrameWalk>& walks,
+                    const std::vector<std::pair<uint64_t, uint64_t>>& wanted,
+                    std::size_t ranks, AlignedVisitor& visitor) const;
   struct RegionSums;  // queries.cpp: per frame, a window's calls, total and self
   // Adds depth d of block b (its calls overlapping [start, end): [first[d],
   // stop[d]) of slices[d]) to `sums`.

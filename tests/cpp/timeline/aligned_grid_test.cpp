@@ -189,8 +189,15 @@ TEST(AlignedGrid, a_timelines_answers_of_random_runs) {
       entries += a.size();
       for (uint64_t columns : {1u, 7u, 64u, 100000u}) {
         expect_same_grid(aligned_grid(a, columns), grid_model(a, columns));
+        // The walk's grid (no entry columns) is the answer's, bit for bit.
+        expect_same_grid(aligned_grid(tl, f, -10, 1'000'000'000, columns),
+                         aligned_grid(a, columns));
+        const int64_t mid = 150;
+        expect_same_grid(aligned_grid(tl, f, mid, mid + 60, columns),
+                         aligned_grid(tl.aligned_calls(f, mid, mid + 60), columns));
       }
       expect_same_lateness(mean_lateness(a), lateness_model(a));
+      expect_same_lateness(mean_lateness(tl, f, -10, 1'000'000'000), mean_lateness(a));
     }
     EXPECT_GT(entries, 100u);
   }
