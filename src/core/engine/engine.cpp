@@ -43,17 +43,30 @@ TimelineOptions timeline_options(const json& r, const Progress& progress) {
   return opts;
 }
 
+// options.sourceLocations: true reads each region's source location (the
+// open's frameSources).
+bool sources_of(const json& r) {
+  const json& o = field(r, "options");
+  if (!o.is_object()) return false;
+  const json& v = field(o, "sourceLocations");
+  if (!v.is_null() && !v.is_boolean()) refuse("'options.sourceLocations' must be true or false");
+  return v.is_boolean() && v.get<bool>();
+}
+
 // Reads input `which` as the options select: only their ranks' calls (the
-// rest when a download needs them).
+// rest when a download needs them); with `warnings`, its sources too (the
+// read's warnings kept there).
 Timeline open_one(const std::string& which, const TimelineOptions& opts, const EngineIo& io,
-                  bool provisional = false) {
+                  bool provisional = false, std::vector<std::string>* warnings = nullptr) {
   if (!io.read) refuse("this engine cannot read '" + which + "'");
   ReadPlan plan;
+  plan.sources = warnings != nullptr;
   if (!opts.every_rank) plan.ranks = opts.ranks.value_or(std::vector<int64_t>{0});
   // Provisional: nothing of the other ranks (not even their start column,
   // most of a big job's bytes); their order and origin are its ranks' own.
   plan.others_first_starts = !provisional || !plan.ranks;
   Run run = io.read(which, io.progress, plan);
+  if (warnings != nullptr) *warnings = run.warnings;
   if (!plan.others_first_starts) provisional_order_and_origin(run);
   return open_timeline(std::move(run), opts);
 }
@@ -80,6 +93,17 @@ void add_totals(const Timeline& tl, std::vector<double>& totals,
   }
 }
 
+// Per frame {file, line, text} (null when unknown); [] when not read.
+json frame_sources_json(const Timeline& tl) {
+  json out = json::array();
+  for (const SourceLocation& source : tl.frame_sources()) {
+    out.push_back({{"file", source.file.empty() ? json(nullptr) : json(source.file)},
+                   {"line", source.line >= 0 ? json(source.line) : json(nullptr)},
+                   {"text", source.text.empty() ? json(nullptr) : json(source.text)}});
+  }
+  return out;
+}
+
 // The answer to an open (and to a timeline-complete that reopened).
 json opened(Engine::State& s, WireAnswer& out) {
   const Timeline& tl = *s.tl;
@@ -90,6 +114,8 @@ json opened(Engine::State& s, WireAnswer& out) {
   return {{"timeline", s.id},
           {"lanes", lanes},
           {"frames", tl.frames()},
+          {"frameSources", frame_sources_json(tl)},
+          {"warnings", s.warnings},
           {"totals", out.column(totals)},
           {"runEnd", tl.run_end_ns()},
           {"originInRun", tl.origin_in_run_ns()},
@@ -105,7 +131,9 @@ json open(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) 
   const json& p = field(field(r, "options"), "provisional");
   if (!p.is_null() && !p.is_boolean()) refuse("'options.provisional' must be true or false");
   const bool provisional = p.is_boolean() && p.get<bool>() && !opts.every_rank;
-  s.tl.emplace(open_one("file", opts, io, provisional));
+  std::vector<std::string> warnings;
+  s.tl.emplace(open_one("file", opts, io, provisional, sources_of(r) ? &warnings : nullptr));
+  s.warnings = std::move(warnings);
   s.id = s.next_id++;
   s.provisional = provisional && !s.tl->unread_ranks().empty();
   s.open_request = r;
@@ -132,7 +160,9 @@ json complete_request(Engine::State& s, const json& r, const EngineIo& io, WireA
 bool complete(Engine::State& s, const EngineIo& io) {
   if (!s.provisional) return false;
   const TimelineOptions opts = timeline_options(s.open_request, io.progress);
-  Timeline exact = open_one("file", opts, io);
+  std::vector<std::string> warnings;
+  Timeline exact =
+      open_one("file", opts, io, false, sources_of(s.open_request) ? &warnings : nullptr);
   const bool changed = exact.frames() != s.tl->frames();
   s.tl.emplace(std::move(exact));
   s.provisional = false;

@@ -29,6 +29,8 @@ struct Engine::State {
   // opened with, for that read.
   bool provisional = false;
   nlohmann::json open_request;
+  // The open's read's warnings (sourceLocations: values read as unknown).
+  std::vector<std::string> warnings;
   // The last answer's scratch memory, reused (an aligned answer over a
   // whole 96 M-call job is 130 MB).
   Timeline::Bars bars;
@@ -45,6 +47,7 @@ struct Engine::State {
     rest_read = false;
     provisional = false;
     open_request = nullptr;
+    warnings.clear();
   }
 };
 
