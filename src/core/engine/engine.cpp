@@ -165,6 +165,7 @@ bool complete(Engine::State& s, const EngineIo& io) {
       open_one("file", opts, io, false, sources_of(s.open_request) ? &warnings : nullptr);
   const bool changed = exact.frames() != s.tl->frames();
   s.tl.emplace(std::move(exact));
+  s.warnings = std::move(warnings);
   s.provisional = false;
   if (changed) s.id = s.next_id++;
   return changed;
