@@ -103,6 +103,25 @@ describe('timeline.frameSources', () => {
   });
 });
 
+describe('a comparison', () => {
+  it("timeline-compare-open: each frame B's source where B knows it, else A's", () => {
+    const read = (name) => ({ name, bytes: new Uint8Array(fs.readFileSync(source(name))) });
+    const answer = sp.engineRequest(
+      { type: 'timeline-compare-open', options: { ranks: [0, 1], sourceLocations: true } },
+      { inputs: { fileA: read('hostile_s1.h5'), fileB: read('sources_s1.h5') } },
+    );
+    assert.equal(answer.type, 'result', JSON.stringify(answer));
+    assert.deepEqual(answer.frames, ['main', 'solve', 'io']);
+    assert.deepEqual(answer.frameSources, [
+      { file: 'run.py', line: 12, text: 'main()' },
+      { file: 'ok.py', line: null, text: null },
+      { file: IO_FILE, line: 3, text: '\tflush(f)\n' },
+    ]);
+    assert.equal(answer.warnings.length, 1);
+    assert.match(answer.warnings[0], /^hostile_s1\.h5: 5 source location value\(s\)/);
+  });
+});
+
 describe('the Node CLI', () => {
   it('--source-locations writes the expected bytes and says the warning on stderr', () => {
     const dir = tempDir();

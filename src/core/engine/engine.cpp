@@ -4,6 +4,7 @@
 
 #include <map>
 #include <new>
+#include <unordered_map>
 
 #include "engine/answers.hpp"
 #include "engine/request.hpp"
@@ -173,11 +174,37 @@ bool complete(Engine::State& s, const EngineIo& io) {
 
 namespace {
 
+// A comparison's frameSources: per frame (B's, then A's others) B's source
+// where B knows it, else A's; [] when the runs were read without them.
+json compare_sources(const Timeline& a, const Timeline& b, const std::vector<std::string>& frames) {
+  if (a.frame_sources().empty() && b.frame_sources().empty()) return json::array();
+  std::unordered_map<std::string, const SourceLocation*> known;
+  for (const Timeline* t : {&b, &a}) {
+    for (std::size_t f = 0; f < t->frame_sources().size(); ++f) {
+      if (t->frame_sources()[f].known()) known.emplace(t->frames()[f], &t->frame_sources()[f]);
+    }
+  }
+  json out = json::array();
+  for (const std::string& name : frames) {
+    const auto it = known.find(name);
+    const SourceLocation none;
+    const SourceLocation& s = it == known.end() ? none : *it->second;
+    out.push_back({{"file", s.file.empty() ? json(nullptr) : json(s.file)},
+                   {"line", s.line >= 0 ? json(s.line) : json(nullptr)},
+                   {"text", s.text.empty() ? json(nullptr) : json(s.text)}});
+  }
+  return out;
+}
+
 json compare_open(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) {
   s.close();
   const TimelineOptions opts = timeline_options(r, io.progress);
-  s.a.emplace(open_one("fileA", opts, io));
-  s.tl.emplace(open_one("fileB", opts, io));
+  std::vector<std::string> warnings_a, warnings_b;
+  const bool sources = sources_of(r);
+  s.a.emplace(open_one("fileA", opts, io, false, sources ? &warnings_a : nullptr));
+  s.tl.emplace(open_one("fileB", opts, io, false, sources ? &warnings_b : nullptr));
+  s.warnings = std::move(warnings_a);
+  s.warnings.insert(s.warnings.end(), warnings_b.begin(), warnings_b.end());
   s.runs = std::make_unique<AlignedRuns>(*s.a, *s.tl);
   s.lanes_b = s.tl->lanes().size();
   s.id = s.next_id++;
@@ -196,6 +223,8 @@ json compare_open(Engine::State& s, const json& r, const EngineIo& io, WireAnswe
   return {{"timeline", s.id},
           {"lanes", lanes},
           {"frames", s.runs->frames()},
+          {"frameSources", compare_sources(a, b, s.runs->frames())},
+          {"warnings", s.warnings},
           {"totals", out.column(totals)},
           {"runEnd", std::max(a.run_end_ns(), b.run_end_ns())},
           {"originInRun", b.origin_in_run_ns()},
