@@ -27,7 +27,7 @@ export async function compareRuns(fileA, fileB) {
   const reply = await engine.openComparison(
     fileA,
     fileB,
-    { ranks, include: opts.include, exclude: opts.exclude },
+    { ranks, include: opts.include, exclude: opts.exclude, sourceLocations: true },
     {
       onProgress: (p) => mine === flow.run && status.showProgress({ ...p, phase: 'timeline' }, { file: files }),
       limitMs: limitFor([fileA, fileB]),

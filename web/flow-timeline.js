@@ -47,7 +47,13 @@ export async function drawTimeline(opts, mine, { reveal = true } = {}) {
   const provisional = ranks !== 'all' && !SERVED;
   const reply = await engine.open(
     file,
-    { ranks, include: opts.include, exclude: opts.exclude, ...(provisional ? { provisional } : {}) },
+    {
+      ranks,
+      include: opts.include,
+      exclude: opts.exclude,
+      sourceLocations: true,
+      ...(provisional ? { provisional } : {}),
+    },
     {
       onProgress: (p) => {
         if (mine === flow.run) status.showProgress({ ...p, phase: 'timeline' }, { file: file.name });

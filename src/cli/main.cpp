@@ -62,6 +62,16 @@ int reporting_errors(Fn&& fn) {
   return 1;
 }
 
+// Reads a file, its sources too when `sources`; says each of the read's
+// warnings on standard error ("warning: ...").
+ss::Run read_file(const std::string& path, bool sources) {
+  ss::ReadPlan plan;
+  plan.sources = sources;
+  ss::Run run = ss::read_run(path, {}, {}, plan);
+  for (const std::string& warning : run.warnings) std::cerr << "warning: " << warning << '\n';
+  return run;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -100,16 +110,17 @@ int main(int argc, char** argv) {
   }
   if (command == ss::CliCommand::imbalance) {
     return reporting_errors([&] {
-      std::cout << ss::imbalance_report(ss::read_run(expand_globs(options.files).front()),
-                                        ss::imbalance_report_options(options));
+      std::cout << ss::imbalance_report(
+          read_file(expand_globs(options.files).front(), options.source),
+          ss::imbalance_report_options(options));
     });
   }
   if (command == ss::CliCommand::diff) {
     bool regressed = false;
     const int status = reporting_errors([&] {
-      const ss::DiffReport report =
-          ss::diff_report(ss::read_run(options.files[0]), ss::read_run(options.files[1]),
-                          ss::diff_report_options(options));
+      const ss::DiffReport report = ss::diff_report(read_file(options.files[0], options.source),
+                                                    read_file(options.files[1], options.source),
+                                                    ss::diff_report_options(options));
       std::cout << report.text;
       regressed = report.regressed;
     });
@@ -120,7 +131,7 @@ int main(int argc, char** argv) {
     std::vector<ss::Run> runs;
     runs.reserve(files.size());
     for (std::size_t i = 0; i < files.size(); ++i) {
-      runs.push_back(ss::read_run(files[i]));
+      runs.push_back(read_file(files[i], options.source_locations));
       if (i < options.labels.size()) runs.back().label = options.labels[i];
     }
     ss::ExportOptions export_options;
@@ -129,6 +140,7 @@ int main(int argc, char** argv) {
     export_options.include = options.include;
     export_options.exclude = options.exclude;
     export_options.narrowing = options.narrowing;
+    export_options.source_locations = options.source_locations;
     export_options.verbose = false;
     const auto written = ss::export_speedscope(runs, options.filepath, export_options);
     if (!options.quiet) std::cout << ss::cli_summary(written);

@@ -214,6 +214,8 @@ void take_export_option(CliOptions& o, OptionArgs& opt,
     for (auto& v : opt.values(1, static_cast<std::size_t>(-1))) o.labels.push_back(v);
   } else if (n == "-q" || n == "--quiet") {
     o.quiet = true;
+  } else if (n == "--source-locations" && !opt.has_inline) {
+    o.source_locations = true;
   } else {
     usage_error("unrecognized argument: " + opt.given());
   }
@@ -225,6 +227,8 @@ void take_imbalance_option(CliOptions& o, OptionArgs& opt,
   const std::string& n = opt.name;
   if (n == "--json" && !opt.has_inline) {
     o.json = true;
+  } else if (n == "--source" && !opt.has_inline) {
+    o.source = true;
   } else if (n == "--ranks" || n == "--include" || n == "--exclude" || n == "--time-window") {
     take_export_option(o, opt, rank_specs);
   } else {
@@ -248,6 +252,8 @@ void take_diff_option(CliOptions& o, OptionArgs& opt,
   const std::string& n = opt.name;
   if (n == "--json" && !opt.has_inline) {
     o.json = true;
+  } else if (n == "--source" && !opt.has_inline) {
+    o.source = true;
   } else if (n == "--max-regression") {
     const std::string v = opt.value();
     char* end = nullptr;
@@ -375,15 +381,16 @@ std::string cli_usage(CliCommand command) {
              "[--no-open] [--web DIR]\n";
     case CliCommand::imbalance:
       return "usage: scope-speedscope imbalance FILE [--ranks SPEC ...] [--include RE ...] "
-             "[--exclude RE ...] [--time-window START:END] [--json]\n";
+             "[--exclude RE ...] [--time-window START:END] [--json] [--source]\n";
     case CliCommand::diff:
       return "usage: scope-speedscope diff A B [--ranks SPEC ...] [--include RE ...] "
-             "[--exclude RE ...] [--json] [--max-regression PCT] [--metric self|total]\n";
+             "[--exclude RE ...] [--json] [--max-regression PCT] [--metric self|total] "
+             "[--source]\n";
     case CliCommand::export_files: break;
   }
   return "usage: scope-speedscope FILE... -o DIR [--ranks SPEC ...] [--include RE ...] "
          "[--exclude RE ...] [--min-duration D] [--time-window START:END] [--label L ...] "
-         "[--quiet]\n";
+         "[--source-locations] [--quiet]\n";
 }
 
 namespace {
@@ -441,6 +448,8 @@ std::string imbalance_help() {
          "                      only [START, END), seconds from the run's first call\n"
          "                      (2:5, 0.5:, :10, 100ms:250ms)\n"
          "  --json              print {\"regions\": [...]} (times in ns) instead\n"
+         "  --source            show each region's file:line and source text (JSON:\n"
+         "                      \"source\": {\"file\", \"line\", \"text\"}, null when unknown)\n"
          "  -h, --help          show this help and exit\n"
          "\n"
          "Exit status: 0 on success, 1 when the file cannot be read, 2 on a usage error.\n";
@@ -464,6 +473,9 @@ std::string diff_help() {
          "                      exit 3 when a region's time grew by more than PCT %\n"
          "                      (a region with none in A and some in B counts), and list them\n"
          "  --metric self|total the time --max-regression checks (default self)\n"
+         "  --source            show each region's file:line and source text, B's (A's\n"
+         "                      for a region only A has; JSON: \"source\": {\"file\",\n"
+         "                      \"line\", \"text\"}, null when unknown)\n"
          "  -h, --help          show this help and exit\n"
          "\n"
          "Exit status: 0 on success, 3 when a region grew past --max-regression,\n"
@@ -498,6 +510,9 @@ std::string export_help() {
          "                      the window's edges\n"
          "  --label L ...       use these labels for the FILEs, in order, instead of the\n"
          "                      run's label or file name\n"
+         "  --source-locations  give each frame its region's \"file\" and \"line\" (where\n"
+         "                      the file records them; the lowest rank's), which\n"
+         "                      scope-profiler's export leaves out\n"
          "  -q, --quiet         print nothing on success\n"
          "  -h, --help          show this help and exit\n"
          "  --version           print the version and exit\n"
@@ -536,6 +551,7 @@ ImbalanceReportOptions imbalance_report_options(const CliOptions& o) {
   report.exclude = o.exclude;
   report.narrowing = o.narrowing;
   report.json = o.json;
+  report.source = o.source;
   return report;
 }
 
@@ -548,6 +564,7 @@ DiffReportOptions diff_report_options(const CliOptions& o) {
   report.json = o.json;
   report.max_regression_pct = o.max_regression_pct;
   report.metric = o.metric;
+  report.source = o.source;
   return report;
 }
 

@@ -34,6 +34,10 @@ struct CliOptions {
   std::optional<std::string> min_duration;  // --min-duration D, as given
   std::optional<std::string> time_window;   // --time-window START:END, as given
   Narrowing narrowing;                      // both, checked
+  // --source-locations (export, view): frames carry file and line.
+  bool source_locations = false;
+  // --source (imbalance, diff): each region's file:line and text.
+  bool source = false;
   bool quiet = false;
   bool help = false;
   bool version = false;

@@ -23,7 +23,7 @@ import {
 import { ScopeSpeedscopeError, unwrap } from './errors.js';
 import { READ_WHOLE_BYTES, blobSource, readWhole } from './inputs.js';
 import { compileWasm, instantiateAsync, instantiateNow, wasmLoadError } from './instantiate.js';
-import { collectingSink, concatChunks, guardSink, progressOf } from './sinks.js';
+import { collectingSink, concatChunks, guardSink, progressOf, warningOf } from './sinks.js';
 import { RunComparison, Timeline, timelineIds, timelineRegistry } from './timeline.js';
 import { decodeAnswer } from './wire.js';
 
@@ -97,7 +97,7 @@ class ScopeSpeedscope {
     const { core, js } = exportOptionsOf(options);
     const checked = inputsOf(inputs);
     const outputs = [];
-    const guardedSink = guardSink(js.sink ?? collectingSink(outputs), js.onProgress);
+    const guardedSink = guardSink(js.sink ?? collectingSink(outputs), js.onProgress, js.onWarning);
     const written = this.#withInputs(checked, (m, prepared) => unwrap(m.exportSpeedscope(prepared, core, guardedSink)));
     return js.sink ? written : outputs;
   }
@@ -159,7 +159,7 @@ class ScopeSpeedscope {
   async openTimeline(input, options) {
     const { core, js } = timelineOptionsOf(options); // fail before reading anything
     const ready = await this.readInput(inputOf(input, 'input'));
-    const progress = { progress: progressOf(js.onProgress) };
+    const progress = { progress: progressOf(js.onProgress), warning: warningOf(js.onWarning) };
     const module = this.#live();
     const opened = this.#withInputs([ready], (m, [prepared]) => unwrap(m.openTimeline(prepared, core, progress)));
     const timeline = new Timeline(this.#callerOn(module), opened, this.#inputCallerOn(module, ready));
@@ -282,24 +282,29 @@ class ScopeSpeedscope {
     // `sink` getting every output as well. Returns the written paths.
     exportFiles: (inputs, options) => this.#exportFiles(inputs, options),
     // The imbalance command's report (args as for parse, FILE read by the core).
-    imbalance: (args) => {
+    // onWarning(text): each warning of the read (--source: a value read as unknown).
+    imbalance: (args, onWarning) => {
       const { files } = this.cli.parse(args);
       const input = inputOf({ name: files[0], path: files[0] }, 'input');
-      return this.#withInputs([input], (m, [prepared]) => unwrap(m.cliImbalance(prepared, args)));
+      const warn = warningOf(onWarning);
+      return this.#withInputs([input], (m, [prepared]) => unwrap(m.cliImbalance(prepared, args, warn)));
     },
     // The diff command's report (args as for parse, A and B read by the core):
-    // { text, regressed } (regressed: exit 3).
-    diff: (args) => {
+    // { text, regressed } (regressed: exit 3); onWarning as for imbalance.
+    diff: (args, onWarning) => {
       const { files } = this.cli.parse(args);
       const inputs = files.slice(0, 2).map((f) => inputOf({ name: f, path: f }, 'input'));
-      return this.#withInputs(inputs, (m, [a, b]) => unwrap(m.cliDiff(a, b, args)));
+      const warn = warningOf(onWarning);
+      return this.#withInputs(inputs, (m, [a, b]) => unwrap(m.cliDiff(a, b, args, warn)));
     },
   };
 
   #exportFiles(inputs, options) {
     const { core, js } = exportOptionsOf(options);
     const checked = inputsOf(inputs);
-    const sink = js.sink ? guardSink(js.sink, js.onProgress) : { progress: progressOf(js.onProgress) };
+    const sink = js.sink
+      ? guardSink(js.sink, js.onProgress, js.onWarning)
+      : { progress: progressOf(js.onProgress), warning: warningOf(js.onWarning) };
     return this.#withInputs(checked, (m, prepared) => unwrap(m.exportFiles(prepared, core, sink)));
   }
 

@@ -60,8 +60,15 @@ function exportOptions(options, sink) {
     labels: options.labels,
     minDuration: options.minDuration,
     timeWindow: options.timeWindow,
+    sourceLocations: options.sourceLocations,
+    onWarning: printWarning,
     sink,
   };
+}
+
+// A warning of a read (--source-locations, --source: a value read as unknown).
+function printWarning(text) {
+  process.stderr.write(`warning: ${text}\n`);
 }
 
 // The default browser, without waiting for it. Failing to start one is not an
@@ -174,10 +181,10 @@ async function main(argv) {
   if (options.command === 'imbalance' || options.command === 'diff') {
     try {
       if (options.command === 'imbalance') {
-        process.stdout.write(sp.cli.imbalance(argv));
+        process.stdout.write(sp.cli.imbalance(argv, printWarning));
         return 0;
       }
-      const { text, regressed } = sp.cli.diff(argv);
+      const { text, regressed } = sp.cli.diff(argv, printWarning);
       process.stdout.write(text);
       return regressed ? 3 : 0;
     } catch (error) {

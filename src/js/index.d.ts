@@ -181,7 +181,10 @@ export interface RunComparison {
 }
 
 /** timeline.exportSpeedscope's options: the export's, less the selection the timeline was opened with. */
-export type TimelineExportOptions = Omit<ExportOptions, 'ranks' | 'include' | 'exclude' | 'labels'>;
+export type TimelineExportOptions = Omit<
+  ExportOptions,
+  'ranks' | 'include' | 'exclude' | 'labels' | 'sourceLocations' | 'onWarning'
+>;
 
 export interface ExportOptions {
   /** Base path as export_speedscope takes it. Default "profile.speedscope.json". */
@@ -205,7 +208,16 @@ export interface ExportOptions {
    * null for an open end. Also "START:END" as on the command line.
    */
   timeWindow?: [TimeValue | null, TimeValue | null] | string | null;
+  /**
+   * Give each frame its region's `file` and `line` (the CLIs'
+   * --source-locations): the lowest rank's row's, "file" only when known (not
+   * ""), "line" only when known (>= 0). Default false: scope-profiler's
+   * frames, `{name}` only, and nothing of the source is read.
+   */
+  sourceLocations?: boolean | null;
   onProgress?: ((progress: Progress) => void) | null;
+  /** Each warning of a read: with sourceLocations, source values read as unknown. */
+  onWarning?: ((message: string) => void) | null;
   /** Stream outputs here instead of returning their chunks. */
   sink?: OutputSink;
   /** Chunk size in bytes, a positive integer (default 65536). */
@@ -336,7 +348,18 @@ export interface TimelineOptions {
   ranks?: number[] | 'all' | null;
   include?: string | string[] | null;
   exclude?: string | string[] | null;
+  /** Read each region's source location: `timeline.frameSources`. Default false. */
+  sourceLocations?: boolean | null;
   onProgress?: ((progress: Progress) => void) | null;
+  /** Each warning of the read: with sourceLocations, source values read as unknown. */
+  onWarning?: ((message: string) => void) | null;
+}
+
+/** A frame's source location; each part null when the file does not record it (or it was bad). */
+export interface FrameSource {
+  file: string | null;
+  line: number | null;
+  text: string | null;
 }
 
 /** One lane: a profile of the speedscope document the same options write. */
@@ -449,6 +472,11 @@ export interface Timeline {
   readonly lanes: TimelineLane[];
   /** The document's shared.frames names, in order. */
   readonly frames: string[];
+  /**
+   * Opened with sourceLocations: per frame (index as in `frames`), its region's
+   * source location, the lowest rank's row's; else empty.
+   */
+  readonly frameSources: FrameSource[];
   /** Bytes the columns hold in the module. */
   readonly memoryBytes: number;
   /** The widest `bars` query, in pixels (16384). */
@@ -684,7 +712,7 @@ export interface ScopeSpeedscope {
      */
     exportFiles(inputs: Input | Input[], options?: ExportOptions): string[];
     /** The imbalance command's report (table or JSON) for its arguments, as the native CLI prints it. */
-    imbalance(args: string[]): string;
+    imbalance(args: string[], onWarning?: (message: string) => void): string;
   };
 }
 

@@ -42,6 +42,10 @@ const isString = (v) => typeof v === 'string';
 const isFunction = (v) => typeof v === 'function';
 
 const checks = {
+  boolean: (value, name) => {
+    if (typeof value !== 'boolean') throw optionError(`${name} must be true or false, not ${describe(value)}`);
+    return value;
+  },
   string: (value, name) => {
     if (!isString(value)) throw optionError(`${name} must be a string, not ${describe(value)}`);
     return value;
@@ -126,7 +130,9 @@ const EXPORT_OPTIONS = {
   minDuration: { check: checks.time, default: null },
   timeWindow: { check: checks.window, default: null },
   flushSize: { check: checks.positiveInteger, default: undefined },
+  sourceLocations: { check: checks.boolean, default: false },
   onProgress: { check: checks.function, default: undefined, js: true },
+  onWarning: { check: checks.function, default: undefined, js: true },
   sink: { check: checks.sink, default: undefined, js: true },
 };
 
@@ -157,7 +163,9 @@ export function exportOptionsOf(options) {
 
 // timeline.exportSpeedscope's: the export's, less what the timeline was opened with.
 const TIMELINE_EXPORT_OPTIONS = Object.fromEntries(
-  Object.entries(EXPORT_OPTIONS).filter(([name]) => !['ranks', 'include', 'exclude', 'labels'].includes(name)),
+  Object.entries(EXPORT_OPTIONS).filter(
+    ([name]) => !['ranks', 'include', 'exclude', 'labels', 'sourceLocations', 'onWarning'].includes(name),
+  ),
 );
 
 /** Checks timeline.exportSpeedscope's options; returns { core, js }. */
@@ -206,12 +214,15 @@ export function suggestOptionsOf(overview, options) {
   return { maxEvents: checks.nonNegativeInteger(options.maxEvents, 'maxEvents') };
 }
 
-// openTimeline's options: ranks and filters for the core, onProgress here.
+// openTimeline's options: ranks, filters and sourceLocations for the core,
+// onProgress and onWarning here.
 const TIMELINE_OPTIONS = {
   ranks: { check: checks.ranksOrAll, default: null },
   include: { check: checks.patterns, default: null },
   exclude: { check: checks.patterns, default: null },
+  sourceLocations: { check: checks.boolean, default: false },
   onProgress: { check: checks.function, default: undefined, js: true },
+  onWarning: { check: checks.function, default: undefined, js: true },
 };
 
 /** Checks openTimeline's options; returns { core, js }. */

@@ -34,9 +34,23 @@ export function progressOf(onProgress) {
   };
 }
 
+// A warning callback for the core (a source value read as unknown), which
+// it cannot stop by throwing.
+export function warningOf(onWarning) {
+  return (text) => {
+    if (onWarning) {
+      try {
+        onWarning(text);
+      } catch {
+        /* a warning callback cannot stop us */
+      }
+    }
+  };
+}
+
 // The core calls these; they must not throw (see src/wasm/bindings.cpp):
 // a failure comes back as its message.
-export function guardSink(sink, onProgress) {
+export function guardSink(sink, onProgress, onWarning) {
   const call = (method, ...args) => {
     try {
       if (typeof sink[method] === 'function') sink[method](...args);
@@ -54,6 +68,7 @@ export function guardSink(sink, onProgress) {
       call('abort');
     },
     progress: progressOf(onProgress),
+    warning: warningOf(onWarning),
   };
 }
 

@@ -144,6 +144,11 @@ export class Timeline {
     this.lanes = opened.lanes;
     /** The document's shared.frames names, in order. */
     this.frames = opened.frames;
+    /**
+     * Opened with sourceLocations: per frame, its region's { file, line, text }
+     * (each null when unknown); else an empty array.
+     */
+    this.frameSources = opened.frameSources ?? [];
     /** Bytes the columns hold in the module. */
     this.memoryBytes = opened.memoryBytes;
     /** The widest bars query, in pixels (the core's limit). */

@@ -15,21 +15,31 @@ namespace scope_speedscope::wasm {
 
 // The imbalance command of the Node CLI: args as given (after the command
 // name too), the FILE as an input; the report the native CLI prints.
-val cli_imbalance(val input, val args) {
+// The run read for a report: its sources too with --source; its warnings
+// handed to `warn`.
+ss::Run report_input(const val& input, const ss::CliOptions& o, const val& warn) {
+  ss::ReadPlan plan;
+  plan.sources = o.source;
+  ss::Run run = read_input(input, ss::Progress(), plan);
+  warn_each(warn, run);
+  return run;
+}
+
+val cli_imbalance(val input, val args, val warn) {
   return guarded([&] {
     const ss::CliOptions o = ss::parse_cli(strings_of(args));
-    return val(
-        ss::imbalance_report(read_input(input, ss::Progress()), ss::imbalance_report_options(o)));
+    return val(ss::imbalance_report(report_input(input, o, warn), ss::imbalance_report_options(o)));
   });
 }
 
 // The diff command of the Node CLI: args as given, A and B as inputs;
 // {text, regressed}.
-val cli_diff(val a, val b, val args) {
+val cli_diff(val a, val b, val args, val warn) {
   return guarded([&] {
     const ss::CliOptions o = ss::parse_cli(strings_of(args));
-    const ss::DiffReport report = ss::diff_report(
-        read_input(a, ss::Progress()), read_input(b, ss::Progress()), ss::diff_report_options(o));
+    const ss::Run run_a = report_input(a, o, warn);
+    const ss::Run run_b = report_input(b, o, warn);
+    const ss::DiffReport report = ss::diff_report(run_a, run_b, ss::diff_report_options(o));
     val out = val::object();
     out.set("text", report.text);
     out.set("regressed", report.regressed);
@@ -51,6 +61,8 @@ val parse_cli(val args) {
     out.set("labels", array_of(o.labels));
     out.set("minDuration", o.min_duration ? val(*o.min_duration) : val::null());
     out.set("timeWindow", o.time_window ? val(*o.time_window) : val::null());
+    out.set("sourceLocations", o.source_locations);
+    out.set("source", o.source);
     out.set("quiet", o.quiet);
     out.set("help", o.help);
     out.set("version", o.version);

@@ -16,24 +16,29 @@ namespace {
 // What an export is asked to do: the runs read, the options and the output
 // name. inputs: [{name, ptr, size} | {name, size, read} | {name, path}];
 // options: {filepath, ranks, include, exclude, labels, flushSize,
-// minDuration, timeWindow} (a bad narrowing value fails before any file is
-// read).
+// minDuration, timeWindow, sourceLocations} (a bad narrowing value fails
+// before any file is read); each read's warnings go to sink.warning.
 struct ExportRequest {
   std::vector<ss::Run> runs;
   ss::ExportOptions options;
   std::string filepath;
 };
 
-ExportRequest export_request(const val& inputs, const val& options, const ss::Progress& progress) {
+ExportRequest export_request(const val& inputs, const val& options, const val& sink) {
+  const ss::Progress progress = progress_of(sink);
   ExportRequest request;
   ss::ExportOptions& opts = request.options;
   opts.narrowing = narrowing_of(options);
+  opts.source_locations = options["sourceLocations"].isTrue();
+  ss::ReadPlan plan;
+  plan.sources = opts.source_locations;
   const unsigned n = inputs["length"].as<unsigned>();
   request.runs.reserve(n);
   const std::vector<std::string> labels =
       absent(options["labels"]) ? std::vector<std::string>{} : strings_of(options["labels"]);
   for (unsigned i = 0; i < n; ++i) {
-    request.runs.push_back(read_input(inputs[i], progress));
+    request.runs.push_back(read_input(inputs[i], progress, plan));
+    if (!absent(sink)) warn_each(sink["warning"], request.runs.back());
     if (i < labels.size()) request.runs.back().label = labels[i];
   }
   opts.every_rank = options["ranks"].isString();  // 'all', checked by the JS
@@ -132,7 +137,7 @@ val suggest_narrowing(val overview, double max_events) {
 // The outputs streamed into the JavaScript sink (see above).
 val export_speedscope(val inputs, val options, val sink) {
   return guarded([&] {
-    const ExportRequest request = export_request(inputs, options, progress_of(sink));
+    const ExportRequest request = export_request(inputs, options, sink);
     JsOutputTarget target(sink);
     return array_of(ss::export_speedscope(request.runs, request.filepath, request.options, target));
   });
@@ -147,7 +152,7 @@ val export_speedscope(val inputs, val options, val sink) {
 // CLI's `view` serves them).
 val export_files(val inputs, val options, val sink) {
   return guarded([&] {
-    const ExportRequest request = export_request(inputs, options, progress_of(sink));
+    const ExportRequest request = export_request(inputs, options, sink);
     ss::FileOutputTarget files;
     if (absent(sink) || sink["open"].isUndefined()) {
       return array_of(

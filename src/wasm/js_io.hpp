@@ -73,6 +73,13 @@ inline ss::Run read_input(const val& input, const ss::Progress& progress,
   return ss::read_run_from_memory(reinterpret_cast<const void*>(ptr), size, name, progress, depth);
 }
 
+// Hands each warning of a read to `warn(text)` when `warn` is a function
+// (the package's onWarning; the Node CLI prints "warning: ...").
+inline void warn_each(const val& warn, const ss::Run& run) {
+  if (run.warnings.empty() || warn.typeOf().as<std::string>() != "function") return;
+  for (const std::string& w : run.warnings) warn(w);
+}
+
 // Calls a sink method; a returned string is the message of a failure.
 template <class... Args>
 void call_sink(const val& sink, const char* method, Args&&... args) {

@@ -12,7 +12,8 @@
 
 namespace scope_speedscope::wasm {
 
-// input as for inspect; options: {ranks, include, exclude}; sink: {progress}.
+// input as for inspect; options: {ranks, include, exclude, sourceLocations};
+// sink: {progress, warning}.
 val open_timeline(val input, val options, val sink) {
   return guarded([&] {
     const ss::Progress progress = progress_of(sink);
@@ -28,7 +29,9 @@ val open_timeline(val input, val options, val sink) {
       // them): its columns become the timeline's.
       ss::ReadPlan plan;
       if (!opts.every_rank) plan.ranks = opts.ranks.value_or(std::vector<int64_t>{0});
+      plan.sources = options["sourceLocations"].isTrue();
       ss::Run run = read_input(input, progress, plan);
+      warn_each(sink["warning"], run);
       entry->timeline = ss::open_timeline(std::move(run), opts);
     }
     static int next_id = 0;
@@ -50,6 +53,7 @@ val open_timeline(val input, val options, val sink) {
     }
     out.set("lanes", lanes);
     out.set("frames", array_of(tl.frames()));
+    out.set("frameSources", frame_sources_of(tl.frame_sources()));
     out.set("memoryBytes", static_cast<double>(tl.memory_bytes()));
     out.set("maxWidth", static_cast<double>(ss::kTimelineMaxWidth));
     out.set("originInRun", static_cast<double>(tl.origin_in_run_ns()));

@@ -170,4 +170,19 @@ inline val overview_value(const ss::Overview& o, const val& options) {
   return out;
 }
 
+// A timeline's frame sources: per frame {file, line, text}, each null when
+// unknown (an empty array when the run was read without its sources).
+inline val frame_sources_of(const std::vector<ss::SourceLocation>& sources) {
+  val out = val::array();
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const ss::SourceLocation& s = sources[i];
+    val source = val::object();
+    source.set("file", s.file.empty() ? val::null() : val(s.file));
+    source.set("line", s.line >= 0 ? val(static_cast<double>(s.line)) : val::null());
+    source.set("text", s.text.empty() ? val::null() : val(s.text));
+    out.set(i, source);
+  }
+  return out;
+}
+
 }  // namespace scope_speedscope::wasm

@@ -40,6 +40,8 @@ describe('options of exportSpeedscope', () => {
     [{ flushSize: 0 }, 'flushSize must be a positive integer, not a number (0)'],
     [{ flushSize: '64' }, 'flushSize must be a positive integer, not a string ("64")'],
     [{ onProgress: true }, 'onProgress must be a function, not a boolean (true)'],
+    [{ sourceLocations: 'yes' }, 'sourceLocations must be true or false, not a string ("yes")'],
+    [{ onWarning: 1 }, 'onWarning must be a function, not a number (1)'],
     [
       { sink: {} },
       'sink.open must be a function (a sink has open, write and close methods, and optionally commit and abort), not undefined',
@@ -48,7 +50,7 @@ describe('options of exportSpeedscope', () => {
     [{ sink: 'out.json' }, 'sink must be an object with open, write and close methods, not a string ("out.json")'],
     [
       { rank: [0] },
-      'unknown option "rank" (the options are filepath, ranks, include, exclude, labels, minDuration, timeWindow, flushSize, onProgress, sink)',
+      'unknown option "rank" (the options are filepath, ranks, include, exclude, labels, minDuration, timeWindow, flushSize, sourceLocations, onProgress, onWarning, sink)',
     ],
     ['ranks', 'options must be an object, not a string ("ranks")'],
   ];

@@ -243,6 +243,37 @@ describe('the timeline', { timeout: 900_000 }, () => {
     await page.close();
   });
 
+  test("a region's source location: the call details and the regions table show the core's file:line", async () => {
+    const page = await browser.openPage();
+    assert.equal(await pick(page, ['hdf5-schema-3.h5']), 'done');
+    await chartPainted(page);
+    const tl = await sp.openTimeline(input('hdf5-schema-3.h5'), { sourceLocations: true });
+    try {
+      assert.deepEqual(tl.frameSources, [{ file: 'solver.py', line: 7, text: null }]);
+    } finally {
+      tl.close();
+    }
+    await page.getByTestId('timeline').focus();
+    await page.keyboard.press('Enter');
+    const d = await details(page);
+    assert.equal(d.name, 'solve');
+    assert.equal(d.source, 'solver.py:7');
+    const title = await page.locator('[data-testid=call-details] dd[data-field=source]').getAttribute('title');
+    assert.equal(title, 'solver.py:7');
+    await page.waitForFunction(() => document.querySelector('#tl-regions tr [data-field=source]'));
+    const row = await page
+      .locator('#tl-regions tr')
+      .first()
+      .evaluate((tr) => ({
+        name: tr.querySelector('button').textContent,
+        source: tr.querySelector('[data-field=source]').textContent,
+        font: getComputedStyle(tr.querySelector('[data-field=source]')).whiteSpace,
+      }));
+    assert.deepEqual(row, { name: 'solve', source: 'solver.py:7', font: 'nowrap' });
+    await assertAccessible(page, 'source locations');
+    await page.close();
+  });
+
   test("the regions table of a zoomed window is the core's; search counts as the core", async () => {
     const page = await browser.openPage();
     assert.equal(await pick(page, ['large_s3.h5']), 'done');

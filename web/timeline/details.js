@@ -1,17 +1,29 @@
 // The details of the hovered, focused or selected call, as text in
 // [data-testid=call-details]: name, start, duration, self time (asked of the
 // core: the worker's stack query), depth and lane, exact to the nanosecond;
+// its source location when the file records it (file:line and the line of
+// code, monospace, one line, the whole on hover);
 // a merged block says how many calls it stands for; a rank's summary band,
 // its busy share at the pixel pointed at. Comparing two runs, a call of B
 // also gives its partner's duration in A (B's over its ratio), or says it
 // has none.
 
 import { el } from '../dom.js';
-import { busyText, count, exactTime } from './format.js';
+import { busyText, count, exactTime, sourceText } from './format.js';
 
 const HINT = 'Point at a call, or focus the chart and press Enter, to see its details.';
 
 const field = (name, label, value) => [el('dt', { text: label }), el('dd', { 'data-field': name, text: value })];
+
+// The Source field of frame `frame` of `info` (its frameSources), or null.
+function sourceField(info, frame) {
+  const source = sourceText(info.frameSources?.[frame]);
+  if (!source) return null;
+  const dd = el('dd', { 'data-field': 'source', className: 'source', title: source.full });
+  dd.append(el('span', { className: 'where', text: source.where }));
+  if (source.text) dd.append(el('code', { text: source.text }));
+  return [el('dt', { text: 'Source' }), dd];
+}
 
 // "×1.25 slower", "×0.8 faster", "as fast": a ratio of B over A for people.
 export function ratioText(ratio) {
@@ -106,6 +118,7 @@ export class CallDetails {
         'dl',
         {},
         field('name', 'Name', info.frames[item.frame]),
+        sourceField(info, item.frame),
         field('start', 'Start', exactTime(item.start)),
         field('duration', item.ratio === undefined ? 'Duration' : 'Duration in B', exactTime(item.end - item.start)),
         item.ratio === undefined ? null : field('baseline', 'In A', baselineText(item.end - item.start, item.ratio)),

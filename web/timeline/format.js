@@ -66,3 +66,17 @@ export function busyText(rank, share, time) {
   const what = share === null ? 'busy …' : `busy ${Math.round(share * 100)} %`;
   return `rank ${rank}: ${what} at ${exactTime(time)}`;
 }
+
+// A frame's source location ({ file, line, text }, each null when unknown,
+// the engine's frameSources) as the page shows it: { where: "cg.py:217" (or
+// "line 217"), text: the source line on one line (ends trimmed, tabs and
+// newlines as spaces), full: both, for the tooltip }; null when unknown.
+export function sourceText(source) {
+  if (!source) return null;
+  const { file, line, text } = source;
+  let where = file ?? '';
+  if (line != null) where += where ? `:${line}` : `line ${line}`;
+  const code = (text ?? '').replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
+  if (!where && !code) return null;
+  return { where, text: code, full: [where, text ?? ''].filter(Boolean).join('\n') };
+}

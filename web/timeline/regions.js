@@ -1,15 +1,27 @@
 // The table of regions over the visible window (#tl-regions-table): calls,
 // total and self time per region, the core's regions query, sortable by
 // each column; asked again a moment after the window stops changing. A click
-// on a region highlights it (the view decides what that means).
+// on a region highlights it (the view decides what that means). A region
+// whose file records its source shows file:line and its line of code under
+// its name (monospace, one line, the whole on hover).
 
 import { el } from '../dom.js';
-import { count, exactTime } from './format.js';
+import { count, exactTime, sourceText } from './format.js';
 import { WindowQuery, markRows, regionButton, sortButtons, stampWindow } from './window-table.js';
 
 const REGION_ROWS = 200;
 
 const byId = (id) => document.getElementById(id);
+
+// A region's source under its name: file:line and the code, or null.
+function sourceLine(frameSource) {
+  const source = sourceText(frameSource);
+  if (!source) return null;
+  const line = el('div', { className: 'source', 'data-field': 'source', title: source.full });
+  line.append(el('span', { className: 'where', text: source.where }));
+  if (source.text) line.append(el('code', { text: source.text }));
+  return line;
+}
 
 export class RegionsTable {
   #query;
@@ -17,6 +29,7 @@ export class RegionsTable {
   #regions = [];
   #sort = { key: 'total', descending: true };
   #highlight = null; // Uint8Array over frames, or null
+  #sources = []; // the open's frameSources: per frame { file, line, text }
 
   // onPick(frame): a region's button was pressed.
   constructor(client, onPick) {
@@ -29,6 +42,11 @@ export class RegionsTable {
   // timeline soon; current() gives the open timeline's id then.
   soon(current, window) {
     this.#query.soon(current, window, (reply, w) => this.#show(reply, w));
+  }
+
+  // The open timeline's frameSources (absent: none known).
+  setSources(sources) {
+    this.#sources = sources ?? [];
   }
 
   clear() {
@@ -74,6 +92,7 @@ export class RegionsTable {
             'td',
             { className: 'region' },
             regionButton(el, r.name, `Highlight ${r.name}`, () => this.#onPick(r.frame)),
+            sourceLine(this.#sources[r.frame]),
           ),
           el('td', { className: 'num', 'data-field': 'calls', text: count(r.calls) }),
           el('td', { className: 'num', 'data-field': 'total', text: exactTime(r.total) }),

@@ -165,6 +165,7 @@ export class TimelineView {
     this.#bands.show(info.lanes);
     this.#rankControls.show(this.#bands.severalRanks, this.#bands.allRanksCollapsed);
     this.#ranks.show(info);
+    this.#regions.setSources(info.frameSources);
     this.#describe(null);
     this.#regionsSoon();
     this.#resize();

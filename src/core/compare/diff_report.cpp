@@ -3,8 +3,10 @@
 
 #include <cstdio>
 #include <limits>
+#include <unordered_map>
 #include <vector>
 
+#include "export/source_text.hpp"
 #include "text/table.hpp"
 #include "text/time_text.hpp"
 #include "write/speedscope_writer.hpp"
@@ -38,7 +40,28 @@ std::string percent(double pct) {
   return buf;
 }
 
-std::string table(const std::vector<RegionDelta>& rows, const std::string& heading) {
+// Each region's source (diff_report.hpp): B's, else A's.
+class Sources {
+ public:
+  Sources(const Run& a, const Run& b) {
+    for (const Run* run : {&a, &b}) {
+      for (const Region& region : run->regions) {
+        const SourceLocation* s = region_source(*run, region);
+        if (s != nullptr) by_name_[region.name] = s;  // B's last: B's win
+      }
+    }
+  }
+  const SourceLocation* of(const std::string& name) const {
+    const auto it = by_name_.find(name);
+    return it == by_name_.end() ? nullptr : it->second;
+  }
+
+ private:
+  std::unordered_map<std::string, const SourceLocation*> by_name_;
+};
+
+std::string table(const std::vector<RegionDelta>& rows, const std::string& heading,
+                  const Sources* sources) {
   std::size_t name_width = 6;
   for (const auto& r : rows) name_width = std::max(name_width, r.name.size());
   name_width = std::min<std::size_t>(name_width, 40);
@@ -47,7 +70,8 @@ std::string table(const std::vector<RegionDelta>& rows, const std::string& headi
   out +=
       padded("region", name_width, false) +
       "   A calls   B calls     A self     B self     Δ self   Δ self %    A total    B total    "
-      "Δ total\n";
+      "Δ total" +
+      (sources ? "  source\n" : "\n");
   for (std::size_t i = 0; i < rows.size() && i < kTableRows; ++i) {
     const RegionDelta& r = rows[i];
     const std::string pct = r.delta_self_pct  ? percent(*r.delta_self_pct)
@@ -60,7 +84,8 @@ std::string table(const std::vector<RegionDelta>& rows, const std::string& headi
            padded(signed_duration(r.delta_self_ns), 9, true) + "  " + padded(pct, 9, true) + "  " +
            padded(format_duration_short(static_cast<double>(r.a.total_ns)), 9, true) + "  " +
            padded(format_duration_short(static_cast<double>(r.b.total_ns)), 9, true) + "  " +
-           padded(signed_duration(r.delta_total_ns), 9, true) + "\n";
+           padded(signed_duration(r.delta_total_ns), 9, true) +
+           (sources ? "  " + source_cell(sources->of(r.name)) : std::string()) + "\n";
   }
   if (rows.size() > kTableRows) {
     out += "... " + std::to_string(rows.size() - kTableRows) + " more regions (--json lists all)\n";
@@ -73,8 +98,8 @@ void append_totals(std::string& out, const RegionTotals& t) {
          ", \"self\": " + std::to_string(t.self_ns) + "}";
 }
 
-std::string json(const std::vector<RegionDelta>& rows,
-                 const std::vector<std::string>* regressions) {
+std::string json(const std::vector<RegionDelta>& rows, const std::vector<std::string>* regressions,
+                 const Sources* sources) {
   std::string out = "{\"regions\": [";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const RegionDelta& r = rows[i];
@@ -86,7 +111,9 @@ std::string json(const std::vector<RegionDelta>& rows,
     append_totals(out, r.b);
     out += ", \"deltaTotal\": " + std::to_string(r.delta_total_ns) +
            ", \"deltaSelf\": " + std::to_string(r.delta_self_ns) + ", \"deltaSelfPct\": " +
-           (r.delta_self_pct ? python_float_repr(*r.delta_self_pct) : std::string("null")) + "}";
+           (r.delta_self_pct ? python_float_repr(*r.delta_self_pct) : std::string("null"));
+    if (sources) append_source_json(out, sources->of(r.name));
+    out += "}";
   }
   out += "]";
   if (regressions != nullptr) {
@@ -120,8 +147,11 @@ DiffReport diff_report(const Run& a, const Run& b, const DiffReportOptions& opti
     }
     report.regressed = !regressions.empty();
   }
+  std::optional<Sources> sources;
+  if (options.source) sources.emplace(a, b);
+  const Sources* shown = sources ? &*sources : nullptr;
   if (options.json) {
-    report.text = json(rows, options.max_regression_pct ? &regressions : nullptr);
+    report.text = json(rows, options.max_regression_pct ? &regressions : nullptr, shown);
     return report;
   }
   const std::vector<int64_t> ranks = requested_ranks(options.selection.ranks);
@@ -130,7 +160,7 @@ DiffReport diff_report(const Run& a, const Run& b, const DiffReportOptions& opti
                                 : (ranks.size() == 1 ? "rank " : "ranks ") + ranks_text(ranks);
   std::string heading =
       "A: " + a.path + "\nB: " + b.path + "\n" + which + "; regions by growth of self time";
-  report.text = table(rows, heading);
+  report.text = table(rows, heading, shown);
   if (options.max_regression_pct) {
     char limit[32];
     std::snprintf(limit, sizeof limit, "%g %%", *options.max_regression_pct);

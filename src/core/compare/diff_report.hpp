@@ -18,6 +18,10 @@ struct DiffReportOptions {
   bool json = false;
   std::optional<double> max_regression_pct;  // --max-regression P
   DiffMetric metric = DiffMetric::self;      // --metric
+  // --source: each region's file:line and text, B's (A's for a region B
+  // lacks): a last column; JSON "source": {"file", "line", "text"}, null
+  // when unknown. The runs must have been read with their sources.
+  bool source = false;
 };
 
 struct DiffReport {

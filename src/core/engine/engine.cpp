@@ -4,6 +4,7 @@
 
 #include <map>
 #include <new>
+#include <unordered_map>
 
 #include "engine/answers.hpp"
 #include "engine/request.hpp"
@@ -43,17 +44,30 @@ TimelineOptions timeline_options(const json& r, const Progress& progress) {
   return opts;
 }
 
+// options.sourceLocations: true reads each region's source location (the
+// open's frameSources).
+bool sources_of(const json& r) {
+  const json& o = field(r, "options");
+  if (!o.is_object()) return false;
+  const json& v = field(o, "sourceLocations");
+  if (!v.is_null() && !v.is_boolean()) refuse("'options.sourceLocations' must be true or false");
+  return v.is_boolean() && v.get<bool>();
+}
+
 // Reads input `which` as the options select: only their ranks' calls (the
-// rest when a download needs them).
+// rest when a download needs them); with `warnings`, its sources too (the
+// read's warnings kept there).
 Timeline open_one(const std::string& which, const TimelineOptions& opts, const EngineIo& io,
-                  bool provisional = false) {
+                  bool provisional = false, std::vector<std::string>* warnings = nullptr) {
   if (!io.read) refuse("this engine cannot read '" + which + "'");
   ReadPlan plan;
+  plan.sources = warnings != nullptr;
   if (!opts.every_rank) plan.ranks = opts.ranks.value_or(std::vector<int64_t>{0});
   // Provisional: nothing of the other ranks (not even their start column,
   // most of a big job's bytes); their order and origin are its ranks' own.
   plan.others_first_starts = !provisional || !plan.ranks;
   Run run = io.read(which, io.progress, plan);
+  if (warnings != nullptr) *warnings = run.warnings;
   if (!plan.others_first_starts) provisional_order_and_origin(run);
   return open_timeline(std::move(run), opts);
 }
@@ -80,6 +94,17 @@ void add_totals(const Timeline& tl, std::vector<double>& totals,
   }
 }
 
+// Per frame {file, line, text} (null when unknown); [] when not read.
+json frame_sources_json(const Timeline& tl) {
+  json out = json::array();
+  for (const SourceLocation& source : tl.frame_sources()) {
+    out.push_back({{"file", source.file.empty() ? json(nullptr) : json(source.file)},
+                   {"line", source.line >= 0 ? json(source.line) : json(nullptr)},
+                   {"text", source.text.empty() ? json(nullptr) : json(source.text)}});
+  }
+  return out;
+}
+
 // The answer to an open (and to a timeline-complete that reopened).
 json opened(Engine::State& s, WireAnswer& out) {
   const Timeline& tl = *s.tl;
@@ -90,6 +115,8 @@ json opened(Engine::State& s, WireAnswer& out) {
   return {{"timeline", s.id},
           {"lanes", lanes},
           {"frames", tl.frames()},
+          {"frameSources", frame_sources_json(tl)},
+          {"warnings", s.warnings},
           {"totals", out.column(totals)},
           {"runEnd", tl.run_end_ns()},
           {"originInRun", tl.origin_in_run_ns()},
@@ -105,7 +132,9 @@ json open(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) 
   const json& p = field(field(r, "options"), "provisional");
   if (!p.is_null() && !p.is_boolean()) refuse("'options.provisional' must be true or false");
   const bool provisional = p.is_boolean() && p.get<bool>() && !opts.every_rank;
-  s.tl.emplace(open_one("file", opts, io, provisional));
+  std::vector<std::string> warnings;
+  s.tl.emplace(open_one("file", opts, io, provisional, sources_of(r) ? &warnings : nullptr));
+  s.warnings = std::move(warnings);
   s.id = s.next_id++;
   s.provisional = provisional && !s.tl->unread_ranks().empty();
   s.open_request = r;
@@ -132,9 +161,12 @@ json complete_request(Engine::State& s, const json& r, const EngineIo& io, WireA
 bool complete(Engine::State& s, const EngineIo& io) {
   if (!s.provisional) return false;
   const TimelineOptions opts = timeline_options(s.open_request, io.progress);
-  Timeline exact = open_one("file", opts, io);
+  std::vector<std::string> warnings;
+  Timeline exact =
+      open_one("file", opts, io, false, sources_of(s.open_request) ? &warnings : nullptr);
   const bool changed = exact.frames() != s.tl->frames();
   s.tl.emplace(std::move(exact));
+  s.warnings = std::move(warnings);
   s.provisional = false;
   if (changed) s.id = s.next_id++;
   return changed;
@@ -142,11 +174,37 @@ bool complete(Engine::State& s, const EngineIo& io) {
 
 namespace {
 
+// A comparison's frameSources: per frame (B's, then A's others) B's source
+// where B knows it, else A's; [] when the runs were read without them.
+json compare_sources(const Timeline& a, const Timeline& b, const std::vector<std::string>& frames) {
+  if (a.frame_sources().empty() && b.frame_sources().empty()) return json::array();
+  std::unordered_map<std::string, const SourceLocation*> known;
+  for (const Timeline* t : {&b, &a}) {
+    for (std::size_t f = 0; f < t->frame_sources().size(); ++f) {
+      if (t->frame_sources()[f].known()) known.emplace(t->frames()[f], &t->frame_sources()[f]);
+    }
+  }
+  json out = json::array();
+  for (const std::string& name : frames) {
+    const auto it = known.find(name);
+    const SourceLocation none;
+    const SourceLocation& s = it == known.end() ? none : *it->second;
+    out.push_back({{"file", s.file.empty() ? json(nullptr) : json(s.file)},
+                   {"line", s.line >= 0 ? json(s.line) : json(nullptr)},
+                   {"text", s.text.empty() ? json(nullptr) : json(s.text)}});
+  }
+  return out;
+}
+
 json compare_open(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) {
   s.close();
   const TimelineOptions opts = timeline_options(r, io.progress);
-  s.a.emplace(open_one("fileA", opts, io));
-  s.tl.emplace(open_one("fileB", opts, io));
+  std::vector<std::string> warnings_a, warnings_b;
+  const bool sources = sources_of(r);
+  s.a.emplace(open_one("fileA", opts, io, false, sources ? &warnings_a : nullptr));
+  s.tl.emplace(open_one("fileB", opts, io, false, sources ? &warnings_b : nullptr));
+  s.warnings = std::move(warnings_a);
+  s.warnings.insert(s.warnings.end(), warnings_b.begin(), warnings_b.end());
   s.runs = std::make_unique<AlignedRuns>(*s.a, *s.tl);
   s.lanes_b = s.tl->lanes().size();
   s.id = s.next_id++;
@@ -165,6 +223,8 @@ json compare_open(Engine::State& s, const json& r, const EngineIo& io, WireAnswe
   return {{"timeline", s.id},
           {"lanes", lanes},
           {"frames", s.runs->frames()},
+          {"frameSources", compare_sources(a, b, s.runs->frames())},
+          {"warnings", s.warnings},
           {"totals", out.column(totals)},
           {"runEnd", std::max(a.run_end_ns(), b.run_end_ns())},
           {"originInRun", b.origin_in_run_ns()},

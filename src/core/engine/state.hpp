@@ -29,6 +29,8 @@ struct Engine::State {
   // opened with, for that read.
   bool provisional = false;
   nlohmann::json open_request;
+  // The open's read's warnings (sourceLocations: values read as unknown).
+  std::vector<std::string> warnings;
   // The last answer's scratch memory, reused. (The heatmap's grid and the
   // lateness hold no aligned answer: they are walked step by step.)
   Timeline::Bars bars;
@@ -44,6 +46,7 @@ struct Engine::State {
     rest_read = false;
     provisional = false;
     open_request = nullptr;
+    warnings.clear();
   }
 };
 

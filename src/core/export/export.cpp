@@ -129,7 +129,7 @@ std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::st
       }
       Sink& sink = target.open(paths[i]);
       write_speedscope_document(sink, run, labels[i], selected.named, options.flush_size,
-                                options.progress);
+                                options.progress, options.source_locations);
       target.close();
       written.push_back(paths[i]);
     } catch (Error& e) {

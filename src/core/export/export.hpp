@@ -26,6 +26,10 @@ struct ExportOptions {
   // min-duration / time-window (ours; none by default: the output is then
   // scope-profiler's). See narrow.hpp.
   Narrowing narrowing;
+  // --source-locations (ours; off by default): each frame carries its
+  // region's "file" and "line" where known. The runs must have been read
+  // with their sources (ReadPlan::sources); without, no frame has them.
+  bool source_locations = false;
   bool verbose = true;  // print "Wrote <path> (view at https://www.speedscope.app)"
   Progress progress;
   std::size_t flush_size = 1 << 16;

@@ -6,6 +6,7 @@
 #include <limits>
 #include <utility>
 
+#include "export/source_text.hpp"
 #include "model/time.hpp"
 #include "text/table.hpp"
 #include "text/time_text.hpp"
@@ -19,15 +20,24 @@ namespace {
 constexpr int64_t kOpenStart = std::numeric_limits<int64_t>::min();
 constexpr int64_t kOpenEnd = std::numeric_limits<int64_t>::max();
 
+// The source of a frame, when the timeline holds it and it is known.
+const SourceLocation* frame_source(const Timeline& tl, int32_t frame) {
+  const auto& sources = tl.frame_sources();
+  if (frame < 0 || static_cast<std::size_t>(frame) >= sources.size()) return nullptr;
+  const SourceLocation& s = sources[static_cast<std::size_t>(frame)];
+  return s.known() ? &s : nullptr;
+}
+
 std::string table(const Timeline& tl, const std::vector<Timeline::RegionImbalance>& rows,
-                  const std::string& heading) {
+                  const std::string& heading, bool source) {
   std::size_t name_width = 6;
   for (const auto& r : rows) name_width = std::max(name_width, tl.frames()[r.frame].size());
   name_width = std::min<std::size_t>(name_width, 48);
   std::string out = heading + "\n";
   if (rows.empty()) return out + "no calls in the window\n";
   out += padded("region", name_width, false) +
-         "  ranks        min     median       mean        max" + "  imbalance  slowest rank\n";
+         "  ranks        min     median       mean        max" + "  imbalance  slowest rank" +
+         (source ? "  source\n" : "\n");
   for (const auto& r : rows) {
     char percent[32];
     std::snprintf(percent, sizeof percent, "%.1f %%", r.imbalance * 100);
@@ -38,13 +48,13 @@ std::string table(const Timeline& tl, const std::vector<Timeline::RegionImbalanc
            padded(format_duration_short(r.mean_ns), 9, true) + "  " +
            padded(format_duration_short(static_cast<double>(r.max_ns)), 9, true) + "  " +
            padded(percent, 9, true) + "  " + padded(std::to_string(r.slowest_rank), 12, true) +
-           "\n";
+           (source ? "  " + source_cell(frame_source(tl, r.frame)) : std::string()) + "\n";
   }
   return out;
 }
 
 std::string json(const std::string& path, const Timeline& tl, const Narrowing& n,
-                 const std::vector<Timeline::RegionImbalance>& rows) {
+                 const std::vector<Timeline::RegionImbalance>& rows, bool source) {
   std::string out = "{\"file\": ";
   append_json_string(out, path);
   out += ", \"ranks\": [";
@@ -71,7 +81,9 @@ std::string json(const std::string& path, const Timeline& tl, const Narrowing& n
            ", \"mean\": " + python_float_repr(r.mean_ns) +
            ", \"max\": " + std::to_string(r.max_ns) +
            ", \"imbalance\": " + python_float_repr(r.imbalance) +
-           ", \"slowestRank\": " + std::to_string(r.slowest_rank) + "}";
+           ", \"slowestRank\": " + std::to_string(r.slowest_rank);
+    if (source) append_source_json(out, frame_source(tl, r.frame));
+    out += "}";
   }
   return out + "]}\n";
 }
@@ -93,14 +105,14 @@ std::string imbalance_report(Run&& run, const ImbalanceReportOptions& options) {
   if (n.window && n.window_end_ns) end = saturating_sub(*n.window_end_ns, origin);
   std::vector<Timeline::RegionImbalance> rows;
   if (end > start) rows = tl.imbalance(start, end);
-  if (options.json) return json(path, tl, n, rows);
+  if (options.json) return json(path, tl, n, rows, options.source);
   const std::size_t count = tl.ranks().size();
   std::string heading = path + ": " + std::to_string(count) + (count == 1 ? " rank" : " ranks") +
                         " (" + ranks_text(tl.ranks()) + "), ";
   heading += n.window ? "time window " + n.window_text + " (seconds from the run's first call)"
                       : std::string("the whole run");
   heading += "; covered time per rank (the union of a region's calls)";
-  return table(tl, rows, heading);
+  return table(tl, rows, heading, options.source);
 }
 
 }  // namespace scope_speedscope

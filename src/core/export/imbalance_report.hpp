@@ -20,6 +20,10 @@ struct ImbalanceReportOptions {
   Patterns exclude;
   Narrowing narrowing;  // its time window (seconds from the run's first call); nothing else
   bool json = false;
+  // --source: each region's file:line and text (a last column; JSON:
+  // "source": {"file", "line", "text"}, null when unknown). The run must
+  // have been read with its sources (ReadPlan::sources).
+  bool source = false;
 };
 
 // The table: a heading line naming the file, the ranks and the window, then

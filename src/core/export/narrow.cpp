@@ -96,7 +96,12 @@ Run narrow_run(const Run& run, const std::vector<uint32_t>& regions, const Narro
   out.tasks = run.tasks;
   out.lane_column = run.lane_column;
   out.regions.resize(run.regions.size());
-  for (std::size_t r = 0; r < run.regions.size(); ++r) out.regions[r].name = run.regions[r].name;
+  for (std::size_t r = 0; r < run.regions.size(); ++r) {
+    out.regions[r].name = run.regions[r].name;
+    out.regions[r].source = run.regions[r].source;
+  }
+  out.sources = run.sources;
+  out.sources_read = run.sources_read;
 
   const Clip clip = clip_of(narrowing, narrowing.window ? run_origin_ns(run) : std::nullopt);
   // Count first: the copy is allocated once, at its size.
@@ -115,6 +120,7 @@ Run narrow_run(const Run& run, const std::vector<uint32_t>& regions, const Narro
   for (uint32_t r : regions) {
     for (const RankSlice& slice : run.regions[r].ranks) {
       RankSlice copy{slice.rank, out.start_ns.size(), 0};
+      copy.source = slice.source;
       for (uint64_t e = slice.offset; e < slice.offset + slice.count; ++e) {
         const int64_t s = run.start_ns[e], en = run.end_ns[e];
         if (!clip.keep(s, en)) continue;

@@ -170,4 +170,30 @@ std::vector<int64_t> unread_ranks(const Run& run) {
   return out;
 }
 
+namespace {
+const SourceLocation* known_source(const Run& run, uint32_t row) {
+  if (row == RankSlice::kNoSource || row >= run.sources.size()) return nullptr;
+  const SourceLocation& s = run.sources[row];
+  return s.known() ? &s : nullptr;
+}
+}  // namespace
+
+const SourceLocation* slice_source(const Run& run, const RankSlice& slice) {
+  return known_source(run, slice.source);
+}
+
+const SourceLocation* region_source(const Run& run, const Region& region) {
+  return known_source(run, region.source);
+}
+
+void choose_region_sources(Run& run) {
+  for (Region& region : run.regions) {
+    const RankSlice* lowest = nullptr;
+    for (const RankSlice& slice : region.ranks) {
+      if (lowest == nullptr || slice.rank < lowest->rank) lowest = &slice;
+    }
+    region.source = lowest != nullptr ? lowest->source : RankSlice::kNoSource;
+  }
+}
+
 }  // namespace scope_speedscope

@@ -26,11 +26,33 @@ struct RankSlice {
   // region order and the origin need of every rank), else nullopt.
   bool held = true;
   std::optional<int64_t> min_start_ns;
+  // The row's place in Run::sources (kNoSource: none read, or unknown).
+  uint32_t source = kNoSource;
+  static constexpr uint32_t kNoSource = UINT32_MAX;
+};
+
+// Where in the code a region row was recorded, as the layout stores it
+// (schema 1: the region group's @source_file, @source_lineno, @source_text;
+// schemas 2 and 3: rank_region_index/source_files, source_lines,
+// source_texts). Read only when asked (ReadPlan::sources). Unknown parts:
+// file "" , line -1, text "" (a bad value is read as unknown: see
+// read/h5_source.cpp).
+struct SourceLocation {
+  std::string file;
+  int64_t line = -1;
+  std::string text;
+  bool known() const { return !file.empty() || line >= 0 || !text.empty(); }
+  bool operator==(const SourceLocation& o) const {
+    return file == o.file && line == o.line && text == o.text;
+  }
 };
 
 struct Region {
   std::string name;
   std::vector<RankSlice> ranks;  // in the order the file supplied them
+  // The region's source location in Run::sources: its lowest rank's row's
+  // (set by the read that read sources; kept by a narrowed run's copy).
+  uint32_t source = RankSlice::kNoSource;
 };
 
 struct ThreadInfo {
@@ -59,6 +81,14 @@ struct Run {
   // Lane of each event (threads <= -2, tasks >= 0, -1 unknown); empty when
   // the file recorded no thread_ids column (then a rank is one stack).
   std::vector<int64_t> lane;
+
+  // The source locations of the region rows (RankSlice::source), when the
+  // read was asked for them (sources_read); empty otherwise.
+  std::vector<SourceLocation> sources;
+  bool sources_read = false;
+  // What the read found wrong but read on ("source_lines[3] is -7: read as
+  // unknown"), each kind once: the shells print them as warnings.
+  std::vector<std::string> warnings;
 
   std::map<int64_t, std::vector<ThreadInfo>> threads;  // per rank, row order
   std::map<int64_t, std::vector<TaskInfo>> tasks;      // per rank, row order
@@ -97,6 +127,15 @@ struct Run {
   std::shared_ptr<const LaneIndex> lane_index;
   void index_lanes();
 };
+
+// A region's source location (Region::source: its lowest rank's row's; the
+// frame's file and line with --source-locations); nullptr when none was
+// read or it is unknown.
+const SourceLocation* region_source(const Run& run, const Region& region);
+// The source location of one row; nullptr as above.
+const SourceLocation* slice_source(const Run& run, const RankSlice& slice);
+// Sets each region's source to its lowest rank's row's (the reader, once).
+void choose_region_sources(Run& run);
 
 // The earliest start over every call of the run (all regions, ranks and
 // lanes), in ns: the zero of a time window, whatever is selected; nullopt

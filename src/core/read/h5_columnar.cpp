@@ -48,6 +48,11 @@ RegionTable read_region_table(File& f, Run& run) {
 class Attacher {
  public:
   explicit Attacher(Run& run) : run_(run) {}
+  // Row p of the index: its source location is row p of run.sources.
+  void attach(uint32_t region, RankSlice slice, std::size_t p) {
+    if (run_.sources_read) slice.source = static_cast<uint32_t>(p);
+    attach(region, slice);
+  }
   void attach(uint32_t region, const RankSlice& slice) {
     auto& ranks = run_.regions[region].ranks;
     const uint64_t key = (uint64_t{region} << 32) | static_cast<uint64_t>(slice.rank);
@@ -58,8 +63,8 @@ class Attacher {
       ranks[it->second] = slice;
     }
   }
-  void attach(uint32_t region, int64_t rank, uint64_t offset, uint64_t count) {
-    attach(region, RankSlice{rank, offset, count});
+  void attach(uint32_t region, int64_t rank, uint64_t offset, uint64_t count, std::size_t p) {
+    attach(region, RankSlice{rank, offset, count}, p);
   }
 
  private:
@@ -455,7 +460,7 @@ class HeldRead {
       } else if (deltas_) {
         decode_held(r);
       }
-      slices.attach(region, slice);
+      slices.attach(region, slice, r.p);
     }
   }
 
@@ -486,6 +491,7 @@ void read_columnar(File& f, Run& run) {
   require_same_length(f, offsets, region_ids, "rank_region_index/event_offsets");
   require_same_length(f, counts, region_ids, "rank_region_index/event_counts");
   validate_ranks(f, ranks);
+  if (f.sources) read_index_sources(f, run, region_ids.size());
 
   // The encoding is chosen by column name, not by schema number (spec 1.5).
   const bool deltas = link_exists(root, "events/start_deltas");
@@ -540,7 +546,7 @@ void read_columnar(File& f, Run& run) {
         }
       }
     }
-    slices.attach(region, ranks[p], offset, count);
+    slices.attach(region, ranks[p], offset, count, p);
   }
   drop_regions_without_rows(run);
 }
@@ -554,9 +560,10 @@ void read_aggregate(File& f, Run& run) {
   const std::vector<int64_t> ranks = read_int64_column(f, root, "rank_region_index/ranks");
   require_same_length(f, ranks, region_ids, "rank_region_index/ranks");
   validate_ranks(f, ranks);
+  if (f.sources) read_index_sources(f, run, region_ids.size());
   Attacher slices(run);
   for (std::size_t p = 0; p < region_ids.size(); ++p) {
-    slices.attach(region_of(f, table, region_ids[p]), ranks[p], 0, 0);
+    slices.attach(region_of(f, table, region_ids[p]), ranks[p], 0, 0, p);
   }
   run.regions.erase(std::remove_if(run.regions.begin(), run.regions.end(),
                                    [](const Region& r) { return r.ranks.empty(); }),

@@ -88,6 +88,10 @@ struct File {
   std::optional<std::vector<int64_t>> held_ranks;
   bool others_first_starts = true;
   bool keep_calls = true;  // ReadPlan::keep
+  bool sources = false;    // ReadPlan::sources: read the rows' source locations
+  // Source values read as unknown (h5_source.cpp): how many, the first.
+  uint64_t source_problems = 0;
+  std::string first_source_problem;
 
   [[noreturn]] void fail(const std::string& what) const;  // corrupt_profile, names the file
   // A message of the table about this file: {"path", path} comes first.
@@ -147,6 +151,19 @@ struct AttributeValue {
   std::string repr;    // Python repr of the value as h5py would return it
 };
 std::optional<AttributeValue> read_attribute(const File& f, hid_t loc, const std::string& name);
+
+// Source locations (h5_source.cpp), read only when File::sources is set. A
+// bad value is read as unknown and counted, never a failure (only a source
+// that could not give bytes still fails the read).
+// Schema 1: a region group's @source_file, @source_lineno, @source_text as a
+// new row of run.sources; returns its index (`where` names the group).
+uint32_t read_group_source(File& f, hid_t group, const std::string& where, Run& run);
+// Schemas 2 and 3: rank_region_index/source_files, source_lines and
+// source_texts, one row of run.sources per index row (`rows` of them).
+void read_index_sources(File& f, Run& run, std::size_t rows);
+// Each region's source (choose_region_sources) and the one warning of a
+// read that read some source value as unknown.
+void finish_sources(const File& f, Run& run);
 
 // The layout readers, one per layout (dispatch in h5_reader.cpp).
 void read_schema1(File& f, Run& run);

@@ -94,6 +94,7 @@ Run read_open_file(h5::File& f) {
   } else {
     h5::read_schema1(f, run);
   }
+  h5::finish_sources(f, run);
   if (f.progress) f.progress("read", f.events_total, f.events_total);
   return run;
 }
@@ -161,6 +162,7 @@ Run read_from_state(h5::SourceState& state, const std::string& path, const Progr
   f.progress = progress;
   f.source = &state;
   f.times = plan.depth == ReadDepth::calls;
+  f.sources = plan.sources;
   if (f.times && plan.ranks) {
     f.held_ranks = *plan.ranks;
     std::sort(f.held_ranks->begin(), f.held_ranks->end());

@@ -59,6 +59,10 @@ struct ReadPlan {
   // of a whole read, block by block) and keeps none (their slices are not
   // held): what a timeline's export needs of the ranks it left out.
   bool keep = true;
+  // Each region row's source location too (Run::sources; off: nothing of
+  // it is read). A bad value is read as unknown with one warning
+  // (Run::warnings), never a failure: see h5_source.cpp.
+  bool sources = false;
 };
 
 // Reads a scope-profiler file (schema 1, 2, 3 or aggregate) from a path.

@@ -197,11 +197,12 @@ void read_schema1(File& f, Run& run) {
       // map[name][rank] = slice. Rank groups come in rank order, so a second
       // group of the same rank ("rank1", "rank01") can only meet the last entry.
       Region& region = run.regions[it->second];
+      RankSlice slice{p.rank, offset, count};
+      if (f.sources) slice.source = read_group_source(f, group.get(), where, run);
       if (!region.ranks.empty() && region.ranks.back().rank == p.rank) {
-        region.ranks.back().offset = offset;
-        region.ranks.back().count = count;
+        region.ranks.back() = slice;
       } else {
-        region.ranks.push_back(RankSlice{p.rank, offset, count});
+        region.ranks.push_back(slice);
       }
     }
   }

@@ -117,6 +117,10 @@ constexpr Entry kMessages[] = {
      "build of scope-speedscope cannot decode",
      "This file is compressed with HDF5 filter {filter} ({name}), which scope-speedscope cannot "
      "decode: it reads profiles compressed with gzip, LZF or Zstandard, with or without shuffle."},
+    {Msg::source_values_unknown, "source_values_unknown", ErrorKind::corrupt_profile,
+     "{path}: {values} source location value(s) could not be used and are read as unknown "
+     "(the first: {first})",
+     "Some source locations in this file are damaged and are shown as unknown ({first})."},
     // ---- export ------------------------------------------------------------------
     {Msg::no_profiling_data, "no_profiling_data", ErrorKind::value, "No profiling data provided.",
      "No file was given to convert."},

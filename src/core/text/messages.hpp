@@ -59,6 +59,8 @@ enum class Msg {
   file_shrank,         // offset, size: a file_unreadable reason: it ended before its size
   too_large,           // path, what, limit: more memory than one file may take
   unsupported_filter,  // path, dataset, filter (its number), name: not gzip/shuffle/lzf/zstd
+  // a warning, never thrown: source locations read as unknown (ReadPlan::sources)
+  source_values_unknown,  // path, values (how many), first
   // export
   no_profiling_data,
   no_regions_matched,

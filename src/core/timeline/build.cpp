@@ -119,7 +119,12 @@ Timeline Timeline::Builder::build(const Run& run, Run* consumed, const TimelineO
 
 void Timeline::Builder::take_frames_and_origin(const Run& run) {
   const detail::DocumentPlan plan = detail::plan_document(run.regions.size(), selected.named());
-  for (uint32_t region : plan.frame_regions) tl.frames_.push_back(run.regions[region].name);
+  for (uint32_t region : plan.frame_regions) {
+    tl.frames_.push_back(run.regions[region].name);
+    if (!run.sources_read) continue;
+    const SourceLocation* source = region_source(run, run.regions[region]);
+    tl.frame_sources_.push_back(source != nullptr ? *source : SourceLocation{});
+  }
   tl.frame_regions_ = plan.frame_regions;
   frame_of_region = plan.frame_of_region;
   bool any = false;
@@ -469,7 +474,14 @@ void Timeline::Builder::describe_selection(const Run& run, const std::vector<uin
   described->tasks = run.tasks;
   described->lane_column = run.lane_column;
   described->lane_index = run.lane_index;
-  for (const Region& region : run.regions) described->regions.push_back(Region{region.name, {}});
+  described->sources_read = run.sources_read;
+  for (const Region& region : run.regions) {
+    described->regions.push_back(Region{region.name, {}});
+    if (const SourceLocation* source = region_source(run, region)) {
+      described->regions.back().source = static_cast<uint32_t>(described->sources.size());
+      described->sources.push_back(*source);
+    }
+  }
   described->region_order_keys = region_order_keys(run);
   tl.described_ = std::move(described);
   tl.unread_ranks_ = scope_speedscope::unread_ranks(run);

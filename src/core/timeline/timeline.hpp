@@ -96,6 +96,9 @@ class Timeline {
   // lane (0 at the least) + 1, so a call of no length there is inside.
   int64_t run_end_ns() const;
   const std::vector<std::string>& frames() const { return frames_; }
+  // Each frame's source location (its region's, region_source), when the
+  // run was read with its sources (ReadPlan::sources); else empty.
+  const std::vector<SourceLocation>& frame_sources() const { return frame_sources_; }
   // The run's region (index into its regions) of each frame.
   const std::vector<uint32_t>& frame_regions() const { return frame_regions_; }
   // What was opened: the options' ranks (as listed), include and exclude.
@@ -308,6 +311,7 @@ class Timeline {
   std::vector<std::size_t> lane_block_;  // lane -> block
   std::vector<Block> blocks_;
   std::vector<std::string> frames_;
+  std::vector<SourceLocation> frame_sources_;
   std::vector<uint32_t> frame_regions_;
   TimelineOptions selection_;  // without its progress callback
   std::shared_ptr<const Run> described_;

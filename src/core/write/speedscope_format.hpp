@@ -4,6 +4,9 @@
 //
 // {"$schema": SCHEMA_URL, "exporter": EXPORTER, "name": <run label>,
 //  "activeProfileIndex": 0, "shared": {"frames": [{"name": <region>}, ...]},
+//  (with --source-locations a frame is {"name": <region>, "file": <file>,
+//   "line": <line>}, "file" only when known (not ""), "line" only when
+//   known (>= 0): its region's lowest rank's row's, model/run.hpp)
 //  "profiles": [{"type": "evented", "name": "rank R[ - lane]", "unit": TIME_UNIT,
 //                "startValue": <first at>, "endValue": <last at>,
 //                "events": [{"type": "O"|"C", "frame": <i>, "at": <seconds>}, ...]},
@@ -34,6 +37,8 @@ inline constexpr const char* document[] = {"$schema", "exporter", "name", "activ
                                            "shared",  "profiles"};
 inline constexpr const char* shared[] = {"frames"};
 inline constexpr const char* frame[] = {"name"};
+// With --source-locations, after "name", each only when known.
+inline constexpr const char* frame_source[] = {"file", "line"};
 inline constexpr const char* profile[] = {"type",       "name",     "unit",
                                           "startValue", "endValue", "events"};
 inline constexpr const char* event[] = {"type", "frame", "at"};

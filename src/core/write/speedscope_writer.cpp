@@ -235,8 +235,24 @@ void key(JsonOut& out, const char* name, bool first) {
 
 // {"$schema": ..., "exporter": ..., "name": ..., "activeProfileIndex": 0,
 //  "shared": {"frames": [...]}, "profiles": [   (keys::document, in order)
+// A frame: {"name": ...} and, with `sources`, "file" and "line" when known.
+void write_frame(JsonOut& out, const Run& run, const Region& region, bool sources) {
+  key(out, keys::frame[0], true);
+  out.string(region.name);
+  const SourceLocation* s = sources ? region_source(run, region) : nullptr;
+  if (s != nullptr && !s->file.empty()) {
+    key(out, keys::frame_source[0], false);
+    out.string(s->file);
+  }
+  if (s != nullptr && s->line >= 0) {
+    key(out, keys::frame_source[1], false);
+    out.integer(s->line);
+  }
+  out.raw("}");
+}
+
 void write_head(JsonOut& out, const Run& run, std::string_view name,
-                const detail::DocumentPlan& plan) {
+                const detail::DocumentPlan& plan, bool sources) {
   key(out, keys::document[0], true);
   out.string(SCHEMA_URL);
   key(out, keys::document[1], false);
@@ -250,9 +266,7 @@ void write_head(JsonOut& out, const Run& run, std::string_view name,
   out.raw("[");
   for (std::size_t f = 0; f < plan.frame_regions.size(); ++f) {
     if (f > 0) out.raw(", ");
-    key(out, keys::frame[0], true);
-    out.string(run.regions[plan.frame_regions[f]].name);
-    out.raw("}");
+    write_frame(out, run, run.regions[plan.frame_regions[f]], sources);
   }
   out.raw("]}");
   key(out, keys::document[5], false);
@@ -315,14 +329,14 @@ void write_profile_head(JsonOut& out, const NamedCalls& p,
 
 void write_speedscope_document(Sink& sink, const Run& run, std::string_view name,
                                const std::vector<NamedCalls>& profiles, std::size_t flush_size,
-                               const Progress& progress) {
+                               const Progress& progress, bool frame_sources) {
   const detail::DocumentPlan plan = detail::plan_document(run.regions.size(), profiles);
   uint64_t total_events = 0;
   for (const NamedCalls& p : profiles) {
     total_events += 2 * (p.stream ? p.stream->size() : static_cast<uint64_t>(p.end - p.begin));
   }
   JsonOut out(sink, flush_size);
-  write_head(out, run, name, plan);
+  write_head(out, run, name, plan, frame_sources);
   EventWriter events(out, plan);
   uint64_t done = 0;
   const uint64_t report_every = 1 << 20;

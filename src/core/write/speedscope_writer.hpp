@@ -70,9 +70,12 @@ class JsonOut {
 };
 
 // Writes the whole document for one run (frames numbered in order of first
-// appearance, all profiles rebased on the earliest first call).
+// appearance, all profiles rebased on the earliest first call). With
+// `frame_sources`, each frame carries its region's file and line where the
+// run holds them (region_source; speedscope_format.hpp).
 void write_speedscope_document(Sink& sink, const Run& run, std::string_view name,
                                const std::vector<NamedCalls>& profiles,
-                               std::size_t flush_size = 1 << 16, const Progress& progress = {});
+                               std::size_t flush_size = 1 << 16, const Progress& progress = {},
+                               bool frame_sources = false);
 
 }  // namespace scope_speedscope
