@@ -1,10 +1,10 @@
 // The table of regions over the visible window (#tl-regions-table): calls,
-// total and self time per region, the core's regions query, sortable by
-// each column; asked again a moment after the window stops changing. A click
+// total and self time per region, the core's regions query (times to 4
+// digits, exact in each cell's title), sortable by each column; asked again a moment after the window stops changing. A click
 // on a region highlights it (the view decides what that means).
 
 import { el } from '../dom.js';
-import { count, exactTime } from './format.js';
+import { count, exactTime, tableTime } from './format.js';
 import { WindowQuery, markRows, regionButton, sortButtons, stampWindow } from './window-table.js';
 
 const REGION_ROWS = 200;
@@ -76,8 +76,8 @@ export class RegionsTable {
             regionButton(el, r.name, `Highlight ${r.name}`, () => this.#onPick(r.frame)),
           ),
           el('td', { className: 'num', 'data-field': 'calls', text: count(r.calls) }),
-          el('td', { className: 'num', 'data-field': 'total', text: exactTime(r.total) }),
-          el('td', { className: 'num', 'data-field': 'self', text: exactTime(r.self) }),
+          el('td', { className: 'num', 'data-field': 'total', text: tableTime(r.total), title: exactTime(r.total) }),
+          el('td', { className: 'num', 'data-field': 'self', text: tableTime(r.self), title: exactTime(r.self) }),
         ),
       ),
     );
