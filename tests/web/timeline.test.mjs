@@ -454,7 +454,7 @@ describe('the timeline', { timeout: 900_000 }, () => {
     assert.ok(await menu.isVisible());
     assert.equal(await menu.getAttribute('aria-haspopup'), 'menu');
     assert.equal(await expanded(), 'false');
-    const items = ['download', 'open-tab', 'fullscreen'];
+    const items = ['download', 'open-tab', 'copy-link', 'fullscreen'];
     for (const id of items) assert.ok(await page.getByTestId(id).isHidden(), `${id} folded`);
     const b = await menu.boundingBox();
     const bar = await page.locator('#bar').boundingBox();
@@ -467,7 +467,7 @@ describe('the timeline', { timeout: 900_000 }, () => {
     assert.equal(await page.locator('#actions-list').getAttribute('role'), 'menu');
     assert.deepEqual(
       await page.locator('#actions-list > *').evaluateAll((els) => els.map((e) => e.getAttribute('role'))),
-      ['menuitem', 'menuitem', 'menuitemcheckbox'],
+      ['menuitem', 'menuitem', 'menuitem', 'menuitemcheckbox'],
     );
     assert.equal(await page.getByTestId('fullscreen').getAttribute('aria-checked'), 'false');
     assert.equal(await active(), 'download');
@@ -477,6 +477,7 @@ describe('the timeline', { timeout: 900_000 }, () => {
     }
     for (const [key, id] of [
       ['ArrowDown', 'open-tab'],
+      ['ArrowDown', 'copy-link'],
       ['ArrowDown', 'fullscreen'],
       ['ArrowDown', 'download'],
       ['ArrowUp', 'fullscreen'],

@@ -138,6 +138,15 @@ export class RanksPanel {
     this.#mark();
   }
 
+  // A region chosen from elsewhere (a link's view; null: none): marked, its
+  // heatmap shown with the window's rows, as a click but not told back.
+  select(frame) {
+    this.#selected = frame;
+    if (frame === null) this.#heatmap.clear();
+    this.#mark();
+    if (frame !== null && this.#query) this.#loadHeatmap(this.#asked);
+  }
+
   #choose(frame) {
     this.#select(this.#selected === frame ? null : frame);
     if (this.#selected !== null && this.#query) this.#loadHeatmap(this.#asked);
