@@ -24,6 +24,7 @@ import { wireBar } from './flow-bar.js';
 import { choose } from './flow-choose.js';
 import { wireComparison } from './flow-compare.js';
 import { convertIfItFits, showReadyOutputs } from './flow-convert.js';
+import { copyLink, readLink } from './flow-link.js';
 import { engineRestarted } from './flow-timeline.js';
 import { registerServiceWorkerWhenIdle } from './offline.js';
 import * as options from './options.js';
@@ -38,6 +39,9 @@ import { goodFiles, state, update } from './state.js';
 import * as status from './status.js';
 
 async function boot() {
+  // A link to a view (#…): kept until its file is chosen.
+  readLink();
+  $('copy-link').addEventListener('click', () => copyLink());
   // Offline use: once the first chart is painted (timelinePainted), or when
   // idle; the service worker's first install would slow the first file down.
   registerServiceWorkerWhenIdle(() => ['inspecting', 'preparing', 'drawing'].includes(state.phase));

@@ -5,6 +5,7 @@ import { $ } from './dom.js';
 import * as downloads from './downloads.js';
 import * as filesView from './files-view.js';
 import { compareRuns, leaveComparison } from './flow-compare.js';
+import { linkChosen } from './flow-link.js';
 import { cancelled, convertIfItFits, estimate, fileList, limitFor, reportFailure } from './flow-convert.js';
 import { showTimelineBox } from './flow-timeline.js';
 import { placeholder } from './flow-viewer.js';
@@ -55,6 +56,9 @@ export async function choose(files, { compare = false } = {}) {
   }
   status.hideProgress();
   options.reset(goodFiles().map((f) => f.info));
+  // A link's view of one of them: its ranks, and the two runs it compared.
+  const linked = linkChosen(goodFiles().map((f) => f.file));
+  const pair = linked ?? (compare && files.length === 2 ? files : null);
   if (!goodFiles().length) {
     update({ phase: 'failed' });
     status.setStatus(files.length > 1 ? 'None of these files can be converted.' : 'This file cannot be converted.');
@@ -62,12 +66,13 @@ export async function choose(files, { compare = false } = {}) {
   }
   const selection = state.selection;
   await convertIfItFits({ automatic: true });
-  if (compare && files.length === 2 && goodFiles().length === 2 && state.selection === selection) {
-    if (state.outputs.length === 2) {
-      update({ current: 1 });
-      downloads.render(state.outputs, 1, site.viewerPage);
+  if (pair && goodFiles().length === files.length && state.selection === selection) {
+    const b = files.indexOf(pair[1]);
+    if (state.outputs.length === files.length && b !== state.current) {
+      update({ current: b });
+      downloads.render(state.outputs, b, site.viewerPage);
     }
-    await compareRuns(files[0], files[1]);
+    await compareRuns(pair[0], pair[1]);
   }
 }
 

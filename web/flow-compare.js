@@ -2,6 +2,7 @@
 
 import { $ } from './dom.js';
 import { cancelled, limitFor } from './flow-convert.js';
+import { linkShown } from './flow-link.js';
 import { drawTimeline, revealTimeline, showTimelineBox, timelineFile } from './flow-timeline.js';
 import * as options from './options.js';
 import { engine, timeline } from './parts.js';
@@ -44,6 +45,7 @@ export async function compareRuns(fileA, fileB) {
   document.body.dataset.compare = 'on';
   showTimelineBox(true);
   timeline.show({ ...reply, fileName: fileB.name, baselineName: fileA.name });
+  linkShown({ comparing: true });
   status.setStatus(`Comparing ${fileB.name} (B) with ${fileA.name} (A).`);
   revealTimeline();
 }

@@ -4,6 +4,7 @@
 import { $, el, nextFrame, plural } from './dom.js';
 import { compareRuns, leaveComparison } from './flow-compare.js';
 import { cancelled, limitFor } from './flow-convert.js';
+import { linkShown } from './flow-link.js';
 import { registerServiceWorker } from './offline.js';
 import * as options from './options.js';
 import { engine, timeline } from './parts.js';
@@ -82,6 +83,7 @@ export async function drawTimeline(opts, mine, { reveal = true } = {}) {
   flow.firstPaint = new Promise((done) => (flow.paintedNow = done));
   timeline.show({ ...reply, fileName: file.name });
   flow.completed = reply.provisional ? completeTimeline(reply.timeline, file, mine) : Promise.resolve();
+  linkShown({ comparing: false });
   if (reveal) revealTimeline();
   return 'drawn';
 }
@@ -94,14 +96,17 @@ async function completeTimeline(id, file, mine) {
   if (mine !== flow.run || timeline.timeline !== id) return;
   const reply = await engine.query('complete', { timeline: id });
   if (mine !== flow.run || timeline.timeline !== id || reply.type !== 'result') return;
-  if (reply.changed) timeline.show({ ...reply, fileName: file.name });
-  else timeline.completed(reply);
+  if (reply.changed) {
+    timeline.show({ ...reply, fileName: file.name });
+    linkShown({ comparing: false });
+  } else timeline.completed(reply);
 }
 
 // The timeline and its controls (in the bar) show together.
 export function showTimelineBox(shown) {
   $('timeline-box').hidden = !shown;
   $('tl-toolbar').hidden = !shown;
+  $('copy-link').hidden = !shown;
 }
 
 export function timelinePainted(info) {

@@ -142,6 +142,16 @@ export function reset(infos) {
   updateRanksValidity();
 }
 
+// The ranks of a link to a view ('all', or numbers): those the files hold
+// are ticked; none of them: the default rank.
+export function setRanks(ranks) {
+  const known = new Set(knownRanks.map(([r]) => r));
+  const wanted = new Set(ranks === 'all' ? known : ranks.filter((r) => known.has(r)));
+  if (!wanted.size) wanted.add(defaultRank());
+  for (const box of rankBoxes()) box.checked = wanted.has(Number(box.value));
+  updateRanksValidity();
+}
+
 export function setFeatures(features) {
   for (const node of document.querySelectorAll('#options .narrowing')) node.hidden = !features.narrowing;
 }

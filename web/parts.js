@@ -5,6 +5,7 @@
 import { $ } from './dom.js';
 import { EngineClient } from './engine-client.js';
 import { createRemoteEngine, SERVED } from './remote-engine.js';
+import { viewChanged } from './flow-link.js';
 import { timelinePainted } from './flow-timeline.js';
 import { viewerStatus } from './flow-viewer.js';
 import * as site from './site.js';
@@ -24,4 +25,8 @@ export const viewer = new Viewer({
   onStatus: (...a) => viewerStatus(...a),
 });
 
-export const timeline = new TimelineView({ client: engine, onPainted: (info) => timelinePainted(info) });
+export const timeline = new TimelineView({
+  client: engine,
+  onPainted: (info) => timelinePainted(info),
+  onView: (how) => viewChanged(how),
+});

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createScopeSpeedscope } from '../../dist/node.js';
-import { exactTime } from '../../web/timeline/format.js';
+import { exactTime, tableTime } from '../../web/timeline/format.js';
 import {
   assertAccessible,
   assertSameOrigin,
@@ -284,16 +284,29 @@ describe('the timeline', { timeout: 900_000 }, () => {
       const view = await viewOf(page);
       assert.equal(start, Math.floor(view.start));
       assert.equal(end, Math.ceil(view.end));
-      const expected = tl
+      const sorted = tl
         .regions(start, end)
         .sort((a, b) => b.total - a.total || a.frame - b.frame)
-        .slice(0, 200)
-        .map((r) => [r.name, r.calls.toLocaleString('en-US'), exactTime(r.total), exactTime(r.self)]);
+        .slice(0, 200);
+      const expected = sorted.map((r) => [
+        r.name,
+        r.calls.toLocaleString('en-US'),
+        tableTime(r.total),
+        tableTime(r.self),
+      ]);
       const rows = await page
         .locator('#tl-regions tr')
         .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
       assert.ok(expected.length > 1, 'several regions in the window');
       assert.deepEqual(rows, expected);
+      // Each time is exact in its cell's title, a hover away.
+      const titles = await page
+        .locator('#tl-regions tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td.num[title]')].map((td) => td.title)));
+      assert.deepEqual(
+        titles,
+        sorted.map((r) => [exactTime(r.total), exactTime(r.self)]),
+      );
       // Sorted by calls on a click; a click on a region highlights it.
       await page.locator('th[data-sort=calls] button').click();
       assert.equal(await page.locator('th[data-sort=calls]').getAttribute('aria-sort'), 'descending');
@@ -472,7 +485,7 @@ describe('the timeline', { timeout: 900_000 }, () => {
     assert.ok(await menu.isVisible());
     assert.equal(await menu.getAttribute('aria-haspopup'), 'menu');
     assert.equal(await expanded(), 'false');
-    const items = ['download', 'open-tab', 'fullscreen'];
+    const items = ['download', 'open-tab', 'copy-link', 'fullscreen'];
     for (const id of items) assert.ok(await page.getByTestId(id).isHidden(), `${id} folded`);
     const b = await menu.boundingBox();
     const bar = await page.locator('#bar').boundingBox();
@@ -485,7 +498,7 @@ describe('the timeline', { timeout: 900_000 }, () => {
     assert.equal(await page.locator('#actions-list').getAttribute('role'), 'menu');
     assert.deepEqual(
       await page.locator('#actions-list > *').evaluateAll((els) => els.map((e) => e.getAttribute('role'))),
-      ['menuitem', 'menuitem', 'menuitemcheckbox'],
+      ['menuitem', 'menuitem', 'menuitem', 'menuitemcheckbox'],
     );
     assert.equal(await page.getByTestId('fullscreen').getAttribute('aria-checked'), 'false');
     assert.equal(await active(), 'download');
@@ -495,6 +508,7 @@ describe('the timeline', { timeout: 900_000 }, () => {
     }
     for (const [key, id] of [
       ['ArrowDown', 'open-tab'],
+      ['ArrowDown', 'copy-link'],
       ['ArrowDown', 'fullscreen'],
       ['ArrowDown', 'download'],
       ['ArrowUp', 'fullscreen'],

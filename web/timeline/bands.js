@@ -102,6 +102,22 @@ export class Bands {
     this.#changed();
   }
 
+  // What is collapsed, for a link to the view: { lanes, ranks } (ascending
+  // numbers; ranks only with several).
+  get collapsedState() {
+    const sorted = (set) => [...set].sort((a, b) => a - b);
+    return { lanes: sorted(this.#collapsed), ranks: this.severalRanks ? sorted(this.#collapsedRanks) : [] };
+  }
+
+  // Collapses these lanes and ranks (the others open); numbers the run does
+  // not have are left out.
+  setCollapsed({ lanes, ranks }) {
+    this.#collapsed = new Set(lanes.filter((l) => l < this.#lanes.length));
+    const known = new Set(this.#groups.map((g) => g.rank));
+    this.#collapsedRanks = new Set(ranks.filter((r) => known.has(r)));
+    this.#changed();
+  }
+
   // The ranks top to bottom (rank numbers; null: ascending). False when
   // that is the order already.
   setOrder(ranks) {

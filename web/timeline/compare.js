@@ -2,14 +2,14 @@
 // visible window in run A (the baseline) and run B side by side
 // (#tl-compare-table: A, B, Δ and Δ % of each region's total or self time:
 // the core's rows of the window, RunComparison.regionsIn, which over the
-// whole run are diff's), sortable by each column, largest Δ first; asked
+// whole run are diff's; times to 4 digits, exact in the cells' titles), sortable by each column, largest Δ first; asked
 // again a moment after the window stops changing. And the bar above the
 // chart: which runs, the ratio scale's legend. Pure functions (sortedRows,
 // rowTexts) for the tests.
 
 import { el } from '../dom.js';
 import { drawRatioScale } from './draw.js';
-import { count, exactTime } from './format.js';
+import { count, exactTime, tableTime } from './format.js';
 import { WindowQuery, markRows, regionButton, sortButtons, stampWindow } from './window-table.js';
 
 const COMPARE_ROWS = 200;
@@ -36,13 +36,18 @@ export function sortedRows(rows, metric = 'total', sort = { key: 'delta', descen
   });
 }
 
-const signed = (ns) => (ns > 0 ? `+${exactTime(ns)}` : exactTime(ns));
+const signed = (ns, time) => (ns > 0 ? `+${time(ns)}` : time(ns));
 
-// A row as the table shows it: [name, A, B, Δ, Δ %].
+// A row as the table shows it: [name, A, B, Δ, Δ %], times to 4 digits.
 export function rowTexts(row, metric = 'total') {
   const [delta, p] = deltaOf(row, metric);
   const pct = p === null ? (row.b.calls ? 'new in B' : '—') : `${p > 0 ? '+' : ''}${p.toFixed(1)} %`;
-  return [row.name, exactTime(row.a[metric]), exactTime(row.b[metric]), signed(delta), pct];
+  return [row.name, tableTime(row.a[metric]), tableTime(row.b[metric]), signed(delta, tableTime), pct];
+}
+
+// The exact times of a row, the cells' titles: [A, B, Δ].
+export function rowTitles(row, metric = 'total') {
+  return [exactTime(row.a[metric]), exactTime(row.b[metric]), signed(deltaOf(row, metric)[0], exactTime)];
 }
 
 export class CompareTable {
@@ -123,6 +128,7 @@ export class CompareTable {
     byId('tl-compare-rows').replaceChildren(
       ...rows.slice(0, COMPARE_ROWS).map((r) => {
         const texts = rowTexts(r, metric);
+        const titles = rowTitles(r, metric);
         const delta = deltaOf(r, metric)[0];
         const change = delta > 0 ? 'slower' : delta < 0 ? 'faster' : 'same';
         return el(
@@ -133,7 +139,9 @@ export class CompareTable {
             { className: 'region' },
             regionButton(el, r.name, `Highlight ${r.name}`, () => this.#onPick(r.name)),
           ),
-          ...fields.map((f, i) => el('td', { className: `num ${f}`, 'data-field': f, text: texts[i + 1] })),
+          ...fields.map((f, i) =>
+            el('td', { className: `num ${f}`, 'data-field': f, text: texts[i + 1], title: titles[i] }),
+          ),
         );
       }),
     );

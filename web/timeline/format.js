@@ -32,6 +32,26 @@ export function exactTime(ns) {
   return `${sign}${whole}${frac ? `.${frac}` : ''} ${name}`;
 }
 
+// A time in a side table: at most 4 significant digits (never fewer than
+// its whole part), in the unit exactTime uses, the exact value a hover
+// away (the cell's title): 12345678901 -> "12.35 s", 857123456 ->
+// "857.1 ms", 3075 -> "3.075 µs", 600 -> "600 ns". Rounding up to 1000 of
+// a unit reads in the next: 999999 -> "1 ms".
+export function tableTime(ns) {
+  const n = Math.round(ns);
+  let i = UNITS.indexOf(unitOf(n));
+  let value = Math.abs(n) / UNITS[i][0];
+  const whole = value < 1 ? 1 : Math.floor(Math.log10(value)) + 1;
+  let text = value.toFixed(Math.max(0, 4 - whole));
+  if (Number(text) >= 1000 && i > 0) {
+    i--;
+    value = Math.abs(n) / UNITS[i][0];
+    text = value.toFixed(3);
+  }
+  if (text.includes('.')) text = text.replace(/\.?0+$/, '');
+  return `${n < 0 ? '-' : ''}${text} ${UNITS[i][1]}`;
+}
+
 // A tick of an axis whose ticks are `step` ns apart (1, 2 or 5 times a power
 // of ten): in the unit of the step, with the decimals the step needs.
 export function tickLabel(ns, step) {

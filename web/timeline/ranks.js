@@ -11,7 +11,7 @@
 // Only for timelines of more than one rank; otherwise a one-line note.
 
 import { el } from '../dom.js';
-import { exactTime } from './format.js';
+import { exactTime, tableTime } from './format.js';
 import { Heatmap } from './heatmap.js';
 import { WindowQuery, markRows, regionButton, sortButtons, stampWindow } from './window-table.js';
 
@@ -23,13 +23,15 @@ const byId = (id) => document.getElementById(id);
 // 0.0682 -> "6.8 %"
 export const imbalanceText = (x) => `${(x * 100).toFixed(1)} %`;
 
-// A row of the table as text, column by column (the tests compare them).
+// A row of the table as text, column by column (the tests compare them):
+// times to 4 digits; rowTitles: the exact times, the cells' titles.
 export const rowTexts = (r) => [
   r.name,
-  ...TIMES.map((k) => exactTime(r[k])),
+  ...TIMES.map((k) => tableTime(r[k])),
   imbalanceText(r.imbalance),
   String(r.slowestRank),
 ];
+export const rowTitles = (r) => [null, ...TIMES.map((k) => exactTime(r[k])), null, null];
 
 export class RanksPanel {
   #client;
@@ -136,6 +138,15 @@ export class RanksPanel {
     this.#mark();
   }
 
+  // A region chosen from elsewhere (a link's view; null: none): marked, its
+  // heatmap shown with the window's rows, as a click but not told back.
+  select(frame) {
+    this.#selected = frame;
+    if (frame === null) this.#heatmap.clear();
+    this.#mark();
+    if (frame !== null && this.#query) this.#loadHeatmap(this.#asked);
+  }
+
   #choose(frame) {
     this.#select(this.#selected === frame ? null : frame);
     if (this.#selected !== null && this.#query) this.#loadHeatmap(this.#asked);
@@ -169,13 +180,14 @@ export class RanksPanel {
 
   #row(r) {
     const [name, ...numbers] = rowTexts(r);
+    const titles = rowTitles(r).slice(1);
     const fields = [...TIMES, 'imbalance', 'slowestRank'];
     const button = regionButton(el, name, `Show ${name} on each rank`, () => this.#choose(r.frame));
     return el(
       'tr',
       { 'data-frame': String(r.frame), onclick: (e) => e.target !== button && this.#choose(r.frame) },
       el('td', { className: 'region' }, button),
-      ...numbers.map((text, i) => el('td', { className: 'num', 'data-field': fields[i], text })),
+      ...numbers.map((text, i) => el('td', { className: 'num', 'data-field': fields[i], text, title: titles[i] })),
     );
   }
 

@@ -1,12 +1,13 @@
 // The table of regions over the visible window (#tl-regions-table): calls,
-// total and self time per region, the core's regions query, sortable by
-// each column; asked again a moment after the window stops changing. A click
-// on a region highlights it (the view decides what that means). A region
-// whose file records its source shows file:line and its line of code under
-// its name (monospace, one line, the whole on hover).
+// total and self time per region, the core's regions query (times to 4
+// digits, exact in each cell's title), sortable by each column; asked again
+// a moment after the window stops changing. A click on a region highlights
+// it (the view decides what that means). A region whose file records its
+// source shows file:line and its line of code under its name (monospace,
+// one line, the whole on hover).
 
 import { el } from '../dom.js';
-import { count, exactTime, sourceText } from './format.js';
+import { count, exactTime, sourceText, tableTime } from './format.js';
 import { WindowQuery, markRows, regionButton, sortButtons, stampWindow } from './window-table.js';
 
 const REGION_ROWS = 200;
@@ -95,8 +96,8 @@ export class RegionsTable {
             sourceLine(this.#sources[r.frame]),
           ),
           el('td', { className: 'num', 'data-field': 'calls', text: count(r.calls) }),
-          el('td', { className: 'num', 'data-field': 'total', text: exactTime(r.total) }),
-          el('td', { className: 'num', 'data-field': 'self', text: exactTime(r.self) }),
+          el('td', { className: 'num', 'data-field': 'total', text: tableTime(r.total), title: exactTime(r.total) }),
+          el('td', { className: 'num', 'data-field': 'self', text: tableTime(r.self), title: exactTime(r.self) }),
         ),
       ),
     );

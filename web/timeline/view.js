@@ -34,6 +34,7 @@ const byId = (id) => document.getElementById(id);
 
 export class TimelineView {
   #onPainted;
+  #onView;
   #chart;
   #renderer;
   #viewport = new Viewport();
@@ -58,8 +59,11 @@ export class TimelineView {
   #frameRequested = false;
   #rankTimer = 0;
 
-  constructor({ client, onPainted }) {
+  // onView(how): the view changed; how: 'push' for a deliberate step (a
+  // selection, a zoom to a call, a region chosen), else 'replace'.
+  constructor({ client, onPainted, onView = () => {} }) {
     this.#onPainted = onPainted;
+    this.#onView = onView;
     this.#chart = byId('tl-chart');
     this.#renderer = new Renderer(byId('tl-canvas'));
     this.#bands = new Bands({
@@ -143,6 +147,44 @@ export class TimelineView {
   get isWholeRun() {
     return this.#viewport.isWholeRun;
   }
+  // The run's first call in absolute ns (decimal text), or null.
+  get runOrigin() {
+    return this.#info?.runOrigin ?? null;
+  }
+  get provisional() {
+    return !!this.#info?.provisional;
+  }
+
+  // The view a link keeps: the window (whole ns), what is collapsed, the
+  // region chosen in a table and the selected call.
+  get viewState() {
+    const s = this.#selected;
+    const one = s && s.count === 1 && s.frame >= 0;
+    const region = this.#highlightWhy === 'region' ? this.#highlight.indexOf(1) : -1;
+    return {
+      window: { start: Math.round(this.#viewport.start), end: Math.round(this.#viewport.end) },
+      collapsed: this.#bands.collapsedState,
+      region: region >= 0 ? this.#info.frames[region] : null,
+      call: one ? { lane: s.lane, depth: s.depth, start: s.start, end: s.end, frame: s.frame } : null,
+    };
+  }
+
+  // Shows a link's view (viewState's fields; the run's numbers checked).
+  restore({ window, collapsed, region, call }) {
+    if (!this.#info) return;
+    if (collapsed) this.#bands.setCollapsed(collapsed);
+    this.#rankControls.collapsed(this.#bands.allRanksCollapsed);
+    const frame = region === null ? -1 : this.#info.frames.indexOf(region);
+    this.#markRegion(frame >= 0 ? frame : null);
+    this.#ranks.select(frame >= 0 ? frame : null);
+    const ok = call && call.lane < this.#info.lanes.length && call.frame < this.#info.frames.length;
+    this.#selected = ok ? { ...call, count: 1 } : null;
+    this.#focus = this.#selected;
+    this.#describe(this.#selected);
+    if (window) this.#viewport.set(window.start, window.end);
+    this.scrollBy(0);
+    this.#regionsSoon();
+  }
 
   // info: the worker's timeline-open reply, with fileName.
   show(info) {
@@ -175,7 +217,8 @@ export class TimelineView {
   // run's origin (timeline-complete's answer).
   completed(answer) {
     if (this.#info?.timeline === answer.timeline) {
-      this.#info = { ...this.#info, originInRun: answer.originInRun, provisional: false };
+      const { originInRun, runOrigin } = answer;
+      this.#info = { ...this.#info, originInRun, runOrigin, provisional: false };
       byId('timeline-box').dataset.provisional = 'false';
     }
   }
@@ -209,10 +252,11 @@ export class TimelineView {
 
   // ---- the view: zoom, pan, scroll ------------------------------------------------
 
-  #setView(start, end) {
+  #setView(start, end, how = 'replace') {
     this.#viewport.set(start, end);
     this.invalidate();
     this.#regionsSoon();
+    this.#onView(how);
   }
 
   zoomAt(x, factor) {
@@ -273,11 +317,12 @@ export class TimelineView {
   #viewChanged() {
     this.invalidate();
     this.#regionsSoon();
+    this.#onView('replace');
   }
 
   #zoomToItem(item) {
     const length = Math.max(item.end - item.start, 1);
-    this.#setView(item.start - length * 0.05, item.start + length * 1.05);
+    this.#setView(item.start - length * 0.05, item.start + length * 1.05, 'push');
     this.#bands.scrollTo(item, this.#renderer.height - AXIS_H);
     this.invalidate();
   }
@@ -286,12 +331,13 @@ export class TimelineView {
   // rank), with a little room on each side.
   #zoomToSpan(start, end) {
     const length = Math.max(end - start, 1);
-    this.#setView(start - length * 0.05, end + length * 0.05);
+    this.#setView(start - length * 0.05, end + length * 0.05, 'push');
   }
 
   toggleLane(lane) {
     this.#bands.toggle(lane);
     this.scrollBy(0);
+    this.#onView('replace');
   }
 
   // A rank collapsed to its row, or expanded to its lanes.
@@ -299,12 +345,14 @@ export class TimelineView {
     this.#bands.toggleRank(rank);
     this.#rankControls.collapsed(this.#bands.allRanksCollapsed);
     this.scrollBy(0);
+    this.#onView('replace');
   }
 
   #collapseAllRanks() {
     this.#bands.setAllRanks(!this.#bands.allRanksCollapsed);
     this.#rankControls.collapsed(this.#bands.allRanksCollapsed);
     this.scrollBy(0);
+    this.#onView('replace');
   }
 
   // The ranks' rows top to bottom (null: by rank number).
@@ -451,10 +499,12 @@ export class TimelineView {
       if (item.label) this.toggleRank(item.rankRow.rank);
       return;
     }
+    const changed = !sameItem(item, this.#selected);
     this.#selected = item;
     if (item) this.#focus = item;
     this.invalidate();
     this.#describe(item);
+    if (changed) this.#onView('push');
   }
 
   zoomToCallAt(x, y) {
@@ -485,6 +535,7 @@ export class TimelineView {
   selectFocused() {
     this.#selected = this.#focus;
     this.invalidate();
+    this.#onView('push');
   }
 
   zoomToFocused() {
@@ -542,6 +593,7 @@ export class TimelineView {
       this.#highlightWhy === 'region' && this.#highlight?.[frame] && this.#highlight.reduce((a, b) => a + b, 0) === 1;
     clearSearch();
     this.#markRegion(already ? null : frame);
+    this.#onView('push');
   }
 
   // Only `frame` in colour (null: every region), marked in the regions table.
@@ -565,6 +617,7 @@ export class TimelineView {
     if (frame === null && this.#highlightWhy !== 'region') return;
     if (frame !== null) clearSearch();
     this.#markRegion(frame);
+    this.#onView('push');
   }
 
   #regionsSoon() {

@@ -5,6 +5,7 @@
 #include <map>
 #include <new>
 #include <unordered_map>
+#include <string>
 
 #include "engine/answers.hpp"
 #include "engine/request.hpp"
@@ -105,6 +106,13 @@ json frame_sources_json(const Timeline& tl) {
   return out;
 }
 
+// The run's first call in absolute ns, as decimal text (a JavaScript
+// number cannot hold every int64): what identifies a run with its name and
+// size (the page's link to a view). A provisional open's is its ranks' own.
+std::string run_origin_text(const Timeline& tl) {
+  return std::to_string(tl.origin_ns() - tl.origin_in_run_ns());
+}
+
 // The answer to an open (and to a timeline-complete that reopened).
 json opened(Engine::State& s, WireAnswer& out) {
   const Timeline& tl = *s.tl;
@@ -120,6 +128,7 @@ json opened(Engine::State& s, WireAnswer& out) {
           {"totals", out.column(totals)},
           {"runEnd", tl.run_end_ns()},
           {"originInRun", tl.origin_in_run_ns()},
+          {"runOrigin", run_origin_text(tl)},
           {"maxWidth", kTimelineMaxWidth},
           {"memoryBytes", tl.memory_bytes()},
           {"unreadRanks", tl.unread_ranks()},
@@ -153,6 +162,7 @@ json complete_request(Engine::State& s, const json& r, const EngineIo& io, WireA
   return {{"changed", false},
           {"timeline", s.id},
           {"originInRun", s.tl->origin_in_run_ns()},
+          {"runOrigin", run_origin_text(*s.tl)},
           {"provisional", false}};
 }
 
@@ -228,6 +238,7 @@ json compare_open(Engine::State& s, const json& r, const EngineIo& io, WireAnswe
           {"totals", out.column(totals)},
           {"runEnd", std::max(a.run_end_ns(), b.run_end_ns())},
           {"originInRun", b.origin_in_run_ns()},
+          {"runOrigin", run_origin_text(b)},
           {"maxWidth", kTimelineMaxWidth},
           {"memoryBytes", a.memory_bytes() + b.memory_bytes() + s.runs->memory_bytes()},
           {"unreadRanks", b.unread_ranks()},

@@ -89,6 +89,8 @@ TEST(Engine, open_answers_the_timelines_lanes_frames_and_totals) {
   EXPECT_EQ(a.header["frames"], json(tl.frames()));
   EXPECT_EQ(a.header["runEnd"], tl.run_end_ns());
   EXPECT_EQ(a.header["originInRun"], tl.origin_in_run_ns());
+  // The run's first call, absolute, as text (an int64 a JavaScript number may round).
+  EXPECT_EQ(a.header["runOrigin"], std::to_string(tl.origin_ns() - tl.origin_in_run_ns()));
   EXPECT_EQ(a.header["maxWidth"], kTimelineMaxWidth);
   std::vector<double> totals(tl.frames().size(), 0);
   for (const auto& r : tl.regions(0, tl.run_end_ns())) totals[r.frame] = r.calls;
@@ -286,6 +288,7 @@ TEST(Engine, a_provisional_open_completes_into_the_exact_one) {
       ASSERT_EQ(done.header["type"], "result") << what << done.header.dump();
       EXPECT_EQ(done.header["provisional"], false);
       EXPECT_EQ(done.header["originInRun"], want.header["originInRun"]) << what;
+      EXPECT_EQ(done.header["runOrigin"], want.header["runOrigin"]) << what;
       const int id = done.header["timeline"].get<int>();
       if (done.header["changed"].get<bool>()) {
         ++changed;

@@ -1,0 +1,127 @@
+// A link to the view: the page keeps its view in the address's fragment
+// (#…, which a browser never sends to a server), so the address, copied,
+// opens the same view of the same file (docs/web-page.md, "A link to the
+// view"). Pure functions, imported by the tests in Node: a view to a
+// fragment and back, every field checked.
+//
+//   #v=1&file=run.h5&size=1234&origin=1700000000123456789&ranks=0-3,5
+//    &t=100-2000&lanes=1&rows=0-63&region=solve&call=3.1.500.900.2&vs=a.h5
+//
+//   v       the format's version (1)
+//   file    the file's name; size its bytes; origin its run's first call
+//           (absolute ns, the engine's runOrigin): the three identify it
+//   ranks   the ranks on the timeline: 'all', or numbers and ranges
+//   t       the time window, start-end in ns from the timeline's origin
+//   lanes   the collapsed lanes; rows the collapsed ranks (empty: none)
+//   region  the region chosen in a table
+//   call    the selected call: lane.depth.start.end.frame
+//   vs      the run compared with (run A's file name)
+
+export const LINK_VERSION = '1';
+const MAX_LIST = 1 << 20; // numbers a list may expand to
+const INTEGER = /^\d{1,16}$/;
+
+// [0, 1, 2, 3, 5] -> "0-3,5" (ascending, no repeats).
+export function rangesText(numbers) {
+  const sorted = [...new Set(numbers)].sort((a, b) => a - b);
+  const parts = [];
+  for (let i = 0; i < sorted.length; i++) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    parts.push(j > i ? `${sorted[i]}-${sorted[j]}` : String(sorted[i]));
+    i = j;
+  }
+  return parts.join(',');
+}
+
+// "0-3,5" -> [0, 1, 2, 3, 5]; "" -> []. Throws on anything else.
+export function parseRanges(text, what) {
+  if (text === '') return [];
+  const out = [];
+  for (const part of text.split(',')) {
+    const [a, b = a, extra] = part.split('-');
+    if (extra !== undefined || !INTEGER.test(a) || !INTEGER.test(b)) throw new Error(`${what} "${text}"`);
+    const [lo, hi] = [Number(a), Number(b)];
+    if (hi < lo || out.length + hi - lo >= MAX_LIST) throw new Error(`${what} "${text}"`);
+    for (let n = lo; n <= hi; n++) out.push(n);
+  }
+  return out;
+}
+
+// A view ({ file: { name, size, origin }, ranks, window, collapsed: {
+// lanes, ranks }, region, call, partner }) as a fragment, without the '#'.
+export function viewToFragment(view) {
+  const p = new URLSearchParams();
+  p.set('v', LINK_VERSION);
+  p.set('file', view.file.name);
+  p.set('size', String(view.file.size));
+  p.set('origin', view.file.origin);
+  p.set('ranks', view.ranks === 'all' ? 'all' : rangesText(view.ranks));
+  p.set('t', `${view.window.start}-${view.window.end}`);
+  p.set('lanes', rangesText(view.collapsed.lanes));
+  p.set('rows', rangesText(view.collapsed.ranks));
+  if (view.region !== null) p.set('region', view.region);
+  const c = view.call;
+  if (c) p.set('call', [c.lane, c.depth, c.start, c.end, c.frame].join('.'));
+  if (view.partner) p.set('vs', view.partner);
+  return p.toString();
+}
+
+function required(p, key) {
+  const value = p.get(key);
+  if (value === null || value === '') throw new Error(`no ${key}`);
+  return value;
+}
+
+function integerOf(text, what) {
+  if (!INTEGER.test(text) || !Number.isSafeInteger(Number(text))) throw new Error(`${what} "${text}"`);
+  return Number(text);
+}
+
+function windowOf(text) {
+  const [a, b, extra] = text.split('-');
+  if (extra !== undefined || a === undefined || b === undefined) throw new Error(`window "${text}"`);
+  const start = integerOf(a, 'window');
+  const end = integerOf(b, 'window');
+  if (end <= start) throw new Error(`window "${text}"`);
+  return { start, end };
+}
+
+function callOf(text) {
+  const parts = text.split('.');
+  if (parts.length !== 5) throw new Error(`call "${text}"`);
+  const [lane, depth, start, end, frame] = parts.map((n) => integerOf(n, 'call'));
+  if (end < start) throw new Error(`call "${text}"`);
+  return { lane, depth, start, end, frame };
+}
+
+// The fragment (location.hash, with or without '#'): { view }, { none:
+// true } when there is none or it names an element of the page (the
+// skip link's #work), or { error: what is wrong } for anything else.
+export function fragmentToView(hash, isElementId = () => false) {
+  const text = hash.startsWith('#') ? hash.slice(1) : hash;
+  if (text === '' || (!text.includes('=') && isElementId(text))) return { none: true };
+  try {
+    const p = new URLSearchParams(text);
+    if (p.get('v') !== LINK_VERSION) throw new Error(p.has('v') ? `version "${p.get('v')}"` : 'no version');
+    const origin = required(p, 'origin');
+    if (!/^-?\d{1,20}$/.test(origin)) throw new Error(`origin "${origin}"`);
+    const ranks = required(p, 'ranks');
+    return {
+      view: {
+        file: { name: required(p, 'file'), size: integerOf(required(p, 'size'), 'size'), origin },
+        ranks: ranks === 'all' ? 'all' : parseRanges(ranks, 'ranks'),
+        window: windowOf(required(p, 't')),
+        collapsed: {
+          lanes: parseRanges(p.get('lanes') ?? '', 'lanes'),
+          ranks: parseRanges(p.get('rows') ?? '', 'rows'),
+        },
+        region: p.get('region') || null,
+        call: p.has('call') ? callOf(p.get('call')) : null,
+        partner: p.get('vs') || null,
+      },
+    };
+  } catch (err) {
+    return { error: err.message };
+  }
+}
