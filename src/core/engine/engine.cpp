@@ -4,8 +4,8 @@
 
 #include <map>
 #include <new>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 
 #include "engine/answers.hpp"
 #include "engine/request.hpp"

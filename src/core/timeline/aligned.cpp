@@ -264,8 +264,8 @@ class ColumnsWriter final : public Timeline::AlignedVisitor {
 // visitor reads them, k by k. Nothing in the loop can throw (see
 // ColumnsWriter).
 void Timeline::walk_aligned(std::vector<FrameWalk>& walks,
-                            const std::vector<std::pair<uint64_t, uint64_t>>& wanted,
-                            std::size_t R, AlignedVisitor& visitor) const {
+                            const std::vector<std::pair<uint64_t, uint64_t>>& wanted, std::size_t R,
+                            AlignedVisitor& visitor) const {
   constexpr std::size_t kBlock = 1024;
   std::vector<int64_t> block_columns(2 * kBlock * R), scratch(2 * R);
   std::vector<double> rows(2 * R);

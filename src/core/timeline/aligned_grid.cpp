@@ -24,8 +24,7 @@ void feed(const Timeline::AlignedCalls& a, Timeline::AlignedVisitor& v) {
   const std::size_t rows = a.ranks.size(), steps = rows ? a.size() / rows : 0;
   v.begin(Timeline::AlignedHead{a.ranks, a.counts, a.common, steps});
   for (std::size_t base = 0; base < steps * rows; base += rows) {
-    v.step(a.k[base], &a.start_ns[base], &a.end_ns[base], &a.lateness_ns[base],
-           &a.excess_ns[base]);
+    v.step(a.k[base], &a.start_ns[base], &a.end_ns[base], &a.lateness_ns[base], &a.excess_ns[base]);
   }
 }
 
@@ -103,8 +102,8 @@ class LatenessBuilder final : public Timeline::AlignedVisitor {
   RankLateness take() {
     out_.lateness.resize(sum_.size());
     for (std::size_t r = 0; r < sum_.size(); ++r) {
-      out_.lateness[r] = steps_ ? sum_[r] / static_cast<double>(steps_)
-                                : std::numeric_limits<double>::quiet_NaN();
+      out_.lateness[r] =
+          steps_ ? sum_[r] / static_cast<double>(steps_) : std::numeric_limits<double>::quiet_NaN();
     }
     return std::move(out_);
   }

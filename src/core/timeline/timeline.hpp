@@ -285,8 +285,8 @@ class Timeline {
   std::vector<std::vector<std::size_t>> rank_blocks() const;  // per rank of ranks(): its blocks
   struct FrameWalk;                                           // aligned.cpp
   void walk_aligned(std::vector<FrameWalk>& walks,
-                    const std::vector<std::pair<uint64_t, uint64_t>>& wanted,
-                    std::size_t ranks, AlignedVisitor& visitor) const;
+                    const std::vector<std::pair<uint64_t, uint64_t>>& wanted, std::size_t ranks,
+                    AlignedVisitor& visitor) const;
   struct RegionSums;  // queries.cpp: per frame, a window's calls, total and self
   // Adds depth d of block b (its calls overlapping [start, end): [first[d],
   // stop[d]) of slices[d]) to `sums`.
