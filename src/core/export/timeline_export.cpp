@@ -122,7 +122,7 @@ void keep_window_witness(const Timeline& tl, const Clip& clip, std::vector<KeptC
 // after it, so this order is the reconstruction's call order.
 class TimelineLaneCalls final : public CallStream {
  public:
-  TimelineLaneCalls(const Timeline& tl, std::size_t lane) : tl_(tl), lane_(lane) {
+  TimelineLaneCalls(const Timeline& tl, std::size_t lane) : tl_(tl) {
     const Timeline::LaneInfo& info = tl.lanes()[lane];
     for (uint32_t d = 0; d <= info.max_depth; ++d) views_.push_back(tl.depth_view(lane, d));
     size_ = info.calls;
@@ -164,7 +164,6 @@ class TimelineLaneCalls final : public CallStream {
   }
 
   const Timeline& tl_;
-  std::size_t lane_;
   std::vector<Timeline::DepthView> views_;
   std::vector<std::size_t> at_;
   std::priority_queue<Head> heads_;
@@ -247,6 +246,12 @@ std::vector<std::string> export_timeline(const Timeline& tl, const std::string& 
                                    "exported without reading them"}});
     }
     read_rest(tl.unread_ranks());
+  }
+  if (options.source_locations && !tl.described_run().sources_read) {
+    throw Error(Msg::bad_argument,
+                {{"detail",
+                  "exportSpeedscope: sourceLocations needs a timeline opened with "
+                  "sourceLocations: true (its source locations were not read)"}});
   }
   options.ranks = tl.selection().ranks;
   options.include = tl.selection().include;

@@ -58,7 +58,9 @@ int expect_same_exports(const scope_speedscope::Run& run, const Patterns& includ
   to.include = include;
   to.exclude = exclude;
   const Timeline tl = open_timeline(run, to);
-  if (!ranks) EXPECT_TRUE(tl.holds_every_rank());
+  if (!ranks) {
+    EXPECT_TRUE(tl.holds_every_rank());
+  }
   std::vector<Narrowing> all = narrowings;
   all.push_back(Narrowing{});  // the whole run
   int refused = 0;

@@ -160,7 +160,9 @@ TEST_P(TimelineRandom, every_query_matches_the_model) {
         first = std::min(first, i);
         ++n;
       }
-      if (n) EXPECT_EQ(got.rows[d], first) << what << " depth " << d;
+      if (n) {
+        EXPECT_EQ(got.rows[d], first) << what << " depth " << d;
+      }
       EXPECT_EQ(got.rows[d + 1] - got.rows[d], n) << what << " depth " << d;
     }
 
