@@ -206,8 +206,12 @@ export async function writeDownload(files, opts, watch) {
   let reply = null;
   await flow.completed; // the timeline's order is the file's
   if (files.length === 1 && timeline.timeline && flow.timelineKey === timelineKeyOf(file, opts)) {
-    const { filepath, timeWindow, minDuration } = opts;
-    reply = await engine.exportDocument(timeline.timeline, { filepath, timeWindow, minDuration }, watch);
+    const { filepath, timeWindow, minDuration, sourceLocations } = opts;
+    reply = await engine.exportDocument(
+      timeline.timeline,
+      { filepath, timeWindow, minDuration, sourceLocations },
+      watch,
+    );
   }
   const from = reply && reply.type !== 'refused' ? 'timeline' : 'file';
   if (from === 'file') reply = await engine.request('convert', { files, options: opts }, watch);

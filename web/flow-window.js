@@ -93,9 +93,13 @@ export async function writeWindow(file, windowOptions, mine) {
     limitMs: limitFor([file]),
   };
   if (flow.timelineKey === timelineKeyOf(file, windowOptions)) {
-    const { filepath, timeWindow, minDuration } = windowOptions;
+    const { filepath, timeWindow, minDuration, sourceLocations } = windowOptions;
     status.showProgress({ phase: 'window', done: 0, total: 0 }, { file: file.name });
-    const reply = await engine.exportDocument(timeline.timeline, { filepath, timeWindow, minDuration }, watch);
+    const reply = await engine.exportDocument(
+      timeline.timeline,
+      { filepath, timeWindow, minDuration, sourceLocations },
+      watch,
+    );
     if (reply.type !== 'refused') return { reply, from: 'timeline' };
   }
   status.showProgress({ phase: 'read', done: 0, total: 0 }, { file: file.name });

@@ -221,6 +221,8 @@ export function read() {
     exclude: patterns('exclude'),
     minDuration: minDuration || null,
     timeWindow: start || end ? [start || null, end || null] : null,
+    // A preference, kept from one file to the next (reset() leaves it).
+    sourceLocations: $('source-locations').checked,
   };
 }
 

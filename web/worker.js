@@ -84,6 +84,7 @@ function coreOptions(options) {
   };
   if (options.minDuration != null) out.minDuration = options.minDuration;
   if (options.timeWindow != null) out.timeWindow = options.timeWindow;
+  if (options.sourceLocations) out.sourceLocations = true;
   return out;
 }
 

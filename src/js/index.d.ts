@@ -180,11 +180,12 @@ export interface RunComparison {
   close(): void;
 }
 
-/** timeline.exportSpeedscope's options: the export's, less the selection the timeline was opened with. */
-export type TimelineExportOptions = Omit<
-  ExportOptions,
-  'ranks' | 'include' | 'exclude' | 'labels' | 'sourceLocations' | 'onWarning'
->;
+/**
+ * timeline.exportSpeedscope's options: the export's, less the selection the
+ * timeline was opened with. sourceLocations: true needs a timeline opened with
+ * sourceLocations: true (its frames' sources are the ones it read).
+ */
+export type TimelineExportOptions = Omit<ExportOptions, 'ranks' | 'include' | 'exclude' | 'labels' | 'onWarning'>;
 
 export interface ExportOptions {
   /** Base path as export_speedscope takes it. Default "profile.speedscope.json". */

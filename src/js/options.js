@@ -164,7 +164,7 @@ export function exportOptionsOf(options) {
 // timeline.exportSpeedscope's: the export's, less what the timeline was opened with.
 const TIMELINE_EXPORT_OPTIONS = Object.fromEntries(
   Object.entries(EXPORT_OPTIONS).filter(
-    ([name]) => !['ranks', 'include', 'exclude', 'labels', 'sourceLocations', 'onWarning'].includes(name),
+    ([name]) => !['ranks', 'include', 'exclude', 'labels', 'onWarning'].includes(name),
   ),
 );
 

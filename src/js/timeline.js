@@ -310,6 +310,9 @@ export class Timeline {
    * whichever ranks it holds. A narrowing whose region order depends on ranks
    * it does not hold (two calls of one lane with the same clipped times whose
    * outer one those ranks decide) is a RangeError: export from the file then.
+   * options.sourceLocations: true gives each frame its file and line, as the
+   * export's option does; it needs a timeline opened with sourceLocations
+   * (else a RangeError).
    */
   exportSpeedscope(options) {
     if (this.#closed) throw timelineClosedError('exportSpeedscope');

@@ -238,7 +238,7 @@ val timeline_overview(int id, val options) {
   });
 }
 
-// options: {filepath, minDuration, timeWindow, flushSize} (the selection is
+// options: {filepath, minDuration, timeWindow, flushSize, sourceLocations} (the selection is
 // the timeline's); the outputs streamed into the JavaScript sink. input:
 // the timeline's file again when it was read without some ranks' calls
 // (unreadRanks), whose calls are then checked (and not kept) before anything is
@@ -248,6 +248,7 @@ val timeline_export_speedscope(int id, val options, val sink, val input) {
     ss::ExportOptions opts;
     const ss::Progress progress = progress_of(sink);
     const std::string filepath = output_options_of(options, progress, opts);
+    opts.source_locations = options["sourceLocations"].isTrue();
     JsOutputTarget target(sink);
     OpenTimeline& t = timeline_of(id);
     const ss::ReadRest read_rest = [&](const std::vector<int64_t>& ranks) {

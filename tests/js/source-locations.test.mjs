@@ -103,6 +103,109 @@ describe('timeline.frameSources', () => {
   });
 });
 
+describe("a timeline's downloads", () => {
+  const read = (name) => ({ name: `${name}.h5`, bytes: new Uint8Array(fs.readFileSync(source(`${name}.h5`))) });
+  const bytesOf = ([out]) => concatChunks(out.chunks);
+
+  for (const name of ['sources_s1', 'sources_s2', 'sources_s3', 'hostile_s1', 'hostile_s3', 'wronglen_s2']) {
+    it(`${name}: timeline.exportSpeedscope({ sourceLocations: true }) writes the expected bytes`, async () => {
+      const tl = await sp.openTimeline(read(name), { ranks: [0, 1], sourceLocations: true });
+      try {
+        assert.deepEqual(asScopeProfiler(bytesOf(tl.exportSpeedscope({ sourceLocations: true }))), expected(name));
+        // Without the option: scope-profiler's frames, the sources read or not.
+        assert.deepEqual(bytesOf(tl.exportSpeedscope()), exported(name, {}));
+      } finally {
+        tl.close();
+      }
+    });
+  }
+
+  it('of some ranks and of a window: what the export of the file writes with the same options', async () => {
+    for (const name of ['sources_s2', 'hostile_s1']) {
+      for (const ranks of [[1], [0]]) {
+        const tl = await sp.openTimeline(read(name), { ranks, sourceLocations: true });
+        try {
+          for (const narrowing of [{}, { timeWindow: ['50ns', '1.5us'] }, { minDuration: '500ns' }]) {
+            const options = { ...narrowing, sourceLocations: true };
+            assert.deepEqual(
+              bytesOf(tl.exportSpeedscope(options)),
+              exported(name, { ...options, ranks }),
+              `${name} ranks ${ranks} ${JSON.stringify(narrowing)}`,
+            );
+          }
+        } finally {
+          tl.close();
+        }
+      }
+    }
+  });
+
+  it('a timeline opened without sourceLocations refuses them', async () => {
+    const tl = await sp.openTimeline(read('sources_s3'), { ranks: [0, 1] });
+    try {
+      assert.throws(
+        () => tl.exportSpeedscope({ sourceLocations: true }),
+        (err) =>
+          err instanceof RangeError &&
+          err.message.includes(
+            'exportSpeedscope: sourceLocations needs a timeline opened with sourceLocations: true ' +
+              '(its source locations were not read)',
+          ),
+      );
+      assert.throws(() => tl.exportSpeedscope({ sourceLocations: 1 }), /sourceLocations must be true or false/);
+    } finally {
+      tl.close();
+    }
+  });
+
+  it("through the engine: timeline-export's and convert's options.sourceLocations", () => {
+    const chunks = [];
+    const sink = { open() {}, write: (v) => chunks.push(Buffer.from(v)), close() {}, commit() {}, abort() {} };
+    const take = () => asScopeProfiler(Buffer.concat(chunks.splice(0)));
+    const opened = sp.engineRequest(
+      { type: 'timeline-open', options: { ranks: [0, 1], sourceLocations: true } },
+      { inputs: { file: read('sources_s1') } },
+    );
+    const answer = sp.engineRequest(
+      { type: 'timeline-export', timeline: opened.timeline, options: { sourceLocations: true } },
+      { sink },
+    );
+    assert.equal(answer.type, 'result', JSON.stringify(answer));
+    assert.deepEqual(take(), expected('sources_s1'));
+    const converted = sp.engineRequest(
+      { type: 'convert', count: 1, options: { ranks: [0, 1], sourceLocations: true } },
+      { inputs: { file0: read('hostile_s3') }, sink },
+    );
+    assert.equal(converted.type, 'result', JSON.stringify(converted));
+    assert.deepEqual(take(), expected('hostile_s3'));
+    const bad = sp.engineRequest(
+      { type: 'timeline-export', timeline: opened.timeline, options: { sourceLocations: 'yes' } },
+      { sink },
+    );
+    // What the timeline cannot write is refused (the page then converts the file).
+    assert.deepEqual(bad, {
+      type: 'refused',
+      message: "scope-speedscope engine: 'options.sourceLocations' must be true or false",
+    });
+    const plain = sp.engineRequest(
+      { type: 'timeline-open', options: { ranks: [0, 1] } },
+      { inputs: { file: read('sources_s1') } },
+    );
+    assert.deepEqual(
+      sp.engineRequest(
+        { type: 'timeline-export', timeline: plain.timeline, options: { sourceLocations: true } },
+        { sink },
+      ),
+      {
+        type: 'refused',
+        message:
+          'exportSpeedscope: sourceLocations needs a timeline opened with sourceLocations: true ' +
+          '(its source locations were not read)',
+      },
+    );
+  });
+});
+
 describe('a comparison', () => {
   it("timeline-compare-open: each frame B's source where B knows it, else A's", () => {
     const read = (name) => ({ name, bytes: new Uint8Array(fs.readFileSync(source(name))) });

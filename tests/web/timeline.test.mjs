@@ -17,6 +17,7 @@ import {
   assertAccessible,
   assertSameOrigin,
   chartPainted,
+  downloads,
   drop,
   fixtures,
   openInSpeedscope,
@@ -271,6 +272,41 @@ describe('the timeline', { timeout: 900_000 }, () => {
       }));
     assert.deepEqual(row, { name: 'solve', source: 'solver.py:7', font: 'nowrap' });
     await assertAccessible(page, 'source locations');
+    await page.close();
+  });
+
+  test('Options: source locations in the document, written from the timeline as the package writes them', async () => {
+    const page = await browser.openPage();
+    assert.equal(await pick(page, ['sources_s2.h5'], { dir: 'source' }), 'done');
+    await chartPainted(page);
+    await openOptions(page);
+    const box = page.getByTestId('source-locations');
+    assert.equal(await box.isChecked(), false);
+    await page.getByTestId('rank-1').check();
+    await settle(page, 'attempts', () => page.getByTestId('convert').click());
+    const file = {
+      name: 'sources_s2.h5',
+      bytes: new Uint8Array(readFileSync(join(fixtures, 'source', 'sources_s2.h5'))),
+    };
+    const want = (options) => {
+      const [out] = sp.exportSpeedscope([file], { ranks: [0, 1], ...options });
+      return Buffer.concat(out.chunks.map((c) => Buffer.from(c)));
+    };
+    let got = await downloads(page);
+    assert.deepEqual(got.get('profile.speedscope.json'), want({}));
+    await box.check();
+    await settle(page, 'attempts', () => page.getByTestId('convert').click());
+    got = await downloads(page);
+    const withSources = want({ sourceLocations: true });
+    assert.deepEqual(got.get('profile.speedscope.json'), withSources);
+    assert.match(withSources.toString(), /\{"name": "main", "file": "run\.py", "line": 12\}/);
+    assert.equal(await page.locator('#bar').getAttribute('data-download-from'), 'timeline');
+    // A preference: the next file keeps it.
+    assert.equal(await pick(page, ['hdf5-schema-3.h5']), 'done');
+    assert.equal(await box.isChecked(), true);
+    const [schema3] = await downloads(page).then((m) => [...m.values()]);
+    assert.match(schema3.toString(), /"frames": \[\{"name": "solve", "file": "solver\.py", "line": 7\}\]/);
+    await assertAccessible(page, 'options with source locations');
     await page.close();
   });
 

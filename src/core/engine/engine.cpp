@@ -49,10 +49,7 @@ TimelineOptions timeline_options(const json& r, const Progress& progress) {
 // open's frameSources).
 bool sources_of(const json& r) {
   const json& o = field(r, "options");
-  if (!o.is_object()) return false;
-  const json& v = field(o, "sourceLocations");
-  if (!v.is_null() && !v.is_boolean()) refuse("'options.sourceLocations' must be true or false");
-  return v.is_boolean() && v.get<bool>();
+  return o.is_object() && flag_of(o, "sourceLocations");
 }
 
 // Reads input `which` as the options select: only their ranks' calls (the
@@ -303,6 +300,7 @@ json export_document(Engine::State& s, const json& r, const EngineIo& io) {
   opts.narrowing = narrowing_of(options);
   opts.verbose = false;
   opts.progress = io.progress;
+  opts.source_locations = flag_of(options, "sourceLocations");
   const json& path = field(options, "filepath");
   const std::string filepath =
       path.is_string() ? path.get<std::string>() : "profile.speedscope.json";

@@ -88,6 +88,9 @@ json convert(const json& r, const EngineIo& io) {
   opts.include = patterns_of(field(options, "include"), "include");
   opts.exclude = patterns_of(field(options, "exclude"), "exclude");
   const auto labels = patterns_of(field(options, "labels"), "labels");
+  opts.source_locations = flag_of(options, "sourceLocations");
+  ReadPlan plan;
+  plan.sources = opts.source_locations;
   const json& path = field(options, "filepath");
   const std::string filepath =
       path.is_string() ? path.get<std::string>() : "profile.speedscope.json";
@@ -95,7 +98,7 @@ json convert(const json& r, const EngineIo& io) {
   std::vector<Run> runs;
   runs.reserve(count);
   for (uint64_t i = 0; i < count; ++i) {
-    runs.push_back(io.read("file" + std::to_string(i), io.progress, ReadPlan()));
+    runs.push_back(io.read("file" + std::to_string(i), io.progress, plan));
     if (labels && i < labels->size()) runs.back().label = (*labels)[i];
   }
   return {{"files", export_speedscope(runs, filepath, opts, *io.output)}};

@@ -29,6 +29,15 @@ inline const json& field(const json& r, const char* name) {
   return it == r.end() ? absent : *it;
 }
 
+// options.<name>: true or false (absent or null: false).
+inline bool flag_of(const json& options, const char* name) {
+  const json& v = field(options, name);
+  if (!v.is_null() && !v.is_boolean()) {
+    refuse(std::string("'options.") + name + "' must be true or false");
+  }
+  return v.is_boolean() && v.get<bool>();
+}
+
 inline double number(const json& r, const char* name) {
   const json& v = field(r, name);
   if (!v.is_number()) refuse(std::string("'") + name + "' must be a number");

@@ -12,6 +12,7 @@
 #include "export/export.hpp"
 #include "export/imbalance_report.hpp"
 #include "export/source_text.hpp"
+#include "export/timeline_export.hpp"
 #include "process.hpp"
 #include "read/h5_reader.hpp"
 #include "test_support.hpp"
@@ -84,6 +85,56 @@ TEST(source_locations, the_timeline_holds_each_frames_source) {
   EXPECT_EQ(tl.frame_sources()[2], (SourceLocation{"io/wr\xc3\xaete.py", 3, "\tflush(f)\n"}));
   const Timeline plain = open_timeline(read_run(source_h5("sources_s2.h5")), options);
   EXPECT_TRUE(plain.frame_sources().empty());
+}
+
+// A timeline's download (export_timeline) with source_locations: the
+// file's export with the same ranks, narrowing and option, byte for byte.
+TEST(source_locations, a_timelines_download_carries_them_as_the_files_export) {
+  for (const char* name : {"sources_s1", "sources_s2", "hostile_s1", "wronglen_s2"}) {
+    const scope_speedscope::Run run = read_with_sources(source_h5(std::string(name) + ".h5"));
+    for (const std::vector<int64_t>& ranks :
+         {std::vector<int64_t>{0, 1}, std::vector<int64_t>{1}}) {
+      TimelineOptions to;
+      to.ranks = ranks;
+      const Timeline tl = open_timeline(run, to);
+      Narrowing narrowed;
+      set_min_duration(narrowed, "200ns", "min", true);
+      for (const Narrowing& n : {Narrowing{}, narrowed}) {
+        ExportOptions eo;
+        eo.source_locations = true;
+        eo.verbose = false;
+        eo.narrowing = n;
+        CollectTarget from_timeline;
+        export_timeline(tl, "out", eo, from_timeline);
+        eo.ranks = ranks;
+        CollectTarget from_file;
+        export_speedscope({run}, "out", eo, from_file);
+        ASSERT_EQ(from_timeline.docs.size(), 1u);
+        ASSERT_EQ(from_file.docs.size(), 1u);
+        EXPECT_EQ(first_difference(from_timeline.docs[0].text, from_file.docs[0].text), "")
+            << name << " ranks " << ranks.size() << " narrowed " << n.active();
+        if (std::string(name).rfind("sources_", 0) == 0) {  // they know some lines
+          EXPECT_NE(from_timeline.docs[0].text.find("\"line\": "), std::string::npos) << name;
+        }
+      }
+    }
+  }
+  // A timeline of a run read without its sources cannot give them.
+  TimelineOptions to;
+  to.ranks = std::vector<int64_t>{0, 1};
+  const Timeline plain = open_timeline(read_run(source_h5("sources_s2.h5")), to);
+  ExportOptions eo;
+  eo.source_locations = true;
+  CollectTarget target;
+  try {
+    export_timeline(plain, "out", eo, target);
+    FAIL() << "exported";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "exportSpeedscope: sourceLocations needs a timeline opened with sourceLocations: "
+              "true (its source locations were not read)");
+    EXPECT_EQ(std::string(e.code()), "bad_argument");
+  }
 }
 
 TEST(source_locations, cells_and_json_of_the_reports) {
