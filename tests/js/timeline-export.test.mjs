@@ -138,7 +138,7 @@ describe('timeline.exportSpeedscope is the file exported with the same narrowing
       assert.throws(() => tl.exportSpeedscope({ ranks: [0] }), {
         name: 'TypeError',
         message:
-          'scope-speedscope: unknown option "ranks" (the options are filepath, minDuration, timeWindow, flushSize, onProgress, sink)',
+          'scope-speedscope: unknown option "ranks" (the options are filepath, minDuration, timeWindow, flushSize, sourceLocations, onProgress, sink)',
       });
     } finally {
       tl.close();
