@@ -529,6 +529,15 @@ export interface Timeline {
    */
   busy(lanes: number[], start: number, end: number, width: number): Float32Array;
   /**
+   * What a band of `lanes` (e.g. one rank's) shows at `width` pixels over
+   * [start, end): per pixel, the frame of the deepest call at a depth <=
+   * `depth` running at the pixel's middle instant on the first of the lanes
+   * running one; -1 where none does.
+   */
+  bandFrames(lanes: number[], depth: number, start: number, end: number, width: number): Int32Array;
+  /** The depth a band of `lanes` shows unless told: the first below the regions lasting 95 % of their time. */
+  bandDepth(lanes: number[]): number;
+  /**
    * exportSpeedscope of this timeline's file with its ranks, include and
    * exclude, narrowed by `timeWindow` / `minDuration`, written from the columns
    * held here without reading the file again: the same bytes and errors,

@@ -294,6 +294,15 @@ export function timelineCountOf(method, value, name) {
   return value;
 }
 
+// bandFrames' depth: a whole number, 0 at the top.
+export function timelineDepthOf(method, depth) {
+  if (!Number.isInteger(depth)) {
+    throw timelineError(TypeError, method, `depth must be an integer depth (0 at the top), not ${describe(depth)}`);
+  }
+  if (depth < 0) throw timelineError(RangeError, method, `depth ${depth} is out of range (0 at the top)`);
+  return depth;
+}
+
 // alignedCalls' frame: an index into timeline.frames (the core checks its range).
 export function timelineFrameOf(method, frame) {
   if (!Number.isInteger(frame)) {

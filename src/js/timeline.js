@@ -8,6 +8,7 @@ import {
   timelineLanesOf,
   timelineExportOptionsOf,
   timelineCountOf,
+  timelineDepthOf,
   timelineFrameOf,
   timelineAlignedIntoOf,
   ALIGNED_COLUMNS,
@@ -301,6 +302,32 @@ export class Timeline {
     timelineWindowOf('busy', start, end);
     timelineWidthOf('busy', width);
     return this.#run('busy', (m) => unwrap(m.timelineBusy(this.#id, chosen, start, end, width)));
+  }
+
+  /**
+   * What a band of `lanes` (e.g. one rank's) shows at `width` pixels over
+   * [start, end): an Int32Array of, per pixel, the frame of the deepest call
+   * at a depth <= `depth` running at the pixel's middle instant on the first
+   * of the lanes running one; -1 where none does.
+   */
+  bandFrames(lanes, depth, start, end, width) {
+    if (this.#closed) throw timelineClosedError('bandFrames');
+    const chosen = timelineLanesOf('bandFrames', lanes, true);
+    timelineDepthOf('bandFrames', depth);
+    timelineWindowOf('bandFrames', start, end);
+    timelineWidthOf('bandFrames', width);
+    return this.#run('bandFrames', (m) => unwrap(m.timelineBandFrames(this.#id, chosen, depth, start, end, width)));
+  }
+
+  /**
+   * The depth a band of `lanes` shows unless told: the first depth below
+   * the regions whose calls there last 95 % or more of the lanes' time (a
+   * run inside one `main` looping over `step` shows what each step does).
+   */
+  bandDepth(lanes) {
+    if (this.#closed) throw timelineClosedError('bandDepth');
+    const chosen = timelineLanesOf('bandDepth', lanes, true);
+    return this.#run('bandDepth', (m) => unwrap(m.timelineBandDepth(this.#id, chosen)));
   }
 
   /**

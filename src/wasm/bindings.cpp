@@ -18,6 +18,8 @@ EMSCRIPTEN_BINDINGS(scope_speedscope) {
   emscripten::function("timelineStackAt", &wasm::timeline_stack_at);
   emscripten::function("timelineRegions", &wasm::timeline_regions);
   emscripten::function("timelineBusy", &wasm::timeline_busy);
+  emscripten::function("timelineBandFrames", &wasm::timeline_band_frames);
+  emscripten::function("timelineBandDepth", &wasm::timeline_band_depth);
   emscripten::function("timelineExportSpeedscope", &wasm::timeline_export_speedscope);
   emscripten::function("timelineOverview", &wasm::timeline_overview);
   emscripten::function("timelineWindowWithin", &wasm::timeline_window_within);

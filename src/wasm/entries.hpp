@@ -36,6 +36,8 @@ val timeline_aligned_calls(int id, double frame, double start, double end);
 val timeline_aligned_grid(int id, double frame, double start, double end, double max_columns);
 val timeline_lateness(int id, double frame, double start, double end);
 val timeline_busy(int id, val lanes, double start, double end, double width);
+val timeline_band_frames(int id, val lanes, double depth, double start, double end, double width);
+val timeline_band_depth(int id, val lanes);
 val timeline_overview(int id, val options);
 val timeline_export_speedscope(int id, val options, val sink, val input);
 bool timeline_close(int id);

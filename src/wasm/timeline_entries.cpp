@@ -214,17 +214,39 @@ val timeline_lateness(int id, double frame, double start, double end) {
   });
 }
 
+std::vector<std::size_t> lanes_in(const val& lanes) {
+  std::vector<std::size_t> chosen;
+  const unsigned n = lanes["length"].as<unsigned>();
+  for (unsigned i = 0; i < n; ++i) chosen.push_back(lane_of(lanes[i].as<double>()));
+  return chosen;
+}
+
 val timeline_busy(int id, val lanes, double start, double end, double width) {
   return guarded([&] {
-    std::vector<std::size_t> chosen;
-    const unsigned n = lanes["length"].as<unsigned>();
-    for (unsigned i = 0; i < n; ++i) chosen.push_back(lane_of(lanes[i].as<double>()));
     const NsWindow window = ns_window(start, end);
     const std::vector<float> busy =
-        timeline_of(id).timeline.busy(chosen, window.start, window.end, width_of(width));
+        timeline_of(id).timeline.busy(lanes_in(lanes), window.start, window.end, width_of(width));
     val array = val::global("Float32Array").new_(busy.size());
     array.call<void>("set", val(emscripten::typed_memory_view(busy.size(), busy.data())));
     return array;
+  });
+}
+
+val timeline_band_frames(int id, val lanes, double depth, double start, double end, double width) {
+  return guarded([&] {
+    const NsWindow window = ns_window(start, end);
+    const auto d = depth >= 4294967295.0 ? UINT32_MAX : static_cast<uint32_t>(depth);
+    const std::vector<int32_t> frames = timeline_of(id).timeline.band_frames(
+        lanes_in(lanes), d, window.start, window.end, width_of(width));
+    val array = val::global("Int32Array").new_(frames.size());
+    array.call<void>("set", val(emscripten::typed_memory_view(frames.size(), frames.data())));
+    return array;
+  });
+}
+
+val timeline_band_depth(int id, val lanes) {
+  return guarded([&] {
+    return val(static_cast<double>(timeline_of(id).timeline.band_depth(lanes_in(lanes))));
   });
 }
 

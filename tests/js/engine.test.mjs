@@ -52,6 +52,101 @@ describe('engineRequest', () => {
     }
   });
 
+  it("timeline-band: each rank's band by region, as tl.bandFrames and tl.bandDepth answer", async () => {
+    const opened = sp.engineRequest(
+      { type: 'timeline-open', options: { ranks: 'all' } },
+      { inputs: { file: input() } },
+    );
+    const tl = await sp.openTimeline(input(), { ranks: 'all' });
+    try {
+      const { timeline, runEnd } = opened;
+      const groups = [[0], [2], [1, 3]];
+      // 10 px over the run (5001 ns): middles 250, 750, ...; each step of
+      // 1000 ns runs solve for 600 ns, then exchange (rank 2's fourth solve: 900 ns).
+      const auto = sp.engineRequest({
+        type: 'timeline-band',
+        timeline,
+        groups,
+        depth: null,
+        start: 0,
+        end: runEnd,
+        width: 10,
+      });
+      assert.equal(auto.type, 'result', JSON.stringify(auto));
+      // step spans every rank (back to back): the bands show depth 1.
+      assert.deepEqual(auto.depths, [1, 1, 1]);
+      const zero = sp.engineRequest({
+        type: 'timeline-band',
+        timeline,
+        groups,
+        depth: 0,
+        start: 0,
+        end: runEnd,
+        width: 10,
+      });
+      assert.deepEqual([...zero.frames[0]], Array(10).fill(0));
+      const one = sp.engineRequest({
+        type: 'timeline-band',
+        timeline,
+        groups,
+        depth: 1,
+        start: 0,
+        end: runEnd,
+        width: 10,
+      });
+      assert.deepEqual(one.depths, [1, 1, 1]);
+      assert.ok(one.frames[0] instanceof Int32Array);
+      assert.deepEqual([...one.frames[0]], [1, 2, 1, 2, 1, 2, 1, 2, 1, 2]);
+      assert.deepEqual([...one.frames[1]], [1, 2, 1, 2, 1, 2, 1, 1, 1, 2]);
+      groups.forEach((g, i) => {
+        assert.deepEqual([...one.frames[i]], [...tl.bandFrames(g, 1, 0, runEnd, 10)]);
+        assert.equal(auto.depths[i], tl.bandDepth(g));
+      });
+      // Inside one main a rank, looping over step (96 % of main): depth 2.
+      const main = await sp.openTimeline(
+        { name: 'ranks_main_s3.h5', path: inputPath('ranks_main_s3.h5') },
+        { ranks: 'all' },
+      );
+      try {
+        assert.deepEqual(main.frames, ['main', 'step', 'solve', 'exchange']);
+        assert.deepEqual(
+          [0, 1, 2, 3].map((r) => main.bandDepth([r])),
+          [2, 2, 2, 2],
+        );
+        // 13 px over 5201 ns (about 400 ns each, middles 200, 600, 1000,
+        // ...): steps from 100 ns on, each solve 600 ns then exchange 400 ns.
+        assert.deepEqual([...main.bandFrames([0], 2, 0, main.runEnd, 13)], [2, 2, 3, 2, 3, 2, 2, 3, 2, 3, 2, 2, 3]);
+        // At the first 100 ns only main runs.
+        assert.deepEqual([...main.bandFrames([0], 2, 0, 100, 2)], [0, 0]);
+      } finally {
+        main.close();
+      }
+      // Outside the run nothing runs.
+      assert.deepEqual([...tl.bandFrames([0], 1, runEnd, runEnd + 100, 3)], [-1, -1, -1]);
+      const bad = sp.engineRequest({
+        type: 'timeline-band',
+        timeline,
+        groups: [[]],
+        depth: 1,
+        start: 0,
+        end: 10,
+        width: 1,
+      });
+      assert.equal(bad.message, 'bandFrames: no lanes');
+      assert.throws(() => tl.bandFrames([0], -1, 0, 10, 1), {
+        name: 'RangeError',
+        message: 'scope-speedscope: timeline.bandFrames: depth -1 is out of range (0 at the top)',
+      });
+      assert.throws(() => tl.bandFrames([0], 1.5, 0, 10, 1), TypeError);
+      assert.throws(() => tl.bandDepth([]), {
+        name: 'RangeError',
+        message: 'scope-speedscope: timeline.bandDepth: no lanes',
+      });
+    } finally {
+      tl.close();
+    }
+  });
+
   it('writes a download that is the export of the file, byte for byte', () => {
     const opened = sp.engineRequest({ type: 'timeline-open', options: { ranks: [2] } }, { inputs: { file: input() } });
     const chunks = [];

@@ -18,6 +18,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createScopeSpeedscope } from '../../dist/node.js';
 import { HEADER_H, ROW_H } from '../../web/timeline/draw.js';
+import { hueIndex, palette } from '../../web/timeline/colors.js';
 import { exactTime } from '../../web/timeline/format.js';
 import { rowTexts } from '../../web/timeline/ranks.js';
 import {
@@ -384,8 +385,28 @@ describe('the ranks as bands', { timeout: 600_000 }, () => {
       'false',
     ]);
     assert.equal(await page.locator('#tl-lanes .tl-lane-name').count(), 0);
+    // The bands show regions: step spans each rank, so the depth below it.
+    assert.equal(await page.getByTestId('band-mode').inputValue(), 'auto');
+    assert.deepEqual(
+      await page
+        .getByTestId('band-mode')
+        .locator('option')
+        .evaluateAll((os) => os.map((o) => [o.value, o.textContent])),
+      [
+        ['auto', "regions (each rank's depth)"],
+        ['0', 'regions at depth 0'],
+        ['1', 'regions at depth 1'],
+        ['busy', 'how busy each rank is'],
+      ],
+    );
+    await page.waitForFunction(() => document.querySelector('[data-testid=band-legend]').dataset.frames === '1,2');
+    const bandLegend = (await page.getByTestId('band-legend').textContent()).replace(/\s+/g, ' ').trim();
+    assert.equal(bandLegend, 'At depth 1:solveexchange');
+    assert.equal(await page.getByTestId('busy-legend').isVisible(), false);
+    await page.getByTestId('band-mode').selectOption('busy');
     const legend = (await page.getByTestId('busy-legend').textContent()).replace(/\s+/g, ' ').trim();
     assert.match(legend, /^Busy 0 % 100 %: /);
+    assert.equal(await page.getByTestId('band-legend').isVisible(), false);
     assert.equal(await page.getByTestId('rank-order').inputValue(), 'rank');
   });
 
@@ -421,6 +442,75 @@ describe('the ranks as bands', { timeout: 600_000 }, () => {
     assert.equal(shares[0], 1, 'busy all the time in the middle of the run');
     assert.ok(shares[1] > 0 && shares[1] < 1, `the last pixel is partly busy: ${shares[1]}`);
     await page.mouse.move(chart.x + 10, chart.y + chart.height - 10);
+    await page.getByTestId('band-mode').selectOption('auto');
+  });
+
+  test("a band shows the core's region at each pixel, and names it where pointed at", async () => {
+    const chart = await page.getByTestId('timeline').boundingBox();
+    const view = await viewOf(page);
+    const width = Math.round(chart.width);
+    const fill = palette(false).fillRgb;
+    const colourOf = (frame) => fill[hueIndex(tl.frames[frame])].match(/\d+/g).map(Number);
+    for (const [mode, depth] of [
+      ['auto', 1],
+      ['0', 0],
+    ]) {
+      await page.getByTestId('band-mode').selectOption(mode);
+      await page.waitForFunction(
+        (d) => document.querySelector('[data-testid=band-legend]').textContent.startsWith(`At depth ${d}:`),
+        depth,
+      );
+      for (const rank of [0, 2]) {
+        const lanes = tl.lanes.flatMap((l, i) => (l.rank === rank ? [i] : []));
+        assert.equal(tl.bandDepth(lanes), 1);
+        const want = tl.bandFrames(lanes, depth, view.start, view.end, width);
+        const band = await page.locator(`[data-testid=rank-band][data-rank="${rank}"]`).boundingBox();
+        // Pixels whose neighbours show the same region (a pixel at a change
+        // may take either side's column from the cached level).
+        const xs = [];
+        for (let x = 80; x < width - 1 && xs.length < 12; x += 37) {
+          if (want[x] >= 0 && want[x - 1] === want[x] && want[x + 1] === want[x]) xs.push(x);
+        }
+        assert.ok(xs.length >= 8, `pixels to check: ${xs}`);
+        const y = band.y - chart.y + band.height / 2 + 2;
+        const got = await page.evaluate(
+          ([points, yy]) => {
+            const canvas = document.getElementById('tl-canvas');
+            const k = canvas.width / canvas.clientWidth;
+            const ctx = canvas.getContext('2d');
+            return points.map((x) =>
+              [...ctx.getImageData(Math.round((x + 0.5) * k), Math.round(yy * k), 1, 1).data].slice(0, 3),
+            );
+          },
+          [xs, y],
+        );
+        xs.forEach((x, i) => {
+          const expected = colourOf(want[x]);
+          assert.ok(
+            got[i].every((v, c) => Math.abs(v - expected[c]) <= 1),
+            `rank ${rank} depth ${depth} pixel ${x}: ${got[i]} is ${tl.frames[want[x]]}'s ${expected}`,
+          );
+        });
+      }
+    }
+    // Depth 1 (auto) again; pointing at rank 2's band names the core's region.
+    await page.getByTestId('band-mode').selectOption('auto');
+    const band = await page.locator('[data-testid=rank-band][data-rank="2"]').boundingBox();
+    const x = Math.floor(chart.width * 0.7) + 0.5;
+    await page.mouse.move(chart.x + x, band.y + band.height / 2);
+    await page.waitForFunction(() => document.querySelector('[data-testid=call-details]').dataset.state === 'band');
+    const field = page.locator('[data-testid=call-details] [data-field=band]');
+    const pixel = Number(await field.getAttribute('data-pixel'));
+    const lanes = tl.lanes.flatMap((l, i) => (l.rank === 2 ? [i] : []));
+    const frame = tl.bandFrames(lanes, 1, view.start, view.end, width)[pixel];
+    const time = Math.round(view.start + ((pixel + 0.5) * (view.end - view.start)) / width);
+    assert.equal(
+      await field.textContent(),
+      `rank 2: ${tl.frames[frame]} at ${exactTime(time)} (its band shows depth 1)`,
+    );
+    assert.equal(await field.getAttribute('data-frame'), String(frame));
+    await page.mouse.move(chart.x + 10, chart.y + chart.height - 10);
+    await assertAccessible(page, 'bands by region');
   });
 
   test('latest first: the mean lateness in the chosen region (else the widest spread), following the window', async () => {
@@ -524,7 +614,7 @@ describe('the ranks as bands', { timeout: 600_000 }, () => {
         await page.waitForTimeout(300);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         assert.ok(overflow <= 0, `no horizontal scrolling at ${width} px (${overflow} px too wide)`);
-        for (const id of ['bands-collapse', 'rank-order', 'busy-legend']) {
+        for (const id of ['bands-collapse', 'rank-order', 'band-mode', 'band-legend']) {
           const box = await page.getByTestId(id).boundingBox();
           assert.ok(box.x >= 0 && box.x + box.width <= width, `${id} fits at ${width} px: ${JSON.stringify(box)}`);
         }

@@ -7,11 +7,20 @@
 // drawing resamples the columns to the chart's pixels (resample). A hovered
 // pixel's share is asked exactly (at), for the view at the chart's width.
 // A module without tl.busy answers an error: the bands then stay blank.
+//
+// The same cache holds what the bands show by region (kind 'band': the
+// core's bandFrames, timeline-band, at `depth` or each rank's own): the
+// frame of the pixel at each column; resampled, a pixel takes the column
+// holding its middle (a band shows one call a pixel, not a mix), -1 where
+// none runs, NaN outside the columns.
 
 import { covers, paddedWindow } from './bars-cache.js';
 
 export class BusyCache {
   #client;
+  #kind; // 'busy' or 'band'
+  #depth = null; // band: a depth, or null for each rank's own
+  depths = new Map(); // band: rank -> the depth its band shows
   #timeline = null;
   #maxWidth = 1;
   #cache = null; // { timeline, level, start, end, width, data: Map rank -> Float32Array }
@@ -20,8 +29,18 @@ export class BusyCache {
   #exact = null; // { key, values }: the hovered rank's shares at the view's pixels
   #plan = null; // #planOf's last
 
-  constructor(client) {
+  constructor(client, kind = 'busy') {
     this.#client = client;
+    this.#kind = kind;
+  }
+
+  // band: the depth the bands show (null: each rank's own); forgets the columns.
+  setDepth(depth) {
+    if (depth === this.#depth) return;
+    this.#depth = depth;
+    this.#cache = null;
+    this.#exact = null;
+    this.depths = new Map();
   }
 
   show(timeline, maxWidth) {
@@ -65,16 +84,20 @@ export class BusyCache {
     this.#inflight = true;
     const timeline = this.#timeline;
     const groups = missing.map((r) => r.lanes);
+    const depth = this.#depth;
     this.#client
-      .query('busy', { timeline, groups, start: want.start, end: want.end, width: want.width })
+      .query(this.#kind, { timeline, groups, start: want.start, end: want.end, width: want.width, depth })
       .then((reply) => {
         this.#inflight = false;
-        if (this.#timeline !== timeline) return;
+        if (this.#timeline !== timeline || this.#depth !== depth) return;
         if (reply.type === 'error') this.#unsupported = true;
         if (reply.type !== 'result') return;
         const keep = same && this.#cache === c;
         const data = keep ? c.data : new Map();
-        missing.forEach((r, i) => data.set(r.rank, reply.busy[i]));
+        missing.forEach((r, i) => {
+          data.set(r.rank, this.#kind === 'band' ? reply.frames[i] : reply.busy[i]);
+          if (this.#kind === 'band') this.depths.set(r.rank, reply.depths[i]);
+        });
         if (!keep) this.#cache = { timeline, ...want, data };
         arrived();
       });
@@ -87,7 +110,11 @@ export class BusyCache {
     const c = this.#cache;
     const values = c?.timeline === this.#timeline ? c.data.get(rank) : null;
     if (!values) return null;
-    const { lo, hi, first, last, scale } = this.#planOf(c, view, out.length);
+    const { lo, hi, first, last, scale, mid } = this.#planOf(c, view, out.length);
+    if (this.#kind === 'band') {
+      for (let x = 0; x < out.length; x++) out[x] = mid[x] < 0 ? NaN : values[mid[x]];
+      return out;
+    }
     for (let x = 0; x < out.length; x++) {
       const i = lo[x];
       const n = hi[x] - i;
@@ -115,9 +142,12 @@ export class BusyCache {
     plan.first = new Float32Array(width);
     plan.last = new Float32Array(width);
     plan.scale = new Float32Array(width);
+    plan.mid = new Int32Array(width).fill(-1); // the column holding the pixel's middle
     const perColumn = (c.end - c.start) / c.width;
     const perPixel = (view.end - view.start) / width;
     for (let x = 0; x < width; x++) {
+      const m = Math.floor((view.start + (x + 0.5) * perPixel - c.start) / perColumn);
+      if (m >= 0 && m < c.width) plan.mid[x] = m;
       const a = Math.max(0, (view.start + x * perPixel - c.start) / perColumn);
       const b = Math.min(c.width, (view.start + (x + 1) * perPixel - c.start) / perColumn);
       if (b <= a) continue;
@@ -133,18 +163,26 @@ export class BusyCache {
     return plan;
   }
 
+  // band: the depth `rank`'s band shows (the one asked, else the rank's own
+  // as the engine said it); null before it is known.
+  depthOf(rank) {
+    return this.#depth ?? this.depths.get(rank) ?? null;
+  }
+
   // The share of `row`'s ({ rank, lanes }) pixel `pixel` of `view` at
   // `width` px, as the core gives it for that view (one query a rank and
   // view, kept for the next pixels); null when it cannot be had.
   async at(row, view, width, pixel) {
     if (this.#unsupported) return null;
     const timeline = this.#timeline;
-    const key = JSON.stringify([timeline, row.rank, view.start, view.end, width]);
+    const key = JSON.stringify([timeline, row.rank, view.start, view.end, width, this.#depth]);
     if (this.#exact?.key === key) return this.#exact.values[pixel];
     const { start, end } = view;
-    const reply = await this.#client.query('busy', { timeline, groups: [row.lanes], start, end, width });
-    if (reply.type !== 'result' || this.#timeline !== timeline) return null;
-    this.#exact = { key, values: reply.busy[0] };
-    return reply.busy[0][pixel];
+    const depth = this.#depth;
+    const reply = await this.#client.query(this.#kind, { timeline, groups: [row.lanes], start, end, width, depth });
+    if (reply.type !== 'result' || this.#timeline !== timeline || this.#depth !== depth) return null;
+    const values = this.#kind === 'band' ? reply.frames[0] : reply.busy[0];
+    this.#exact = { key, values, depth: reply.depths?.[0] };
+    return values[pixel];
   }
 }

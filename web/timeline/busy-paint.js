@@ -1,7 +1,11 @@
 // Paints the ranks' summary bands (draw.js's rank rows) pixel by pixel: each
 // device pixel the colour of the busy share there on the busy scale
-// (colors.js). Rows may be thinner than a pixel (a thousand ranks in one
-// chart): a pixel row then shows the mean share of the ranks it holds.
+// (colors.js), or (mode 'region') the colour of the region running there
+// (the frame busy-cache.js's band columns give; the band colour where
+// none runs). Rows may be thinner than a pixel (a thousand ranks in one
+// chart): a pixel row then shows the mean share of the ranks it holds, or
+// the first of their regions. counts: after paint(), the CSS pixels each
+// frame was drawn on (mode 'region'), for the legend.
 // Written into an image (no path per pixel: the cost is the pixels, not the
 // shares' changes), then drawn onto the chart.
 
@@ -25,11 +29,23 @@ export class BusyPainter {
   #count = new Uint32Array(0);
   #colours = new Uint32Array(0); // the busy scale's levels, as pixels
   #blank = 0; // a share not known yet: the band colour
+  #mode = 'busy';
+  #frameColours = new Uint32Array(0); // mode 'region': per frame
+  counts = new Map(); // mode 'region': frame -> CSS pixels drawn
 
   // colors: palette()'s.
   setTheme(colors) {
     this.#colours = Uint32Array.from(colors.busy, (c) => pixelOf(c.match(/\d+/g).map(Number)));
     this.#blank = pixelOf(rgbOf(colors.band));
+  }
+
+  // mode: 'busy' or 'region'; colours: per frame a CSS colour ('#rrggbb' or
+  // 'rgb(r g b)'), for 'region'.
+  setMode(mode, colours = []) {
+    this.#mode = mode;
+    this.#frameColours = Uint32Array.from(colours, (c) =>
+      pixelOf(c.startsWith('#') ? rgbOf(c) : c.match(/\d+/g).map(Number)),
+    );
   }
 
   // Paints `rows` ([{ y, h }]: CSS px in the chart, top to bottom) onto `ctx`
@@ -47,7 +63,9 @@ export class BusyPainter {
     this.#imageOf(wd, d1 - d0);
     const pixels = this.#pixels;
     pixels.fill(0);
+    this.counts = new Map();
     const values = rows.map((_, k) => valuesOf(k, this.#array(k, W)));
+    if (this.#mode === 'region') this.#tally(values, rows, top, bottom);
     let first = 0;
     let lastKey = '';
     let lastAt = -1;
@@ -84,11 +102,20 @@ export class BusyPainter {
     ctx.restore();
   }
 
+  // The frames drawn, CSS pixels each, over the rows in [top, bottom).
+  #tally(values, rows, top, bottom) {
+    values.forEach((frames, k) => {
+      if (!frames || rows[k].y + rows[k].h <= top || rows[k].y >= bottom) return;
+      for (const f of frames) if (f >= 0) this.counts.set(f, (this.counts.get(f) ?? 0) + 1);
+    });
+  }
+
   // The shares of one pixel row: a rank's, or the mean known share of
-  // several (NaN where none is known); null without any.
+  // several (NaN where none is known); null without any. Regions: the first
+  // rank's.
   #sharesOf(arrays, W) {
     const known = arrays.filter(Boolean);
-    if (known.length <= 1) return known[0] ?? null;
+    if (known.length <= 1 || this.#mode === 'region') return known[0] ?? null;
     if (this.#mix.length !== W) {
       this.#mix = new Float32Array(W);
       this.#count = new Uint32Array(W);
@@ -116,8 +143,16 @@ export class BusyPainter {
       pixels.fill(this.#blank, at, at + wd);
       return;
     }
-    const colours = this.#colours;
     const last = shares.length - 1;
+    if (this.#mode === 'region') {
+      const colours = this.#frameColours;
+      for (let xd = 0; xd < wd; xd++) {
+        const f = shares[Math.min(last, Math.floor(xd / dpr))];
+        pixels[at + xd] = f >= 0 && f < colours.length ? colours[f] : this.#blank;
+      }
+      return;
+    }
+    const colours = this.#colours;
     for (let xd = 0; xd < wd; xd++) {
       const v = shares[Math.min(last, Math.floor(xd / dpr))];
       pixels[at + xd] = v === v ? colours[busyLevel(v)] : this.#blank;

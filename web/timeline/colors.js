@@ -89,16 +89,29 @@ function textOn(hex) {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.22 ? '#1d2430' : '#f6f7f9';
 }
 
+// hsl(h s% l%) -> 'rgb(r g b)' (CSS Color 4's conversion).
+export function hslRgb(h, s, l) {
+  const a = (s / 100) * Math.min(l / 100, 1 - l / 100);
+  const f = (n) => {
+    const k = (n + h / 30) % 12;
+    return Math.round(255 * (l / 100 - a * Math.max(-1, Math.min(k - 3, 9 - k, 1))));
+  };
+  return `rgb(${f(0)} ${f(8)} ${f(4)})`;
+}
+
 export function palette(dark) {
   const fill = [];
+  const fillRgb = []; // the same colours as rgb(), for pixels (a rank's band by region)
   const faded = [];
   for (let i = 0; i < HUES; i++) {
     const hue = Math.round((i * 360) / HUES);
     fill.push(dark ? `hsl(${hue} 42% 30%)` : `hsl(${hue} 62% 80%)`);
+    fillRgb.push(dark ? hslRgb(hue, 42, 30) : hslRgb(hue, 62, 80));
     faded.push(dark ? `hsl(${hue} 8% 20%)` : `hsl(${hue} 12% 93%)`);
   }
   return {
     fill,
+    fillRgb,
     faded,
     text: dark ? '#eef1f5' : '#1d2430',
     fadedText: dark ? '#7d8694' : '#7a818c',

@@ -9,7 +9,7 @@
 // has none.
 
 import { el } from '../dom.js';
-import { busyText, count, exactTime, sourceText } from './format.js';
+import { bandText, busyText, count, exactTime, sourceText } from './format.js';
 
 const HINT = 'Point at a call, or focus the chart and press Enter, to see its details.';
 
@@ -81,6 +81,24 @@ export class CallDetails {
       : `rank ${rank} at ${exactTime(time)} (this build cannot say how busy)`;
     const p = el('p', { 'data-field': 'busy', text });
     Object.assign(p.dataset, { rank: String(rank), pixel: String(pixel), width: String(width) });
+    this.#box.replaceChildren(p);
+  }
+
+  // The region a rank's band shows at one pixel: { rank, frame (null:
+  // being asked; undefined: not available; -1: nothing runs), name, depth
+  // (the band's), time, pixel, width }.
+  showBand({ rank, frame, name, depth, time, pixel, width }) {
+    ++this.#shown;
+    this.#box.dataset.state = frame === null ? 'loading' : 'band';
+    const text = bandText(rank, frame, name, depth, time);
+    const p = el('p', { 'data-field': 'band', text });
+    Object.assign(p.dataset, {
+      rank: String(rank),
+      pixel: String(pixel),
+      width: String(width),
+      frame: frame == null ? '' : String(frame),
+      depth: depth == null ? '' : String(depth),
+    });
     this.#box.replaceChildren(p);
   }
 

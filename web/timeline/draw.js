@@ -112,6 +112,7 @@ export class Renderer {
   #noPartnerPattern = null;
   #labels = [];
   #busy = new BusyPainter();
+  #regionKey = { hue: null, colors: null }; // what the painter's region colours were made of
 
   constructor(canvas) {
     this.#canvas = canvas;
@@ -124,6 +125,12 @@ export class Renderer {
   }
   get height() {
     return this.#height;
+  }
+
+  // The frames the rank rows showed at the last draw (bands by region):
+  // frame -> CSS pixels.
+  get bandCounts() {
+    return this.#busy.counts;
   }
 
   setTheme(dark) {
@@ -166,7 +173,8 @@ export class Renderer {
   }
 
   // scene: { view: { start, end }, scrollY, bands, ranks (rank rows, bands.js), data (lane -> bars),
-  //          busyOf(rank, out) (its shares at out.length pixels, or null), frames,
+  //          busyOf(rank, out) (its shares at out.length pixels, or null;
+  //          bandMode 'region': its frames), bandMode ('busy' or 'region'), frames,
   //          hue (frame -> hue index), highlight (Uint8Array or null),
   //          hover, focus, selected (items), hoverRank (a rank row or null),
   //          range ({ a, b } ns or null), focused (chart has focus) }
@@ -219,6 +227,18 @@ export class Renderer {
     if (!inView.length) return;
     const rows = inView.map((i) => ({ y: AXIS_H + ranks[i].top - scene.scrollY, h: ranks[i].height }));
     const area = { width: geometry.W, top: AXIS_H, bottom: geometry.H, dpr: this.#dpr };
+    if (scene.bandMode === 'region') {
+      if (this.#regionKey.hue !== scene.hue || this.#regionKey.colors !== this.#colors) {
+        this.#regionKey = { hue: scene.hue, colors: this.#colors };
+        this.#busy.setMode(
+          'region',
+          Array.from(scene.hue, (h) => this.#colors.fillRgb[h]),
+        );
+      }
+    } else if (this.#regionKey.hue !== null) {
+      this.#regionKey = { hue: null, colors: null };
+      this.#busy.setMode('busy');
+    }
     this.#busy.paint(this.#ctx, rows, area, (k, out) => scene.busyOf(ranks[inView[k]].rank, out));
     const { every, height: lh } = rankLabels(ranks[inView[0]].height);
     const ctx = this.#ctx;

@@ -87,6 +87,18 @@ export function busyText(rank, share, time) {
   return `rank ${rank}: ${what} at ${exactTime(time)}`;
 }
 
+// What a rank's band shows at an instant: "rank 2: solve at 1.5 µs (its
+// band shows depth 1)"; frame null: being asked, undefined: not available,
+// -1: nothing runs there at that depth or above.
+export function bandText(rank, frame, name, depth, time) {
+  const at = `at ${exactTime(time)}`;
+  const shows = depth == null ? '' : ` (its band shows depth ${depth})`;
+  if (frame === null) return `rank ${rank}: … ${at}`;
+  if (frame === undefined) return `rank ${rank} ${at} (this build cannot say what runs)`;
+  if (frame < 0) return `rank ${rank}: nothing runs ${at}${shows}`;
+  return `rank ${rank}: ${name} ${at}${shows}`;
+}
+
 // A frame's source location ({ file, line, text }, each null when unknown,
 // the engine's frameSources) as the page shows it: { where: "cg.py:217" (or
 // "line 217"), text: the source line on one line (ends trimmed, tabs and

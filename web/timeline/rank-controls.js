@@ -1,7 +1,12 @@
 // The ranks' controls above the chart (#tl-ranksbar, only for timelines of
 // several ranks): collapse or expand every rank's band (#tl-bands-collapse),
 // the order of the ranks' rows (#tl-rank-order: by rank number, or latest
-// first), and the legend of the busy scale (#tl-busy-legend).
+// first), and what the rows show (#tl-band-mode): by default the region
+// running at each rank's band depth (the first depth below the regions
+// that span the rank: a run inside one `main` looping over `step` shows
+// what each step does), or a
+// depth chosen, with the legend of the regions drawn (#tl-band-legend); or
+// how busy each rank is, with the legend of the busy scale (#tl-busy-legend).
 //
 // Latest first: for the region chosen in the Ranks panel (else the first row
 // of its imbalance table, the widest spread), each rank's mean lateness over
@@ -13,8 +18,11 @@
 // applied when it lets go).
 
 import { latestFirst } from './aligned.js';
+import { hueIndex, palette } from './colors.js';
 import { drawBusyScale } from './draw.js';
 import { exactTime } from './format.js';
+
+const LEGEND_REGIONS = 6;
 
 const byId = (id) => document.getElementById(id);
 
@@ -27,16 +35,73 @@ export class RankControls {
   #pending = null; // an order that arrived during a drag
   #query = null; // the Ranks panel's region and window
   #dark = window.matchMedia('(prefers-color-scheme: dark)');
+  #mode = byId('tl-band-mode');
+  #legendKey = '';
 
   // onOrder(ranks | null): the ranks top to bottom (null: by rank number).
   // onCollapseAll(): the collapse/expand-all button was pressed.
-  constructor(client, { onOrder, onCollapseAll }) {
+  // onBandMode(): what the rows show changed (bandMode, bandDepth).
+  constructor(client, { onOrder, onCollapseAll, onBandMode }) {
     this.#client = client;
     this.#onOrder = onOrder;
     this.#select = byId('tl-rank-order');
     this.#select.addEventListener('change', () => this.#orderChanged());
     byId('tl-bands-collapse').addEventListener('click', () => onCollapseAll());
-    this.#dark.addEventListener('change', () => this.#drawLegend());
+    this.#dark.addEventListener('change', () => {
+      this.#drawLegend();
+      this.#legendKey = '';
+    });
+    this.#mode.addEventListener('change', () => {
+      this.#showLegends();
+      onBandMode();
+    });
+  }
+
+  // 'busy', 'auto' (each rank's own depth) or a depth.
+  get bandMode() {
+    const v = this.#mode.value;
+    return v === 'busy' || v === 'auto' ? v : Number(v);
+  }
+
+  // The depth the bands show by region: a number, or null for each rank's own.
+  get bandDepth() {
+    const mode = this.bandMode;
+    return typeof mode === 'number' ? mode : null;
+  }
+
+  // The regions the rows showed (counts: frame -> pixels; frames: names;
+  // depths: the depths of the rows in view), the most seen first.
+  legend(counts, frames, depths) {
+    const top = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    const shown = top.slice(0, LEGEND_REGIONS).map(([f]) => f);
+    const key = JSON.stringify([shown, top.length, depths, frames.length]);
+    if (key === this.#legendKey) return;
+    this.#legendKey = key;
+    const colours = palette(this.#dark.matches).fill;
+    const box = byId('tl-band-legend');
+    const sorted = [...depths].sort((a, b) => a - b);
+    const at = !sorted.length
+      ? 'Regions'
+      : sorted.length === 1
+        ? `At depth ${sorted[0]}`
+        : `At depths ${sorted[0]} to ${sorted[sorted.length - 1]}`;
+    const items = shown.map((f) => {
+      const item = document.createElement('span');
+      item.className = 'tl-band-item';
+      item.dataset.frame = String(f);
+      const swatch = document.createElement('span');
+      swatch.className = 'tl-band-swatch';
+      swatch.style.background = colours[hueIndex(frames[f])];
+      swatch.setAttribute('aria-hidden', 'true');
+      item.append(swatch, frames[f]);
+      return item;
+    });
+    const head = document.createElement('span');
+    head.textContent = `${at}:`;
+    const more = top.length > shown.length ? [` +${top.length - shown.length} more`] : [];
+    const none = items.length ? [] : [' nothing runs in view'];
+    box.replaceChildren(head, ...items, ...more, ...none);
+    box.dataset.frames = shown.join(',');
   }
 
   get byLateness() {
@@ -45,14 +110,38 @@ export class RankControls {
 
   // A new timeline: the controls when it has several ranks; the order by
   // rank until the first lateness arrives.
-  show(severalRanks, allCollapsed) {
+  // maxDepth: the deepest depth of its lanes (the depths offered).
+  show(severalRanks, allCollapsed, maxDepth = 0) {
     this.#asked++;
     this.#pending = null;
     this.#query = null;
     byId('tl-ranksbar').hidden = !severalRanks;
     this.collapsed(allCollapsed);
     this.#mark(null, null);
+    this.#offerDepths(maxDepth);
+    this.#legendKey = '';
+    this.#showLegends();
     if (severalRanks) this.#drawLegend();
+  }
+
+  // The choices: the region at each rank's own depth, at depth 0 .. maxDepth,
+  // or how busy; a depth chosen before stays when the run has it.
+  #offerDepths(maxDepth) {
+    const was = this.#mode.value;
+    const options = [['auto', "regions (each rank's depth)"]];
+    for (let d = 0; d <= maxDepth; d++) options.push([String(d), `regions at depth ${d}`]);
+    options.push(['busy', 'how busy each rank is']);
+    this.#mode.replaceChildren(
+      ...options.map(([value, text]) => Object.assign(document.createElement('option'), { value, text })),
+    );
+    this.#mode.value = options.some(([v]) => v === was) ? was : 'auto';
+  }
+
+  #showLegends() {
+    const busy = this.bandMode === 'busy';
+    byId('tl-busy-legend').hidden = !busy;
+    byId('tl-band-legend').hidden = busy;
+    this.#legendKey = '';
   }
 
   clear() {

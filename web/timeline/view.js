@@ -41,6 +41,7 @@ export class TimelineView {
   #bands;
   #bars;
   #busy;
+  #band; // what the ranks' rows show by region (busy-cache.js's kind 'band')
   #rankControls;
   #details;
   #regions;
@@ -72,12 +73,14 @@ export class TimelineView {
     });
     this.#bars = new BarsCache(client);
     this.#busy = new BusyCache(client);
+    this.#band = new BusyCache(client, 'band');
     this.#details = new CallDetails(client);
     this.#regions = new RegionsTable(client, (frame) => this.#highlightRegion(frame));
     this.#compare = new CompareTable(client, (name) => this.#highlightRegion(this.#info.frames.indexOf(name)));
     this.#rankControls = new RankControls(client, {
       onOrder: (ranks) => this.#orderRanks(ranks),
       onCollapseAll: () => this.#collapseAllRanks(),
+      onBandMode: (mode) => this.#bandModeChanged(mode),
     });
     this.#ranks = new RanksPanel(client, {
       onSelect: (frame) => this.#chooseRegion(frame),
@@ -191,6 +194,7 @@ export class TimelineView {
     this.#info = info;
     this.#bars.show(info.timeline, info.maxWidth);
     this.#busy.show(info.timeline, info.maxWidth);
+    this.#band.show(info.timeline, info.maxWidth);
     this.#painted = false;
     this.#hover = this.#focus = this.#selected = this.#hoverRank = null;
     this.#range = null;
@@ -205,7 +209,12 @@ export class TimelineView {
     else this.#compare.clear();
     clearSearch();
     this.#bands.show(info.lanes);
-    this.#rankControls.show(this.#bands.severalRanks, this.#bands.allRanksCollapsed);
+    this.#rankControls.show(
+      this.#bands.severalRanks,
+      this.#bands.allRanksCollapsed,
+      Math.max(0, ...info.lanes.map((l) => l.maxDepth)),
+    );
+    this.#band.setDepth(this.#rankControls.bandDepth);
     this.#ranks.show(info);
     this.#regions.setSources(info.frameSources);
     this.#describe(null);
@@ -241,6 +250,7 @@ export class TimelineView {
     byId('timeline-box').dataset.compare = 'off';
     this.#bars.clear();
     this.#busy.clear();
+    this.#band.clear();
     this.#viewport.clear();
     this.#painted = false;
     this.#bands.clear();
@@ -360,6 +370,21 @@ export class TimelineView {
     if (this.#bands.setOrder(ranks)) this.scrollBy(0);
   }
 
+  // What the ranks' rows show changed: 'busy', or a region at a depth
+  // ('auto': each rank's own).
+  #bandModeChanged() {
+    this.#band.setDepth(this.#rankControls.bandDepth);
+    this.invalidate();
+    const row = this.#bands.ranks.find((r) => r.rank === this.#hoverRank?.rank);
+    if (row) this.#describeRank(row);
+  }
+
+  // The ranks' rows show regions (else busy shares): asked for, and offered
+  // by the engine.
+  get #byRegion() {
+    return this.#rankControls.bandMode !== 'busy' && this.#band.supported;
+  }
+
   // A pointer holds the chart (true) or let go: the rows keep their order meanwhile.
   holdLayout(on) {
     this.#rankControls.hold(on);
@@ -395,14 +420,17 @@ export class TimelineView {
       failed: (reply) => this.#details.failed(reply),
     });
     const rankRows = this.#bands.ranksInView(this.#renderer.height - AXIS_H);
-    this.#busy.ensure(this.#viewport, rankRows, this.#renderer.width, () => this.invalidate());
+    const byRegion = this.#byRegion;
+    const shares = byRegion ? this.#band : this.#busy;
+    shares.ensure(this.#viewport, rankRows, this.#renderer.width, () => this.invalidate());
     const { start, end } = this.#viewport;
     this.#renderer.draw({
       view: { start, end },
       scrollY: this.#bands.scrollY,
       bands: this.#bands.list,
       ranks: this.#bands.ranks,
-      busyOf: (rank, out) => this.#busy.resample(rank, { start, end }, out),
+      busyOf: (rank, out) => shares.resample(rank, { start, end }, out),
+      bandMode: byRegion ? 'region' : 'busy',
       hoverRank: this.#hoverRank,
       data: this.#bars.data,
       frames: this.#info.frames,
@@ -417,7 +445,11 @@ export class TimelineView {
     this.#chart.dataset.viewStart = String(start);
     this.#chart.dataset.viewEnd = String(end);
     byId('tl-range').textContent = `${shortTime(end - start)} from ${exactTime(Math.round(start))}`;
-    if (!this.#painted && this.#bars.has(lanes) && this.#busy.has(rankRows)) {
+    if (byRegion && rankRows.length) {
+      const depths = new Set(rankRows.map((r) => this.#band.depthOf(r.rank)).filter((d) => d !== null));
+      this.#rankControls.legend(this.#renderer.bandCounts, this.#info.frames, [...depths]);
+    }
+    if (!this.#painted && this.#bars.has(lanes) && shares.has(rankRows)) {
       this.#painted = true;
       this.#onPainted?.(this.#info);
     }
@@ -483,6 +515,15 @@ export class TimelineView {
     const view = { start: this.#viewport.start, end: this.#viewport.end };
     const time = Math.round(view.start + ((pixel + 0.5) * (view.end - view.start)) / width);
     const at = { rank: row.rank, time, pixel, width };
+    if (this.#byRegion) {
+      this.#details.showBand({ ...at, frame: null });
+      const frame = await this.#band.at(row, view, width, pixel);
+      if (this.#hoverRank !== hovered) return;
+      const depth = this.#band.depthOf(row.rank);
+      const name = frame >= 0 ? this.#info.frames[frame] : null;
+      this.#details.showBand({ ...at, frame: frame ?? undefined, name, depth });
+      return;
+    }
     this.#details.showBusy({ ...at, share: null });
     const share = await this.#busy.at(row, view, width, pixel);
     if (this.#hoverRank !== hovered) return;

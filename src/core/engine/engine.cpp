@@ -321,15 +321,11 @@ using Query = json (*)(Engine::State&, const json&, WireAnswer&);
 
 const std::map<std::string, Query, std::less<>>& queries() {
   static const std::map<std::string, Query, std::less<>> all = {
-      {"timeline-bars", bars},
-      {"timeline-busy", busy},
-      {"timeline-stack", stack},
-      {"timeline-regions", regions},
-      {"timeline-fit", fit},
-      {"timeline-imbalance", imbalance},
-      {"timeline-aligned", aligned},
-      {"timeline-lateness", lateness},
-      {"timeline-compare-regions", compare_regions},
+      {"timeline-bars", bars},           {"timeline-busy", busy},
+      {"timeline-band", band},           {"timeline-stack", stack},
+      {"timeline-regions", regions},     {"timeline-fit", fit},
+      {"timeline-imbalance", imbalance}, {"timeline-aligned", aligned},
+      {"timeline-lateness", lateness},   {"timeline-compare-regions", compare_regions},
       {"timeline-overview", overview},
   };
   return all;

@@ -84,6 +84,31 @@ json busy(Engine::State& s, const json& r, WireAnswer& out) {
   return echo(r, {{"busy", list}});
 }
 
+// groups as busy's; depth: a whole number, or absent / null for each
+// group's band_depth.
+json band(Engine::State& s, const json& r, WireAnswer& out) {
+  const Timeline& tl = timeline_of(s, r);
+  const Window w = window_of(r);
+  const uint32_t width = width_of(r);
+  const json& groups = field(r, "groups");
+  if (!groups.is_array()) refuse("'groups' must be an array of arrays of lanes");
+  const json& asked = field(r, "depth");
+  std::optional<uint32_t> depth;
+  if (!asked.is_null()) {
+    const uint64_t d = whole(asked, "depth");
+    depth = d > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(d);
+  }
+  json frames = json::array();
+  json depths = json::array();
+  for (const json& g : groups) {
+    const std::vector<std::size_t> lanes = lanes_of(g, "groups");
+    const uint32_t d = depth ? *depth : tl.band_depth(lanes);
+    frames.push_back(out.column(tl.band_frames(lanes, d, w.start, w.end, width)));
+    depths.push_back(d);
+  }
+  return echo(r, {{"frames", frames}, {"depths", depths}});
+}
+
 json stack(Engine::State& s, const json& r, WireAnswer&) {
   const Timeline& tl = timeline_of(s, r);
   const std::size_t lane = lane_of(field(r, "lane"));

@@ -62,6 +62,7 @@ Timeline& timeline_of(Engine::State& s, const json& request);
 // fields, its columns added to `out`.
 json bars(Engine::State& s, const json& r, WireAnswer& out);
 json busy(Engine::State& s, const json& r, WireAnswer& out);
+json band(Engine::State& s, const json& r, WireAnswer& out);
 json stack(Engine::State& s, const json& r, WireAnswer& out);
 json regions(Engine::State& s, const json& r, WireAnswer& out);
 json fit(Engine::State& s, const json& r, WireAnswer& out);

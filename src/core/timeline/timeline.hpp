@@ -250,6 +250,25 @@ class Timeline {
   std::vector<float> busy(const std::vector<std::size_t>& lanes, int64_t start, int64_t end,
                           uint32_t width) const;
 
+  // What a rank's band shows (band.cpp): per pixel p of [start, end) at
+  // `width` pixels (as busy()'s), the frame of the deepest call at a depth
+  // <= `depth` running at the pixel's middle instant (a + (z - a) / 2 of
+  // its [a, z), rounded down; a call covers [s, e), one of no length [s, s
+  // + 1)) on the first of `lanes` (in the order given) running one there;
+  // -1 where none does. Work: one search a pixel, a depth and a lane.
+  // Throws Error(bad_argument) as busy() does.
+  std::vector<int32_t> band_frames(const std::vector<std::size_t>& lanes, uint32_t depth,
+                                   int64_t start, int64_t end, uint32_t width) const;
+  // The depth a band of `lanes` shows unless told: the first depth below
+  // the regions spanning the lanes (a region whose calls at a depth last
+  // 95 % or more of the lanes' time: the extent from their first start to
+  // their latest end, on each lane with calls), so that a run inside one
+  // `main`, looping over `step`, shows what each step does; 0 when no
+  // region spans them, the deepest depth when every depth has one. Work:
+  // one summary per 256 calls of each depth it looks at. Throws
+  // Error(bad_argument) for a lane out of range or no lanes.
+  uint32_t band_depth(const std::vector<std::size_t>& lanes) const;
+
   // Bytes held by the columns and indices.
   std::size_t memory_bytes() const;
 
