@@ -4,8 +4,9 @@
 // dispatcher (sp.engineAnswer: request bytes → answer bytes, what the
 // page's worker does between a message's arrival and its postMessage), then
 // asks each query over the whole run at --width px (1,600 by default), the
-// median and worst of --repeat (5) after one warm-up. `timeline-busy` asks
-// one group a rank (the collapsed bands); `timeline-aligned` and
+// median and worst of --repeat (5) after one warm-up. `timeline-busy` and
+// `timeline-band` (each rank's own depth) ask one group a rank (the
+// collapsed bands); `timeline-aligned` and
 // `timeline-lateness` ask of `step` (the Ranks panel's usual region) or
 // --frame NAME, else of the region with the fewest calls (at least a lane's). With --other
 // FILE2 it opens the pair as the page's Compare with… does and times
@@ -70,6 +71,7 @@ const frame = region.frame;
 const queries = {
   'timeline-bars': { lanes: byRank.size > 8 ? lanes.slice(0, 8) : lanes, width },
   'timeline-busy': { groups: [...byRank.values()], width },
+  'timeline-band': { groups: [...byRank.values()], width, depth: null },
   'timeline-regions': {},
   'timeline-imbalance': {},
   'timeline-aligned': { frame, maxColumns: width },

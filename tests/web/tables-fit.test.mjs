@@ -7,8 +7,7 @@
 // (tests/fixtures/tables/wide_ranks_s3.h5), and a compare pair whose
 // longest region name has 40 characters (wide_pair_*; make_wide_tables.py).
 // The times show 4 digits; each is exact in its cell's title. At 390 px
-// (light and dark) the page does not scroll sideways; the panel's
-// separator resizes the side by keyboard and by drag.
+// (light and dark) the page does not scroll sideways.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
