@@ -230,24 +230,23 @@ class ColumnsWriter final : public Timeline::AlignedVisitor {
     for (auto* v : {&out_.lateness_ns, &out_.excess_ns}) v->resize(n);
     at_ = 0;
   }
-  void step(uint64_t k, const int64_t* start, const int64_t* end, const double* lateness,
-            const double* excess) noexcept override {
+  void steps(uint64_t k0, std::size_t n, const int64_t* start, const int64_t* end,
+             const double* lateness, const double* excess) noexcept override {
     const int64_t* ranks = out_.ranks.data();
+    const std::size_t entries = n * rows_;
     uint64_t* k_at = out_.k.data() + at_;
     int64_t* rank_at = out_.rank.data() + at_;
-    int64_t* start_at = out_.start_ns.data() + at_;
-    int64_t* end_at = out_.end_ns.data() + at_;
-    double* lateness_at = out_.lateness_ns.data() + at_;
-    double* excess_at = out_.excess_ns.data() + at_;
-    for (std::size_t r = 0; r < rows_; ++r) {
-      k_at[r] = k;
-      rank_at[r] = ranks[r];
-      start_at[r] = start[r];
-      end_at[r] = end[r];
-      lateness_at[r] = lateness[r];
-      excess_at[r] = excess[r];
+    for (std::size_t j = 0; j < n; ++j) {
+      for (std::size_t r = 0; r < rows_; ++r) {
+        k_at[j * rows_ + r] = k0 + j;
+        rank_at[j * rows_ + r] = ranks[r];
+      }
     }
-    at_ += rows_;
+    std::copy(start, start + entries, out_.start_ns.data() + at_);
+    std::copy(end, end + entries, out_.end_ns.data() + at_);
+    std::copy(lateness, lateness + entries, out_.lateness_ns.data() + at_);
+    std::copy(excess, excess + entries, out_.excess_ns.data() + at_);
+    at_ += entries;
   }
 
  private:
@@ -260,41 +259,57 @@ class ColumnsWriter final : public Timeline::AlignedVisitor {
 // Each wanted k, every rank's walk standing before its call k0 (the first
 // wanted). The walks write each block of kBlock consecutive k into block
 // columns, rank after rank (a rank's calls `R` apart, 1 MB at 64 ranks),
-// which are still in the caches when the step's medians are taken and the
-// visitor reads them, k by k. Nothing in the loop can throw (see
+// which are still in the caches when the steps' medians are taken and the
+// visitor reads them, a block at a time. Nothing in the loop can throw (see
 // ColumnsWriter).
 void Timeline::walk_aligned(std::vector<FrameWalk>& walks,
                             const std::vector<std::pair<uint64_t, uint64_t>>& wanted, std::size_t R,
                             AlignedVisitor& visitor) const {
   constexpr std::size_t kBlock = 1024;
+  // The visitor gets `part` steps at a time: about 4,096 entries, whose
+  // lateness and excess (64 kB) stay in the nearest cache between the
+  // medians and the visitor; one call a block for a single rank.
+  const std::size_t part = std::clamp<std::size_t>(4096 / std::max<std::size_t>(R, 1), 1, kBlock);
   std::vector<int64_t> block_columns(2 * kBlock * R), scratch(2 * R);
-  std::vector<double> rows(2 * R);
+  std::vector<double> rows(2 * part * R);
   int64_t* starts = block_columns.data();
   int64_t* ends = starts + kBlock * R;
   int64_t* by_start = scratch.data();
   int64_t* by_duration = by_start + R;
   double* lateness = rows.data();
-  double* excess = lateness + R;
+  double* excess = lateness + part * R;
   uint64_t walked = wanted.front().first;  // the walks stand before this k
   for (const auto& [a, b] : wanted) {
     for (FrameWalk& w : walks) w.take(static_cast<std::size_t>(a - walked), nullptr, nullptr, 0);
     for (uint64_t k = a; k < b; k += kBlock) {
       const auto block = static_cast<std::size_t>(std::min<uint64_t>(kBlock, b - k));
       for (std::size_t r = 0; r < R; ++r) walks[r].take(block, starts + r, ends + r, R);
-      for (std::size_t j = 0; j < block; ++j) {
-        const int64_t* s = starts + j * R;
-        const int64_t* e = ends + j * R;
-        for (std::size_t r = 0; r < R; ++r) {
-          by_start[r] = s[r];
-          by_duration[r] = e[r] - s[r];
+      for (std::size_t j0 = 0; j0 < block; j0 += part) {
+        const std::size_t n = std::min(part, block - j0);
+        if (R == 1) {
+          // One rank: each step's medians are its own call's start and
+          // duration, so its lateness and excess are 0.
+          std::fill(lateness, lateness + n, 0.0);
+          std::fill(excess, excess + n, 0.0);
+        } else {
+          for (std::size_t j = 0; j < n; ++j) {
+            const int64_t* s = starts + (j0 + j) * R;
+            const int64_t* e = ends + (j0 + j) * R;
+            for (std::size_t r = 0; r < R; ++r) {
+              by_start[r] = s[r];
+              by_duration[r] = e[r] - s[r];
+            }
+            const double start_median = detail::median_of(by_start, R);
+            const double duration_median = detail::median_of(by_duration, R);
+            double* late = lateness + j * R;
+            double* more = excess + j * R;
+            for (std::size_t r = 0; r < R; ++r) {
+              late[r] = static_cast<double>(s[r]) - start_median;
+              more[r] = static_cast<double>(e[r] - s[r]) - duration_median;
+            }
+          }
         }
-        const double start_median = detail::median_of(by_start, R);
-        const double duration_median = detail::median_of(by_duration, R);
-        for (std::size_t r = 0; r < R; ++r) {
-          lateness[r] = static_cast<double>(s[r]) - start_median;
-          excess[r] = static_cast<double>(e[r] - s[r]) - duration_median;
-        }
-        visitor.step(k + j, s, e, lateness, excess);
+        visitor.steps(k + j0, n, starts + j0 * R, ends + j0 * R, lateness, excess);
       }
     }
     walked = b;

@@ -19,12 +19,17 @@ double stray_share(double excess, double median) {
 
 namespace {
 
-// An answer's steps, one at a time, as visit_aligned gives them.
+// An answer's steps, as visit_aligned gives them: blocks of consecutive k.
 void feed(const Timeline::AlignedCalls& a, Timeline::AlignedVisitor& v) {
   const std::size_t rows = a.ranks.size(), steps = rows ? a.size() / rows : 0;
   v.begin(Timeline::AlignedHead{a.ranks, a.counts, a.common, steps});
-  for (std::size_t base = 0; base < steps * rows; base += rows) {
-    v.step(a.k[base], &a.start_ns[base], &a.end_ns[base], &a.lateness_ns[base], &a.excess_ns[base]);
+  for (std::size_t j = 0; j < steps;) {
+    std::size_t n = 1;
+    while (j + n < steps && a.k[(j + n) * rows] == a.k[j * rows] + n) ++n;
+    const std::size_t base = j * rows;
+    v.steps(a.k[base], n, &a.start_ns[base], &a.end_ns[base], &a.lateness_ns[base],
+            &a.excess_ns[base]);
+    j += n;
   }
 }
 
@@ -53,8 +58,16 @@ class GridBuilder final : public Timeline::AlignedVisitor {
   }
   // A cell shows the step of its column whose call strays furthest
   // (|stray_share|), the first on ties.
-  void step(uint64_t k, const int64_t* start, const int64_t* end, const double* /*lateness*/,
-            const double* excess) noexcept override {
+  void steps(uint64_t k0, std::size_t n, const int64_t* start, const int64_t* end,
+             const double* /*lateness*/, const double* excess) noexcept override {
+    const uint64_t rows = g_.rows;
+    for (std::size_t j = 0; j < n; ++j)
+      step(k0 + j, start + j * rows, end + j * rows, excess + j * rows);
+  }
+  AlignedGrid take() { return std::move(g_); }
+
+ private:
+  void step(uint64_t k, const int64_t* start, const int64_t* end, const double* excess) noexcept {
     const uint64_t rows = g_.rows, c = j_ / g_.group;
     int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
     for (uint64_t r = 0; r < rows; ++r) {
@@ -78,9 +91,7 @@ class GridBuilder final : public Timeline::AlignedVisitor {
     }
     ++j_;
   }
-  AlignedGrid take() { return std::move(g_); }
 
- private:
   uint64_t max_columns_;
   AlignedGrid g_;
   std::vector<double> stray_;  // |share| of the call each cell shows
@@ -94,10 +105,13 @@ class LatenessBuilder final : public Timeline::AlignedVisitor {
     sum_.assign(head.ranks.size(), 0.0);
     steps_ = 0;
   }
-  void step(uint64_t /*k*/, const int64_t* /*start*/, const int64_t* /*end*/,
-            const double* lateness, const double* /*excess*/) noexcept override {
-    for (std::size_t r = 0; r < sum_.size(); ++r) sum_[r] += lateness[r];
-    ++steps_;
+  void steps(uint64_t /*k0*/, std::size_t n, const int64_t* /*start*/, const int64_t* /*end*/,
+             const double* lateness, const double* /*excess*/) noexcept override {
+    const std::size_t rows = sum_.size();
+    for (std::size_t j = 0; j < n; ++j) {
+      for (std::size_t r = 0; r < rows; ++r) sum_[r] += lateness[j * rows + r];
+    }
+    steps_ += n;
   }
   RankLateness take() {
     out_.lateness.resize(sum_.size());

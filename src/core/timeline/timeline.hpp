@@ -230,12 +230,15 @@ class Timeline {
     virtual ~AlignedVisitor() = default;
     // Once, before the steps (may allocate and throw).
     virtual void begin(const AlignedHead& head) = 0;
-    // Step k, ascending: per rank of head.ranks, its call's start and end
-    // and AlignedCalls' lateness and excess, each array a rank an entry.
-    virtual void step(uint64_t k, const int64_t* start, const int64_t* end, const double* lateness,
-                      const double* excess) noexcept = 0;
+    // Steps k0 .. k0 + n - 1 (ascending over the calls: a block of up to
+    // 1,024 consecutive k): entry j * R + r (R = head.ranks.size()) is rank
+    // r's call at step k0 + j, its start and end and AlignedCalls' lateness
+    // and excess. One call a block, not a step: over a 20 M-call run that
+    // is 5 M calls fewer.
+    virtual void steps(uint64_t k0, std::size_t n, const int64_t* start, const int64_t* end,
+                       const double* lateness, const double* excess) noexcept = 0;
   };
-  // Throws as aligned_calls; `visitor` sees begin() and then every step.
+  // Throws as aligned_calls; `visitor` sees begin() and then every step, block by block.
   void visit_aligned(int32_t frame, int64_t start, int64_t end, AlignedVisitor& visitor) const;
   // The selected ranks, ascending (each rank with a lane, once).
   std::vector<int64_t> ranks() const;
