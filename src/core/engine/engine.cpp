@@ -330,6 +330,7 @@ const std::map<std::string, Query, std::less<>>& queries() {
       {"timeline-aligned", aligned},
       {"timeline-lateness", lateness},
       {"timeline-compare-regions", compare_regions},
+      {"timeline-compare-partner", compare_partner},
       {"timeline-overview", overview},
   };
   return all;
