@@ -193,8 +193,9 @@ void AlignedRuns::ratios(const Timeline& own, std::size_t lane, const std::vecto
     if (out.bars.count[k] == 1) {
       const float p = data[d].partner[first];
       if (!std::isnan(p)) {
+        // Two zero-length partners are as fast (0 / 0 would read as no partner).
         const auto own_ns = static_cast<double>(duration(v, first));
-        r = inverted ? static_cast<double>(p) / own_ns : own_ns / p;
+        r = own_ns == 0 && p == 0 ? 1.0 : inverted ? static_cast<double>(p) / own_ns : own_ns / p;
       }
     } else {
       r = block_ratio(data[d], v, first, out.bars.count[k]);

@@ -44,7 +44,9 @@ class AlignedRuns {
   // B's bars (Timeline::bars) and each item's ratio: its duration over its
   // partner's (one call: B / A; a block: the sum of its calls' durations over
   // the sum of their partners', over the calls that have one), NaN without a
-  // partner. Ratios are computed from A's durations kept as float32.
+  // partner (a call and its partner both zero-length: 1, as fast; a block
+  // whose partnered calls are all zero-length: NaN). Ratios are computed
+  // from A's durations kept as float32.
   struct Bars {
     Timeline::Bars bars;
     std::vector<double> ratio;
