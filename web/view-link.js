@@ -98,9 +98,10 @@ function windowOf(text) {
 
 function alignOf(text) {
   const parts = text.split('.');
-  if (parts.length !== 5) throw new Error(`align "${text}"`);
-  const [lane, depth, start, frame] = parts.slice(0, 4).map((n) => integerOf(n, 'align'));
-  return { lane, depth, start, frame, shift: integerOf(parts[4], 'align', SIGNED) };
+  const numbers = parts.map((n, i) => (i < 4 ? INTEGER : SIGNED).test(n) && Number(n));
+  if (parts.length !== 5 || !numbers.every(Number.isSafeInteger)) throw new Error(`align "${text}"`);
+  const [lane, depth, start, frame, shift] = numbers;
+  return { lane, depth, start, frame, shift };
 }
 
 function callOf(text) {

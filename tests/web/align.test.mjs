@@ -215,6 +215,18 @@ describe('lining two compared runs up at a call', { timeout: 600_000 }, () => {
   });
 
   test('the link restores the alignment; Back goes to the origins again', async () => {
+    // The fragment's align field: a call of B and a signed shift, or said to be wrong.
+    const base = 'v=1&file=b.h5&size=1&origin=5&ranks=all&t=-600-5401&lanes=&rows=&vs=a.h5';
+    assert.deepEqual(fragmentToView(`#${base}&align=0.1.3600.2.-600`).view.align, {
+      lane: 0,
+      depth: 1,
+      start: 3600,
+      frame: 2,
+      shift: -600,
+    });
+    assert.deepEqual(fragmentToView(`#${base}&align=0.1.3600.2.-600`).view.window, { start: -600, end: 5401 });
+    assert.deepEqual(fragmentToView(`#${base}&align=0.1.x.2.5`), { error: 'align "0.1.x.2.5"' });
+    assert.deepEqual(fragmentToView(`#${base}&align=0.1.3600.2`), { error: 'align "0.1.3600.2"' });
     await page.getByTestId('copy-link').click();
     const link = await page.evaluate(() => navigator.clipboard.readText());
     assert.equal(fragmentToView(new URL(link).hash).view.align.shift, 600);

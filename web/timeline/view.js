@@ -182,7 +182,9 @@ export class TimelineView {
   // Shows a link's view (viewState's fields; the run's numbers checked).
   restore({ window, collapsed, region, call, align = null }) {
     if (!this.#info) return;
-    this.#lineUp(this.#info.compare && align ? { shift: align.shift, anchor: align } : null);
+    const cmp = this.#info.compare;
+    const fits = align && cmp && align.lane < cmp.lanesB && align.frame < this.#info.frames.length;
+    this.#lineUp(fits ? { shift: align.shift, anchor: align } : null);
     if (collapsed) this.#bands.setCollapsed(collapsed);
     this.#rankControls.collapsed(this.#bands.allRanksCollapsed);
     const frame = region === null ? -1 : this.#info.frames.indexOf(region);

@@ -70,8 +70,10 @@ export class Viewport {
   }
 
   // The window in whole nanoseconds (what regions and speedscope get).
+  // (From 0: a view wholly before B's origin, of run A lined up earlier, is [0, 1).)
   get window() {
-    return { start: Math.max(0, Math.floor(this.start)), end: Math.min(this.runEnd, Math.ceil(this.end)) };
+    const start = Math.max(0, Math.floor(this.start));
+    return { start, end: Math.max(start + 1, Math.min(this.runEnd, Math.ceil(this.end))) };
   }
 
   get isWholeRun() {
