@@ -174,6 +174,29 @@ for (const cli of CLIS) {
       assert.deepEqual(errors, []);
     });
 
+    test("two runs lined up at a call in the server's engine; the link keeps it", async () => {
+      const a = join(fixtures, 'h5', 'pair_a_s3.h5');
+      const b = join(fixtures, 'h5', 'pair_b_s3.h5');
+      const { page, errors } = await open([a, b]);
+      await page.waitForFunction(() => document.body.dataset.compare === 'on', null, { timeout: 60_000 });
+      assert.equal(await chartPainted(page), 'painted');
+      // B's solve of step 3 (rank 0, [3600, 4350) of 6001 ns): its partner in A starts at 3 µs.
+      const box = await page.getByTestId('timeline').boundingBox();
+      const y = 26 + 22 + 18 + 8; // the axis, B · rank 0's header, depth 1's middle
+      await page.mouse.click(box.x + (3700 * box.width) / 6001, box.y + y);
+      await page.getByTestId('align-at-call').click();
+      const lined = 'Lined up at solve (B · rank 0, 3.6 µs): A drawn later by 600 ns.';
+      await page.waitForFunction((t) => document.querySelector('[data-testid=align-note]').textContent === t, lined);
+      await page.waitForFunction(() => /&align=0\.1\.3600\.\d+\.600/.test(window.location.hash));
+      const again = await browser.context.newPage();
+      await again.goto(page.url());
+      await again.waitForFunction(() => document.body.dataset.compare === 'on', null, { timeout: 60_000 });
+      await again.waitForFunction((t) => document.querySelector('[data-testid=align-note]').textContent === t, lined);
+      assert.equal(new URL(again.url()).hash, new URL(page.url()).hash);
+      await again.close();
+      assert.deepEqual(errors, []);
+    });
+
     test('at 390 px it fits and passes axe', async () => {
       const { page } = await open([join(fixtures, 'h5', 'ranks_imbalance_s3.h5')], { width: 390, height: 800 });
       const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
