@@ -159,7 +159,7 @@ const replacements = [
     /<link rel="icon" href="[^"]*"[^>]*>/,
     `<link rel="icon" href="data:image/svg+xml;base64,${icon.toString('base64')}">`,
   ],
-  [/ *<link rel="(?:manifest|apple-touch-icon)" href="[^"]*">\n/g, ''],
+  [/ *<link rel="(?:manifest|apple-touch-icon)" href="[^"]*"(?: crossorigin="[^"]*")?>\n/g, ''],
   [/ *<script src="file-protocol\.js"><\/script>\n/, ''],
   // The workers start when app.js asks (web/single/site.js has no prestart).
   [/ *<script type="module" async src="start-workers\.js"><\/script>\n/, ''],

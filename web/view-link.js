@@ -6,20 +6,27 @@
 //
 //   #v=1&file=run.h5&size=1234&origin=1700000000123456789&ranks=0-3,5
 //    &t=100-2000&lanes=1&rows=0-63&region=solve&call=3.1.500.900.2&vs=a.h5
+//    &align=0.1.3600.2.600
 //
 //   v       the format's version (1)
 //   file    the file's name; size its bytes; origin its run's first call
 //           (absolute ns, the engine's runOrigin): the three identify it
 //   ranks   the ranks on the timeline: 'all', or numbers and ranges
 //   t       the time window, start-end in ns from the timeline's origin
+//           (lined up at a call, run A may start before it: -600-5400)
 //   lanes   the collapsed lanes; rows the collapsed ranks (empty: none)
 //   region  the region chosen in a table
-//   call    the selected call: lane.depth.start.end.frame
+//   call    the selected call: lane.depth.start.end.frame (a call of run
+//           A in A's own times)
 //   vs      the run compared with (run A's file name)
+//   align   the comparison lined up at a call of B: lane.depth.start.frame
+//           of that call, then the shift (ns run A is drawn later, maybe
+//           negative); none: both runs from their origins
 
 export const LINK_VERSION = '1';
 const MAX_LIST = 1 << 20; // numbers a list may expand to
 const INTEGER = /^\d{1,16}$/;
+const SIGNED = /^-?\d{1,16}$/;
 
 // [0, 1, 2, 3, 5] -> "0-3,5" (ascending, no repeats).
 export function rangesText(numbers) {
@@ -64,6 +71,8 @@ export function viewToFragment(view) {
   const c = view.call;
   if (c) p.set('call', [c.lane, c.depth, c.start, c.end, c.frame].join('.'));
   if (view.partner) p.set('vs', view.partner);
+  const a = view.align;
+  if (a && view.partner) p.set('align', [a.lane, a.depth, a.start, a.frame, a.shift].join('.'));
   return p.toString();
 }
 
@@ -73,18 +82,26 @@ function required(p, key) {
   return value;
 }
 
-function integerOf(text, what) {
-  if (!INTEGER.test(text) || !Number.isSafeInteger(Number(text))) throw new Error(`${what} "${text}"`);
+function integerOf(text, what, pattern = INTEGER) {
+  if (!pattern.test(text) || !Number.isSafeInteger(Number(text))) throw new Error(`${what} "${text}"`);
   return Number(text);
 }
 
 function windowOf(text) {
-  const [a, b, extra] = text.split('-');
-  if (extra !== undefined || a === undefined || b === undefined) throw new Error(`window "${text}"`);
-  const start = integerOf(a, 'window');
-  const end = integerOf(b, 'window');
+  const m = /^(-?\d+)-(-?\d+)$/.exec(text);
+  if (!m) throw new Error(`window "${text}"`);
+  const start = integerOf(m[1], 'window', SIGNED);
+  const end = integerOf(m[2], 'window', SIGNED);
   if (end <= start) throw new Error(`window "${text}"`);
   return { start, end };
+}
+
+function alignOf(text) {
+  const parts = text.split('.');
+  const numbers = parts.map((n, i) => (i < 4 ? INTEGER : SIGNED).test(n) && Number(n));
+  if (parts.length !== 5 || !numbers.every(Number.isSafeInteger)) throw new Error(`align "${text}"`);
+  const [lane, depth, start, frame, shift] = numbers;
+  return { lane, depth, start, frame, shift };
 }
 
 function callOf(text) {
@@ -119,6 +136,7 @@ export function fragmentToView(hash, isElementId = () => false) {
         region: p.get('region') || null,
         call: p.has('call') ? callOf(p.get('call')) : null,
         partner: p.get('vs') || null,
+        align: p.get('vs') && p.has('align') ? alignOf(p.get('align')) : null,
       },
     };
   } catch (err) {

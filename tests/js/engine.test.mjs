@@ -174,6 +174,46 @@ describe('engineRequest', () => {
     assert.throws(() => sp.engineRequest(null), /request must be an object with a type/);
   });
 
+  it("answers a compared call's partner, either way round, and A's bars' ratios (make_pair.py by hand)", () => {
+    const pair = (name) => ({ name, path: inputPath(name) });
+    const opened = sp.engineRequest(
+      { type: 'timeline-compare-open', options: { ranks: 'all' } },
+      { inputs: { fileA: pair('pair_a_s3.h5'), fileB: pair('pair_b_s3.h5') } },
+    );
+    assert.equal(opened.type, 'result');
+    const { timeline, frames } = opened;
+    assert.equal(opened.compare.lanesB, 2);
+    const partner = (lane, depth, start) =>
+      sp.engineRequest({ type: 'timeline-compare-partner', timeline, lane, depth, start });
+    // B's solve of step 3 on rank 0 starts at 3.6 µs; A's at 3 µs (its steps are 1 µs).
+    assert.deepEqual(partner(0, 1, 3600), {
+      type: 'result',
+      partner: { lane: 2, depth: 1, start: 3000, end: 3600, frame: frames.indexOf('solve') },
+    });
+    // A's io and B's fifth step have none; A's step 2 on rank 1 is B's step 2.
+    assert.equal(partner(2, 0, 4000).partner, null);
+    assert.equal(partner(0, 0, 4800).partner, null);
+    assert.deepEqual(partner(3, 0, 2000).partner, {
+      lane: 1,
+      depth: 0,
+      start: 2400,
+      end: 3600,
+      frame: frames.indexOf('step'),
+    });
+    const bad = partner(0, 1, 3601);
+    assert.equal(bad.type, 'error');
+    assert.equal(bad.message, 'scope-speedscope engine: no call of lane 0 at depth 1 starts at 3601');
+    // A's lane 2 at depth 0: four steps (B over A ×1.2) and io (no partner in B).
+    const bars = sp.engineRequest({ type: 'timeline-bars', timeline, lanes: [2], start: 0, end: 4100, width: 4100 });
+    const a = bars.bars[0];
+    const top = [...a.start.slice(a.rows[0], a.rows[1])];
+    assert.deepEqual(top, [0, 1000, 2000, 3000, 4000]);
+    const ratios = [...a.ratio.slice(a.rows[0], a.rows[1])];
+    assert.deepEqual(ratios.slice(0, 4), [1.2, 1.2, 1.2, 1.2]);
+    assert.ok(Number.isNaN(ratios[4]));
+    sp.engineRequest({ type: 'timeline-close', timeline });
+  });
+
   it('decodeAnswer refuses bytes that are not an answer', () => {
     assert.throws(() => decodeAnswer(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8])), /no SSE1 magic/);
     assert.throws(() => decodeAnswer(new Uint8Array([0x53, 0x53, 0x45, 0x31, 200, 0, 0, 0])), /cut short/);

@@ -97,11 +97,103 @@ for (const cli of CLIS) {
       );
       const kernel = diff.regions.find((r) => r.name === 'kernel');
       const row = page.locator('#tl-compare-table tr', { hasText: 'kernel' });
+      await row.waitFor(); // the table follows the window a moment after it is shown
       const cells = await row.locator('td').allInnerTexts();
       // The totals as diff --json gives them (ns), as the table prints them (µs, three decimals).
       const us = (ns) => `${(ns / 1000).toFixed(3).replace(/\.?0+$/, '')} µs`;
       assert.equal(cells[1], us(kernel.a.total), JSON.stringify(cells));
       assert.equal(cells[2], us(kernel.b.total), JSON.stringify(cells));
+      assert.deepEqual(errors, []);
+    });
+
+    test('a link copied from the page reopens its view while the server runs, typed or followed from another page', async () => {
+      const { server, page, errors } = await open([join(fixtures, 'h5', 'ranks_imbalance_s3.h5')]);
+      const origin = new URL(server.url).origin;
+      // Every rank, the solve region chosen, a wheel zoom, a call selected: then Copy link.
+      await page.getByTestId('options-toggle').click();
+      await page.getByTestId('rank-all').check();
+      await page.waitForFunction(
+        () => document.querySelectorAll('[data-testid=timeline-lanes] .tl-lane-name').length === 4,
+        null,
+        { timeout: 60_000 },
+      );
+      assert.equal(await chartPainted(page), 'painted');
+      await page.getByTestId('options-toggle').click();
+      await page.locator('#tl-imbalance button', { hasText: 'solve' }).click();
+      const box = await page.getByTestId('timeline').boundingBox();
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      for (let i = 0; i < 5; i++) {
+        await page.mouse.wheel(0, -200);
+        await page.waitForTimeout(30);
+      }
+      await page.getByTestId('timeline').focus();
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Space');
+      await page.waitForFunction(() => /&call=/.test(window.location.hash) && /&t=[1-9]/.test(window.location.hash));
+      await page.waitForTimeout(400); // the zoom's entry replaced once the view rests
+      await page.getByTestId('copy-link').click();
+      await page.waitForFunction(() => document.getElementById('copy-link').dataset.link);
+      const link = await page.getByTestId('copy-link').getAttribute('data-link');
+      assert.equal(link, page.url());
+      assert.doesNotMatch(link, /token/);
+      assert.equal(new URL(link).origin, origin);
+      const view = new URL(link).hash;
+      assert.match(view, /&ranks=all&t=\d+-\d+&.*&region=solve&call=/);
+
+      // Opened again (typed into the address bar), and followed from another site's page.
+      for (const how of ['typed', 'followed']) {
+        const again = await browser.context.newPage();
+        const failed = [];
+        again.on('response', (r) => r.status() >= 400 && failed.push(`${r.status()} ${r.url()}`));
+        if (how === 'typed') {
+          await again.goto(link);
+        } else {
+          await again.goto(`data:text/html,${encodeURIComponent(`<a id="go" href="${link}">the view</a>`)}`);
+          await Promise.all([again.waitForURL(`${origin}/**`), again.click('#go')]);
+        }
+        assert.equal(await chartPainted(again), 'painted', how);
+        await again.waitForFunction(
+          () => document.querySelector('[data-testid=call-details]').dataset.state === 'call',
+        );
+        assert.equal(new URL(again.url()).hash, view, `${how}: the same view, field by field`);
+        const shown = await again
+          .getByTestId('timeline')
+          .evaluate((c) => `${Math.round(Number(c.dataset.viewStart))}-${Math.round(Number(c.dataset.viewEnd))}`);
+        assert.equal(`t=${shown}`, view.match(/t=\d+-\d+/)[0], how);
+        assert.deepEqual(await again.locator('[data-testid=timeline-lanes] .tl-lane-name').allTextContents(), [
+          'rank 0',
+          'rank 1',
+          'rank 2',
+          'rank 3',
+        ]);
+        assert.equal(await again.locator('#tl-imbalance tr.highlighted .tl-region').textContent(), 'solve');
+        assert.ok(await again.getByTestId('link-notice').isHidden());
+        assert.deepEqual(failed, [], how);
+        await again.close();
+      }
+      assert.deepEqual(errors, []);
+    });
+
+    test("two runs lined up at a call in the server's engine; the link keeps it", async () => {
+      const a = join(fixtures, 'h5', 'pair_a_s3.h5');
+      const b = join(fixtures, 'h5', 'pair_b_s3.h5');
+      const { page, errors } = await open([a, b]);
+      await page.waitForFunction(() => document.body.dataset.compare === 'on', null, { timeout: 60_000 });
+      assert.equal(await chartPainted(page), 'painted');
+      // B's solve of step 3 (rank 0, [3600, 4350) of 6001 ns): its partner in A starts at 3 µs.
+      const box = await page.getByTestId('timeline').boundingBox();
+      const y = 26 + 22 + 18 + 8; // the axis, B · rank 0's header, depth 1's middle
+      await page.mouse.click(box.x + (3700 * box.width) / 6001, box.y + y);
+      await page.getByTestId('align-at-call').click();
+      const lined = 'Lined up at solve (B · rank 0, 3.6 µs): A drawn later by 600 ns.';
+      await page.waitForFunction((t) => document.querySelector('[data-testid=align-note]').textContent === t, lined);
+      await page.waitForFunction(() => /&align=0\.1\.3600\.\d+\.600/.test(window.location.hash));
+      const again = await browser.context.newPage();
+      await again.goto(page.url());
+      await again.waitForFunction(() => document.body.dataset.compare === 'on', null, { timeout: 60_000 });
+      await again.waitForFunction((t) => document.querySelector('[data-testid=align-note]').textContent === t, lined);
+      assert.equal(new URL(again.url()).hash, new URL(page.url()).hash);
+      await again.close();
       assert.deepEqual(errors, []);
     });
 

@@ -85,22 +85,20 @@ export class BusyCache {
     const timeline = this.#timeline;
     const groups = missing.map((r) => r.lanes);
     const depth = this.#depth;
-    this.#client
-      .query(this.#kind, { timeline, groups, start: want.start, end: want.end, width: want.width, depth })
-      .then((reply) => {
-        this.#inflight = false;
-        if (this.#timeline !== timeline || this.#depth !== depth) return;
-        if (reply.type === 'error') this.#unsupported = true;
-        if (reply.type !== 'result') return;
-        const keep = same && this.#cache === c;
-        const data = keep ? c.data : new Map();
-        missing.forEach((r, i) => {
-          data.set(r.rank, this.#kind === 'band' ? reply.frames[i] : reply.busy[i]);
-          if (this.#kind === 'band') this.depths.set(r.rank, reply.depths[i]);
-        });
-        if (!keep) this.#cache = { timeline, ...want, data };
-        arrived();
+    this.#ask({ timeline, groups, start: want.start, end: want.end, width: want.width, depth }).then((reply) => {
+      this.#inflight = false;
+      if (this.#timeline !== timeline || this.#depth !== depth) return;
+      if (reply.type === 'error') this.#unsupported = true;
+      if (reply.type !== 'result') return;
+      const keep = same && this.#cache === c;
+      const data = keep ? c.data : new Map();
+      missing.forEach((r, i) => {
+        data.set(r.rank, this.#kind === 'band' ? reply.frames[i] : reply.busy[i]);
+        if (this.#kind === 'band') this.depths.set(r.rank, reply.depths[i]);
       });
+      if (!keep) this.#cache = { timeline, ...want, data };
+      arrived();
+    });
   }
 
   // The shares of `rank` at the `out.length` pixels of `view`, from the
@@ -163,6 +161,11 @@ export class BusyCache {
     return plan;
   }
 
+  // The engine's answer for this cache's kind (timeline-busy or timeline-band).
+  #ask(payload) {
+    return this.#kind === 'band' ? this.#client.query('band', payload) : this.#client.query('busy', payload);
+  }
+
   // band: the depth `rank`'s band shows (the one asked, else the rank's own
   // as the engine said it); null before it is known.
   depthOf(rank) {
@@ -179,7 +182,7 @@ export class BusyCache {
     if (this.#exact?.key === key) return this.#exact.values[pixel];
     const { start, end } = view;
     const depth = this.#depth;
-    const reply = await this.#client.query(this.#kind, { timeline, groups: [row.lanes], start, end, width, depth });
+    const reply = await this.#ask({ timeline, groups: [row.lanes], start, end, width, depth });
     if (reply.type !== 'result' || this.#timeline !== timeline || this.#depth !== depth) return null;
     const values = this.#kind === 'band' ? reply.frames[0] : reply.busy[0];
     this.#exact = { key, values, depth: reply.depths?.[0] };

@@ -6,7 +6,11 @@
 // a merged block says how many calls it stands for; a rank's summary band,
 // its busy share at the pixel pointed at. Comparing two runs, a call of B
 // also gives its partner's duration in A (B's over its ratio), or says it
-// has none.
+// has none, and a call of A its partner's in B; a selected call with a
+// partner offers "Align at this call" (run A moved so that the partner
+// starts with the call of B). A's calls are described in A's own times
+// (the chart draws them `shift` ns later when the runs are lined up at a
+// call).
 
 import { el } from '../dom.js';
 import { bandText, busyText, count, exactTime, sourceText } from './format.js';
@@ -38,34 +42,48 @@ export function baselineText(duration, ratio) {
   return `${exactTime(Math.round(duration / ratio))}, B ${ratioText(ratio)}`;
 }
 
+// What B took for a call of A `duration` ns long whose ratio (B over A) is `ratio`.
+export function partnerInBText(duration, ratio) {
+  if (Number.isNaN(ratio)) return 'no partner in B';
+  return `${exactTime(Math.round(duration * ratio))}, B ${ratioText(ratio)}`;
+}
+
 export class CallDetails {
   #client;
   #box;
+  #onAlign;
   #shown = 0; // bumps with every change of the call described
 
-  constructor(client) {
+  // onAlign(): "Align at this call" was pressed (the selected call).
+  constructor(client, { onAlign = () => {} } = {}) {
     this.#client = client;
     this.#box = document.getElementById('call-details');
+    this.#onAlign = onAlign;
   }
 
   // Describes `item` of the run `info` ({ timeline, lanes, frames }); no
-  // item: the hint, or `note`; no run: nothing.
-  show(item, info, note = null) {
+  // item: the hint, or `note`; no run: nothing. how: { selected (the item
+  // is the selected call), shift (ns run A is drawn later: its calls' own
+  // times are the item's less it) }.
+  show(item, info, note = null, { selected = false, shift = 0 } = {}) {
     const shown = ++this.#shown;
     if (!item || !info) {
       this.#box.dataset.state = 'none';
       this.#box.replaceChildren(el('p', { className: 'hint', text: note ?? (info ? HINT : '') }));
       return;
     }
+    const ofA = info.lanes[item.lane]?.run === 'a';
+    const own = ofA && shift ? { ...item, start: item.start - shift, end: item.end - shift } : item;
+    const how = { ofA, selected, drawnAt: own === item ? null : item.start };
     if (item.count > 1) {
-      this.#showMerged(item, info);
+      this.#showMerged(own, info, how);
       return;
     }
-    this.#showCall(item, info, null);
-    this.#client.query('stack', { timeline: info.timeline, lane: item.lane, time: item.start }).then((reply) => {
+    this.#showCall(own, info, null, how);
+    this.#client.query('stack', { timeline: info.timeline, lane: own.lane, time: own.start }).then((reply) => {
       if (shown !== this.#shown || reply.type !== 'result') return;
-      const call = reply.stack.find((s) => s.depth === item.depth && s.start === item.start);
-      if (call) this.#showCall(item, info, call.self);
+      const call = reply.stack.find((s) => s.depth === own.depth && s.start === own.start);
+      if (call) this.#showCall(own, info, call.self, how);
     });
   }
 
@@ -109,7 +127,8 @@ export class CallDetails {
     );
   }
 
-  #showMerged(item, info) {
+  #showMerged(item, info, { ofA }) {
+    const against = ofA ? 'no partner in B' : 'no partner in A';
     this.#box.dataset.state = 'merged';
     this.#box.replaceChildren(
       el(
@@ -118,7 +137,7 @@ export class CallDetails {
         field('merged', 'Merged', `${count(item.count)} calls too short to draw apart; zoom in to see them`),
         item.ratio === undefined
           ? null
-          : field('ratio', 'Against A', item.ratio > 0 ? ratioText(item.ratio) : 'no partner in A'),
+          : field('ratio', ofA ? 'B against A' : 'Against A', item.ratio >= 0 ? ratioText(item.ratio) : against),
         item.frame >= 0 ? field('name', 'Region', info.frames[item.frame]) : null,
         field('start', 'From', exactTime(item.start)),
         field('end', 'To', exactTime(item.end)),
@@ -129,7 +148,11 @@ export class CallDetails {
   }
 
   // self: the call's self time, or null while the core is asked.
-  #showCall(item, info, self) {
+  #showCall(item, info, self, { ofA, selected, drawnAt }) {
+    const comparing = item.ratio !== undefined;
+    const duration = item.end - item.start;
+    const partner = comparing && !Number.isNaN(item.ratio);
+    const focused = document.activeElement?.id === 'align-at-call'; // kept on the button drawn anew
     this.#box.dataset.state = self == null ? 'loading' : 'call';
     this.#box.replaceChildren(
       el(
@@ -137,13 +160,30 @@ export class CallDetails {
         {},
         field('name', 'Name', info.frames[item.frame]),
         sourceField(info, item.frame),
-        field('start', 'Start', exactTime(item.start)),
-        field('duration', item.ratio === undefined ? 'Duration' : 'Duration in B', exactTime(item.end - item.start)),
-        item.ratio === undefined ? null : field('baseline', 'In A', baselineText(item.end - item.start, item.ratio)),
+        field('start', ofA ? 'Start in A' : 'Start', exactTime(item.start)),
+        drawnAt === null ? null : field('drawn-at', 'Drawn at', exactTime(drawnAt)),
+        field('duration', comparing ? `Duration in ${ofA ? 'A' : 'B'}` : 'Duration', exactTime(duration)),
+        comparing && !ofA ? field('baseline', 'In A', baselineText(duration, item.ratio)) : null,
+        comparing && ofA ? field('partner', 'In B', partnerInBText(duration, item.ratio)) : null,
         field('self', 'Self', self == null ? '…' : exactTime(self)),
         field('depth', 'Depth', String(item.depth)),
         field('lane', 'Lane', info.lanes[item.lane].name),
       ),
+      selected && partner ? this.#alignButton() : null,
     );
+    if (focused) document.getElementById('align-at-call')?.focus();
+  }
+
+  #alignButton() {
+    const button = el('button', {
+      type: 'button',
+      className: 'button small',
+      id: 'align-at-call',
+      'data-testid': 'align-at-call',
+      text: 'Align at this call',
+      title: "Move run A so that this call's partner starts with the call of B",
+    });
+    button.addEventListener('click', () => this.#onAlign());
+    return button;
   }
 }

@@ -2,7 +2,10 @@
 // per lane (a header with the lane's name, then one row per depth), calls as
 // bars coloured by region name with their names inside when they fit,
 // merged blocks (calls too short to draw apart) grey and hatched (comparing
-// two runs, B's bars by their ratio to A's instead: colors.js); with
+// two runs, B's bars by their ratio to A's instead: colors.js; A's bars in
+// their region colours, a call without a partner in B hatched as B's
+// without one in A, and A's merged blocks never hatched: their region's
+// colour, or plain grey for several regions); with
 // several ranks, a row per rank above its lanes (or alone, collapsed): its
 // label, and its busy share pixel by pixel on the busy scale. The work
 // per frame is the bars the core returned for the view (at most about two a
@@ -107,6 +110,7 @@ export class Renderer {
   #fills = Array.from({ length: HUES }, () => []);
   #faded = Array.from({ length: HUES }, () => []);
   #merged = [];
+  #mergedPlain = [];
   #ratio = Array.from({ length: RATIO_LEVELS }, () => []);
   #noPartner = [];
   #noPartnerPattern = null;
@@ -175,6 +179,7 @@ export class Renderer {
   // scene: { view: { start, end }, scrollY, bands, ranks (rank rows, bands.js), data (lane -> bars),
   //          busyOf(rank, out) (its shares at out.length pixels, or null;
   //          bandMode 'region': its frames), bandMode ('busy' or 'region'), frames,
+  //          firstA (comparing: the first lane of run A, else Infinity),
   //          hue (frame -> hue index), highlight (Uint8Array or null),
   //          hover, focus, selected (items), hoverRank (a rank row or null),
   //          range ({ a, b } ns or null), focused (chart has focus) }
@@ -200,6 +205,7 @@ export class Renderer {
     for (const list of this.#faded) list.length = 0;
     for (const list of this.#ratio) list.length = 0;
     this.#merged.length = 0;
+    this.#mergedPlain.length = 0;
     this.#noPartner.length = 0;
     this.#labels.length = 0;
     ctx.save();
@@ -279,12 +285,13 @@ export class Renderer {
     const first = Math.max(0, Math.floor((AXIS_H - rowsTop) / ROW_H));
     const last = Math.min(band.depths - 1, Math.floor((geometry.H - rowsTop) / ROW_H));
     for (let d = first; d <= last; d++) {
-      if (bars.rows[d] !== bars.rows[d + 1]) this.#row(bars, d, Math.round(rowsTop + d * ROW_H), scene, geometry);
+      if (bars.rows[d] !== bars.rows[d + 1])
+        this.#row(bars, d, Math.round(rowsTop + d * ROW_H), scene, geometry, band.lane >= scene.firstA);
     }
   }
 
-  // The bars of depth `d` in view, on the row at `y` px.
-  #row(bars, d, y, scene, geometry) {
+  // The bars of depth `d` in view, on the row at `y` px (ofA: of run A, compared).
+  #row(bars, d, y, scene, geometry, ofA = false) {
     const { W, xOf } = geometry;
     const hi = bars.rows[d + 1];
     let lastX = -Infinity;
@@ -310,6 +317,12 @@ export class Renderer {
       const drawn = px1 > px0 ? px1 - px0 : 1;
       const frame = bars.frame[i];
       const faded = !!scene.highlight && !scene.highlight[frame];
+      if (ofA) {
+        this.#barOfA(bars, i, faded, scene, [px0, y, drawn]);
+        if (bars.count[i] === 1 && w >= LABEL_MIN_PX)
+          this.#labels.push(frame, Math.max(x0, 0), Math.min(x1, W), y, +faded);
+        continue;
+      }
       // Comparing: B's bars by their ratio (-1: no partner in A), unless faded.
       const level = bars.ratio && !faded ? ratioLevel(bars.ratio[i]) : null;
       if (bars.count[i] > 1) {
@@ -327,6 +340,17 @@ export class Renderer {
     }
   }
 
+  // A bar of run A compared (rect: [x, y, width]): its region's colour; a
+  // call without a partner in B (ratio NaN) hatched; a merged block never
+  // hatched (its region's colour, plain grey for several).
+  #barOfA(bars, i, faded, scene, rect) {
+    const frame = bars.frame[i];
+    const hues = faded ? this.#faded : this.#fills;
+    if (bars.count[i] > 1) (frame >= 0 ? hues[scene.hue[frame]] : this.#mergedPlain).push(...rect);
+    else if (!faded && bars.ratio && Number.isNaN(bars.ratio[i])) this.#noPartner.push(...rect);
+    else hues[scene.hue[frame]].push(...rect);
+  }
+
   // The gathered bars, one fill style at a time, then their names.
   #paintGathered(scene) {
     const ctx = this.#ctx;
@@ -342,6 +366,7 @@ export class Renderer {
     }
     for (let l = 0; l < RATIO_LEVELS; l++) fill(this.#ratio[l], colors.ratio[l]);
     fill(this.#merged, this.#pattern);
+    fill(this.#mergedPlain, colors.merged);
     fill(this.#noPartner, this.#noPartnerPattern);
     // Labels: frame, x0, x1, y, style (0 text, 1 faded, else on ratio level style - 2), five numbers each.
     const labels = this.#labels;

@@ -8,7 +8,11 @@
 // (the regions table), ranks.js (the Ranks panel: imbalance and heatmap),
 // rank-controls.js (collapsing and ordering the ranks' rows), search.js
 // and, comparing two runs (B's lanes coloured by their ratio to A's, A's
-// beneath), compare.js (the regions of both runs and the legend).
+// beneath), compare.js (the regions of both runs and the legend). Lined up
+// at a call, run A's lanes are drawn `shift` ns later than their own times
+// (the selected call's partner in A, found by the engine, starts with the
+// call of B); the bars are held moved (bars-cache.js) and the details say
+// A's own times.
 
 import { hueIndex } from './colors.js';
 import { AXIS_H, ROW_H, Renderer } from './draw.js';
@@ -35,6 +39,7 @@ const byId = (id) => document.getElementById(id);
 export class TimelineView {
   #onPainted;
   #onView;
+  #client;
   #chart;
   #renderer;
   #viewport = new Viewport();
@@ -59,6 +64,7 @@ export class TimelineView {
   #painted = false;
   #frameRequested = false;
   #rankTimer = 0;
+  #align = null; // comparing, lined up at a call: { shift, anchor: B's call { lane, depth, start, frame } }
 
   // onView(how): the view changed; how: 'push' for a deliberate step (a
   // selection, a zoom to a call, a region chosen), else 'replace'.
@@ -74,7 +80,8 @@ export class TimelineView {
     this.#bars = new BarsCache(client);
     this.#busy = new BusyCache(client);
     this.#band = new BusyCache(client, 'band');
-    this.#details = new CallDetails(client);
+    this.#details = new CallDetails(client, { onAlign: () => this.alignAtSelected() });
+    this.#client = client;
     this.#regions = new RegionsTable(client, (frame) => this.#highlightRegion(frame));
     this.#compare = new CompareTable(client, (name) => this.#highlightRegion(this.#info.frames.indexOf(name)));
     this.#rankControls = new RankControls(client, {
@@ -94,6 +101,7 @@ export class TimelineView {
     byId('tl-zoom-in').addEventListener('click', () => this.zoomCentre(1 / ZOOM_BUTTON_STEP));
     byId('tl-zoom-out').addEventListener('click', () => this.zoomCentre(ZOOM_BUTTON_STEP));
     byId('tl-reset').addEventListener('click', () => this.reset());
+    byId('align-at-origin').addEventListener('click', () => this.alignAtOrigin());
     wireSearch(
       (text) => this.search(text),
       this.#chart,
@@ -164,24 +172,30 @@ export class TimelineView {
     const s = this.#selected;
     const one = s && s.count === 1 && s.frame >= 0;
     const region = this.#highlightWhy === 'region' ? this.#highlight.indexOf(1) : -1;
+    const back = this.#ofA(s) ? this.#shift : 0; // a call of A in A's own times
     return {
       window: { start: Math.round(this.#viewport.start), end: Math.round(this.#viewport.end) },
       collapsed: this.#bands.collapsedState,
       region: region >= 0 ? this.#info.frames[region] : null,
-      call: one ? { lane: s.lane, depth: s.depth, start: s.start, end: s.end, frame: s.frame } : null,
+      call: one ? { lane: s.lane, depth: s.depth, start: s.start - back, end: s.end - back, frame: s.frame } : null,
+      align: this.#align ? { ...this.#align.anchor, shift: this.#align.shift } : null,
     };
   }
 
   // Shows a link's view (viewState's fields; the run's numbers checked).
-  restore({ window, collapsed, region, call }) {
+  restore({ window, collapsed, region, call, align = null }) {
     if (!this.#info) return;
+    const cmp = this.#info.compare;
+    const fits = align && cmp && align.lane < cmp.lanesB && align.frame < this.#info.frames.length;
+    this.#lineUp(fits ? { shift: align.shift, anchor: align } : null);
     if (collapsed) this.#bands.setCollapsed(collapsed);
     this.#rankControls.collapsed(this.#bands.allRanksCollapsed);
     const frame = region === null ? -1 : this.#info.frames.indexOf(region);
     this.#markRegion(frame >= 0 ? frame : null);
     this.#ranks.select(frame >= 0 ? frame : null);
     const ok = call && call.lane < this.#info.lanes.length && call.frame < this.#info.frames.length;
-    this.#selected = ok ? { ...call, count: 1 } : null;
+    const by = ok && this.#ofA(call) ? this.#shift : 0;
+    this.#selected = ok ? { ...call, start: call.start + by, end: call.end + by, count: 1 } : null;
     this.#focus = this.#selected;
     this.#describe(this.#selected);
     if (window) this.#viewport.set(window.start, window.end);
@@ -200,6 +214,9 @@ export class TimelineView {
     this.#range = null;
     this.#highlight = null;
     this.#highlightWhy = null;
+    this.#align = null;
+    this.#bars.align(info.compare?.lanesB ?? Infinity, 0);
+    this.#showAlignment();
     this.#hue = Uint8Array.from(info.frames, (name) => hueIndex(name));
     this.#viewport.show(info.runEnd);
     this.#label(info);
@@ -246,6 +263,8 @@ export class TimelineView {
 
   clear() {
     this.#info = null;
+    this.#align = null;
+    this.#showAlignment();
     this.#compare.clear();
     byId('timeline-box').dataset.compare = 'off';
     this.#bars.clear();
@@ -285,7 +304,7 @@ export class TimelineView {
   }
 
   reset() {
-    this.#setView(0, this.#viewport.runEnd);
+    this.#setView(this.#viewport.runStart, this.#viewport.runEnd);
   }
 
   panPx(dx) {
@@ -434,6 +453,7 @@ export class TimelineView {
       hoverRank: this.#hoverRank,
       data: this.#bars.data,
       frames: this.#info.frames,
+      firstA: this.#info.compare?.lanesB ?? Infinity,
       hue: this.#hue,
       highlight: this.#highlight,
       hover: this.#hover,
@@ -576,6 +596,7 @@ export class TimelineView {
   selectFocused() {
     this.#selected = this.#focus;
     this.invalidate();
+    this.#describe(this.#focus);
     this.#onView('push');
   }
 
@@ -613,7 +634,93 @@ export class TimelineView {
   }
 
   #describe(item, note = null) {
-    this.#details.show(item, this.#info, note);
+    const selected = !!item && sameItem(item, this.#selected);
+    this.#details.show(item, this.#info, note, { selected, shift: this.#shift });
+  }
+
+  // ---- two runs lined up at a call -----------------------------------------------
+
+  get #shift() {
+    return this.#align?.shift ?? 0;
+  }
+
+  // Whether `item` is a call of run A (comparing).
+  #ofA(item) {
+    return !!item && !!this.#info?.compare && item.lane >= this.#info.compare.lanesB;
+  }
+
+  // "Align at this call": the selected call's partner (asked of the engine)
+  // and the call of B start together; A moves, B stays.
+  async alignAtSelected() {
+    const s = this.#selected;
+    const info = this.#info;
+    if (!s || s.count !== 1 || !info?.compare) return;
+    const ofA = this.#ofA(s);
+    const own = ofA ? s.start - this.#shift : s.start;
+    const reply = await this.#client.query('compare-partner', {
+      timeline: info.timeline,
+      lane: s.lane,
+      depth: s.depth,
+      start: own,
+    });
+    if (this.#info !== info || this.#selected !== s) return;
+    if (reply.type !== 'result') {
+      this.#details.failed(reply);
+      return;
+    }
+    const p = reply.partner;
+    if (!p) {
+      byId('tl-align-note').textContent = `${info.frames[s.frame]} has no partner in ${ofA ? 'B' : 'A'} to line up at.`;
+      return;
+    }
+    const anchor = ofA ? p : { lane: s.lane, depth: s.depth, start: s.start, frame: s.frame };
+    this.#lineUp({ shift: ofA ? p.start - own : s.start - p.start, anchor });
+    this.#onView('push');
+  }
+
+  // Back to both runs from their origins.
+  alignAtOrigin() {
+    if (!this.#align) return;
+    this.#lineUp(null);
+    this.#onView('push');
+    this.#chart.focus();
+  }
+
+  // Lines the runs up (align: { shift, anchor }, or null: at their origins):
+  // A's bars asked again moved, A's calls pointed at moved with them, the
+  // chart's time from the earliest to the latest call drawn.
+  #lineUp(align) {
+    const before = this.#shift;
+    this.#align = align;
+    const shift = this.#shift;
+    const cmp = this.#info?.compare;
+    if (!cmp) return;
+    this.#bars.align(cmp.lanesB, shift);
+    const move = (item) =>
+      this.#ofA(item) ? { ...item, start: item.start + shift - before, end: item.end + shift - before } : item;
+    const selected = this.#selected === this.#focus;
+    this.#hover = move(this.#hover);
+    this.#focus = move(this.#focus);
+    this.#selected = selected ? this.#focus : move(this.#selected);
+    this.#viewport.bounds(Math.min(0, shift), Math.max(cmp.runEnd.b, cmp.runEnd.a + shift));
+    this.#showAlignment();
+    this.invalidate();
+    this.#regionsSoon();
+    this.#describe(this.#hover ?? this.#focus ?? this.#selected);
+  }
+
+  // The comparison bar: how the runs are lined up, and the way back.
+  #showAlignment() {
+    const a = this.#align;
+    const note = byId('tl-align-note');
+    byId('align-at-origin').hidden = !a;
+    if (!a) {
+      note.textContent = 'Both runs from their origins.';
+      return;
+    }
+    const lane = this.#info.lanes[a.anchor.lane]?.name ?? '';
+    const by = a.shift === 0 ? 'not moved' : `${a.shift > 0 ? 'later' : 'earlier'} by ${exactTime(Math.abs(a.shift))}`;
+    note.textContent = `Lined up at ${this.#info.frames[a.anchor.frame]} (${lane}, ${exactTime(a.anchor.start)}): A drawn ${by}.`;
   }
 
   // ---- search and regions -----------------------------------------------------------

@@ -321,11 +321,17 @@ using Query = json (*)(Engine::State&, const json&, WireAnswer&);
 
 const std::map<std::string, Query, std::less<>>& queries() {
   static const std::map<std::string, Query, std::less<>> all = {
-      {"timeline-bars", bars},           {"timeline-busy", busy},
-      {"timeline-band", band},           {"timeline-stack", stack},
-      {"timeline-regions", regions},     {"timeline-fit", fit},
-      {"timeline-imbalance", imbalance}, {"timeline-aligned", aligned},
-      {"timeline-lateness", lateness},   {"timeline-compare-regions", compare_regions},
+      {"timeline-bars", bars},
+      {"timeline-busy", busy},
+      {"timeline-band", band},
+      {"timeline-stack", stack},
+      {"timeline-regions", regions},
+      {"timeline-fit", fit},
+      {"timeline-imbalance", imbalance},
+      {"timeline-aligned", aligned},
+      {"timeline-lateness", lateness},
+      {"timeline-compare-regions", compare_regions},
+      {"timeline-compare-partner", compare_partner},
       {"timeline-overview", overview},
   };
   return all;

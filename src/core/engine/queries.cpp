@@ -3,6 +3,7 @@
 // within a budget, the ranks' imbalance, the heatmap grid and lateness, a
 // comparison's rows, the overview. Answers are bounded by pixels or by
 // regions and ranks, never by calls.
+#include <algorithm>
 #include <cmath>
 
 #include "engine/answers.hpp"
@@ -63,9 +64,9 @@ json bars(Engine::State& s, const json& r, WireAnswer& out) {
       s.runs->aligned(lane, w.start, w.end, width, s.aligned_bars);
       list.push_back(bars_json(lane, s.aligned_bars.bars, &s.aligned_bars.ratio, out));
     } else {
-      s.a->bars(lane - s.lanes_b, w.start, w.end, width, s.bars);
-      renumber(s.bars.frame, s.runs->frame_of_a());
-      list.push_back(bars_json(lane, s.bars, nullptr, out));
+      s.runs->aligned_a(lane - s.lanes_b, w.start, w.end, width, s.aligned_bars);
+      renumber(s.aligned_bars.bars.frame, s.runs->frame_of_a());
+      list.push_back(bars_json(lane, s.aligned_bars.bars, &s.aligned_bars.ratio, out));
     }
   }
   return echo(r, {{"bars", list}});
@@ -202,6 +203,40 @@ json compare_regions(Engine::State& s, const json& r, WireAnswer&) {
   if (!s.comparing()) refuse("no comparison is open");
   const Window w = window_of(r);
   return {{"rows", rows_json(s.runs->regions(w.start, w.end), true)}};
+}
+
+// A call of either run compared (its lane in the comparison, depth and
+// start) and its partner in the other run: the core's rule (AlignedRuns::
+// partner), what the page lines the runs up at.
+json compare_partner(Engine::State& s, const json& r, WireAnswer&) {
+  timeline_of(s, r);
+  if (!s.comparing()) refuse("no comparison is open");
+  const std::size_t lane = lane_of(field(r, "lane"));
+  const uint64_t depth = whole(field(r, "depth"), "depth");
+  const int64_t start = ns_of(number(r, "start"), false);
+  const bool of_a = lane >= s.lanes_b;
+  const Timeline& own = of_a ? *s.a : *s.tl;
+  const std::size_t own_lane = of_a ? lane - s.lanes_b : lane;
+  if (own_lane >= own.lanes().size()) refuse("no lane " + std::to_string(lane));
+  const Timeline::DepthView v =
+      own.depth_view(own_lane, depth > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(depth));
+  const std::size_t index =
+      static_cast<std::size_t>(std::lower_bound(v.start, v.start + v.calls, start) - v.start);
+  if (index == v.calls || v.start[index] != start) {
+    refuse("no call of lane " + std::to_string(lane) + " at depth " + std::to_string(depth) +
+           " starts at " + std::to_string(start));
+  }
+  const auto p = s.runs->partner(of_a, own_lane, static_cast<uint32_t>(depth), index);
+  if (!p) return {{"partner", nullptr}};
+  const Timeline& other = of_a ? *s.tl : *s.a;
+  const Timeline::DepthView pv = other.depth_view(p->lane, p->depth);
+  const int32_t frame = pv.frame[p->index];
+  return {{"partner",
+           {{"lane", of_a ? p->lane : p->lane + s.lanes_b},
+            {"depth", p->depth},
+            {"start", pv.start[p->index]},
+            {"end", pv.end[p->index]},
+            {"frame", of_a ? frame : s.runs->frame_of_a()[static_cast<std::size_t>(frame)]}}}};
 }
 
 json overview(Engine::State& s, const json& r, WireAnswer&) {

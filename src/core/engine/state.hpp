@@ -70,6 +70,7 @@ json imbalance(Engine::State& s, const json& r, WireAnswer& out);
 json aligned(Engine::State& s, const json& r, WireAnswer& out);
 json lateness(Engine::State& s, const json& r, WireAnswer& out);
 json compare_regions(Engine::State& s, const json& r, WireAnswer& out);
+json compare_partner(Engine::State& s, const json& r, WireAnswer& out);
 json overview(Engine::State& s, const json& r, WireAnswer& out);
 
 // The requests about files (files.cpp): what a file holds, its overview, the

@@ -85,11 +85,11 @@ void expect_aligned(const AlignedRuns& runs, const Model& ma, const Model& mb,
           sb += static_cast<double>(b.duration.at(key));
           sa += static_cast<float>(partner->second);
         }
-        const double want =
-            got.bars.count[i] == 1
-                ? (sa == 0 && sb == 0 && a.duration.count(depths[d][first]) == 0 ? std::nan("")
-                                                                                 : sb / sa)
-                : (sa == 0 && sb == 0 ? std::nan("") : sb / sa);
+        const double want = got.bars.count[i] == 1
+                                ? (a.duration.count(depths[d][first]) == 0 ? std::nan("")
+                                   : sa == 0 && sb == 0 ? 1.0  // zero-length partners
+                                                        : sb / sa)
+                                : (sa == 0 && sb == 0 ? std::nan("") : sb / sa);
         if (std::isnan(want)) {
           EXPECT_TRUE(std::isnan(got.ratio[i])) << "lane " << lane << " item " << i;
         } else {
@@ -176,6 +176,82 @@ TEST(AlignedRuns, bars_carry_the_ratio_to_their_partners_in_a) {
                 });
 }
 
+// Each call's partner (AlignedRuns::partner, either way round) is the
+// model's call of the same (lane name, region name, k) in the other run,
+// and A's bars are NaN exactly where A's call has none in B.
+// Counts into `none_seen` A's calls drawn alone without a partner.
+void expect_partners(const AlignedRuns& runs, const Model& ma, const Model& mb,
+                     std::size_t& none_seen) {
+  const Numbered a = numbered(ma), b = numbered(mb);
+  for (const bool of_a : {false, true}) {
+    const Timeline& own = of_a ? runs.a() : runs.b();
+    const Timeline& other = of_a ? runs.b() : runs.a();
+    const Numbered& mine = of_a ? a : b;
+    const Numbered& theirs = of_a ? b : a;
+    for (std::size_t lane = 0; lane < own.lanes().size(); ++lane) {
+      const auto& depths = mine.by_depth.at(own.lanes()[lane].name);
+      for (uint32_t d = 0; d < depths.size(); ++d) {
+        for (std::size_t i = 0; i < depths[d].size(); ++i) {
+          const Key& key = depths[d][i];
+          const auto got = runs.partner(of_a, lane, d, i);
+          SCOPED_TRACE(std::get<0>(key) + " " + std::get<1>(key) + " k " +
+                       std::to_string(std::get<2>(key)) + (of_a ? " of A" : " of B"));
+          ASSERT_EQ(got.has_value(), theirs.duration.count(key) == 1);
+          if (!got) continue;
+          EXPECT_EQ(other.lanes()[got->lane].name, std::get<0>(key));
+          const auto& there = theirs.by_depth.at(std::get<0>(key));
+          EXPECT_EQ(there[got->depth][got->index], key);
+          // And back again.
+          const auto back = runs.partner(!of_a, got->lane, got->depth, got->index);
+          ASSERT_TRUE(back.has_value());
+          EXPECT_EQ(own.lanes()[back->lane].name, own.lanes()[lane].name);
+          EXPECT_EQ(std::tie(back->depth, back->index), std::tie(d, i));
+        }
+      }
+      if (!of_a) continue;
+      AlignedRuns::Bars bars;
+      std::size_t alone = 0, none = 0;  // items of one call; of them without a partner
+      runs.aligned_a(lane, -1, own.lanes()[lane].end_ns + 2, 16384, bars);
+      for (std::size_t k = 0; k < bars.bars.size(); ++k) {
+        if (bars.bars.count[k] != 1) continue;
+        ++alone;
+        const Key& key = depths[bars.bars.depth[k]][bars.bars.first[k]];
+        const int64_t mine_ns = a.duration.at(key);
+        const auto partner = b.duration.find(key);
+        if (partner == b.duration.end()) {
+          ++none;
+          EXPECT_TRUE(std::isnan(bars.ratio[k])) << k;
+        } else if (mine_ns > 0) {
+          EXPECT_EQ(bars.ratio[k], static_cast<double>(static_cast<float>(partner->second)) /
+                                       static_cast<double>(mine_ns))
+              << k;
+        }
+      }
+      EXPECT_GT(alone, depths.size());
+      none_seen += none;
+    }
+  }
+  EXPECT_THROW(runs.partner(false, 0, 0, SIZE_MAX), Error);
+}
+
+TEST(AlignedRuns, each_call_has_the_models_partner_either_way_round) {
+  for_each_seed(81, 85,
+                [](unsigned, std::mt19937_64& rng, const std::vector<int64_t>& all,
+                   const TimelineOptions& o) {
+                  const int ranks = static_cast<int>(all.size());
+                  const scope_speedscope::Run a = random_run(rng, ranks, 2, 300, 4, 10, 30);
+                  const scope_speedscope::Run b = slowed(a);
+                  const scope_speedscope::Run c = random_run(rng, ranks, 3, 250, 5, 12, 20);
+                  const Timeline ta = open_timeline(a, o), tb = open_timeline(b, o),
+                                 tc = open_timeline(c, o);
+                  // B slowed down renames r1: A's r1 calls have no partner in B.
+                  std::size_t none = 0;
+                  expect_partners(AlignedRuns(ta, tb), model_of(a, all), model_of(b, all), none);
+                  EXPECT_GT(none, 0u);
+                  expect_partners(AlignedRuns(ta, tc), model_of(a, all), model_of(c, all), none);
+                });
+}
+
 TEST(AlignedRuns, a_run_slowed_everywhere_is_slower_by_its_factor) {
   std::mt19937_64 rng(5);
   const scope_speedscope::Run a = random_run(rng, 2, 1, 800, 3, 6, 1000);
@@ -194,7 +270,15 @@ TEST(AlignedRuns, a_run_slowed_everywhere_is_slower_by_its_factor) {
   AlignedRuns::Bars got;
   runs.aligned(0, -1, runs.b().lanes()[0].end_ns + 1, 5, got);
   ASSERT_GT(got.bars.size(), 0u);
-  for (double r : got.ratio) EXPECT_TRUE(std::isnan(r) || r == 2.0) << r;  // 0/0 for zero-length
+  for (std::size_t i = 0; i < got.ratio.size(); ++i) {
+    // Zero-length partners are as fast; a block of them alone has no ratio (0 / 0).
+    const Timeline::DepthView v = runs.b().depth_view(0, got.bars.depth[i]);
+    bool zero = true;
+    for (std::size_t c = got.bars.first[i]; c < got.bars.first[i] + got.bars.count[i]; ++c)
+      zero = zero && v.start[c] == v.end[c];
+    const double r = got.ratio[i];
+    EXPECT_TRUE(r == 2.0 || (zero && (r == 1.0 || (got.bars.count[i] > 1 && std::isnan(r))))) << r;
+  }
   EXPECT_THROW(runs.aligned(2, 0, 10, 5, got), Error);
 }
 

@@ -233,6 +233,93 @@ TEST(Engine, a_comparison_over_the_whole_run_answers_diffs_rows) {
   EXPECT_TRUE(bars[0].contains("ratio"));
 }
 
+// make_pair.py's runs: A 4 steps of 1000 ns (solve 600, kernels of 200,
+// exchange 400) and an io call; B 5 steps of 1200 ns (solve 750, kernels of
+// 250, exchange 450 holding a 50 ns halo), no io. Partners: the same lane,
+// region and k; worked out by hand.
+TEST(Engine, a_comparison_answers_each_calls_partner_and_as_bars_ratios) {
+  Shell sh;
+  sh.files["fileA"] = fixture("pair_a_s3.h5");
+  sh.files["fileB"] = fixture("pair_b_s3.h5");
+  const Asked opened = sh.ask({{"type", "timeline-compare-open"}, {"options", {{"ranks", "all"}}}});
+  ASSERT_EQ(opened.header["type"], "result") << opened.header.dump();
+  ASSERT_EQ(opened.header["compare"]["lanesB"], 2);
+  const json& frames = opened.header["frames"];
+  const auto frame = [&](const std::string& name) {
+    for (std::size_t f = 0; f < frames.size(); ++f)
+      if (frames[f] == name) return static_cast<int>(f);
+    return -1;
+  };
+  const auto partner = [&](int lane, int depth, int64_t start) {
+    const json h = sh.ask({{"type", "timeline-compare-partner"},
+                           {"timeline", 1},
+                           {"lane", lane},
+                           {"depth", depth},
+                           {"start", start}})
+                       .header;
+    EXPECT_EQ(h["type"], "result") << h.dump();
+    return h["partner"];
+  };
+  // B's solve of step 3 on rank 0 ([3600, 4350)): A's solve of step 3.
+  EXPECT_EQ(
+      partner(0, 1, 3600),
+      json({{"lane", 2}, {"depth", 1}, {"start", 3000}, {"end", 3600}, {"frame", frame("solve")}}));
+  // B's 4th kernel of rank 1 (step 1's second, [1450, 1700)) and back.
+  const json kernel = {
+      {"lane", 3}, {"depth", 2}, {"start", 1200}, {"end", 1400}, {"frame", frame("kernel")}};
+  EXPECT_EQ(partner(1, 2, 1450), kernel);
+  EXPECT_EQ(
+      partner(3, 2, 1200),
+      json(
+          {{"lane", 1}, {"depth", 2}, {"start", 1450}, {"end", 1700}, {"frame", frame("kernel")}}));
+  EXPECT_EQ(partner(2, 0, 2000)["start"], 2400);  // A's step 2: B's step 2
+  EXPECT_TRUE(partner(0, 0, 4800).is_null());     // B's fifth step: A has four
+  EXPECT_TRUE(partner(0, 2, 750).is_null());      // halo, new in B
+  EXPECT_TRUE(partner(2, 0, 4000).is_null());     // io, gone from B
+  const json bad = sh.ask({{"type", "timeline-compare-partner"},
+                           {"timeline", 1},
+                           {"lane", 0},
+                           {"depth", 1},
+                           {"start", 3601}})
+                       .header;
+  EXPECT_EQ(bad["code"], "bad_argument");
+  EXPECT_EQ(bad["message"], "scope-speedscope engine: no call of lane 0 at depth 1 starts at 3601");
+
+  // A's bars carry the ratio too, B over A: step 1.2, solve 1.25, io none.
+  const Asked bars = sh.ask({{"type", "timeline-bars"},
+                             {"timeline", 1},
+                             {"lanes", {2}},
+                             {"start", 0},
+                             {"end", 4100},
+                             {"width", 4100}});
+  const json& a = bars.header["bars"][0];
+  const std::vector<double> start = bars.column(a["start"]), depth = bars.column(a["depth"]),
+                            ratio = bars.column(a["ratio"]), count = bars.column(a["count"]);
+  ASSERT_EQ(start.size(), ratio.size());
+  std::map<std::pair<double, double>, double> ratio_at;  // (depth, start) -> ratio
+  for (std::size_t i = 0; i < start.size(); ++i) {
+    ASSERT_EQ(count[i], 1);
+    ratio_at[{depth[i], start[i]}] = ratio[i];
+  }
+  EXPECT_DOUBLE_EQ((ratio_at[{0, 0}]), 1.2);        // step 0
+  EXPECT_DOUBLE_EQ((ratio_at[{1, 1000}]), 1.25);    // solve 1
+  EXPECT_DOUBLE_EQ((ratio_at[{1, 1600}]), 1.125);   // exchange 1
+  EXPECT_TRUE(std::isnan(ratio_at.at({0, 4000})));  // io
+  EXPECT_EQ(ratio_at.size(), 4u * 5 + 1);           // a step, solve, two kernels, exchange; io
+  // The wider view merges calls into blocks: their ratio is the sums'.
+  const Asked merged = sh.ask({{"type", "timeline-bars"},
+                               {"timeline", 1},
+                               {"lanes", {2}},
+                               {"start", 0},
+                               {"end", 4100},
+                               {"width", 2}});
+  const json& m = merged.header["bars"][0];
+  const std::vector<double> mcount = merged.column(m["count"]), mratio = merged.column(m["ratio"]);
+  ASSERT_FALSE(mcount.empty());
+  EXPECT_GT(mcount[0], 1);
+  EXPECT_FALSE(std::isnan(mratio[0]));
+}
+
 TEST(Engine, a_download_is_the_files_export_byte_for_byte) {
   Shell sh;
   CollectTarget target;
