@@ -166,7 +166,8 @@ Verdict check_request(const RequestHead& head, std::string_view listen_host,
 }
 
 std::string token_cookie(std::string_view token) {
-  return std::string(kTokenCookie) + "=" + std::string(token) + "; HttpOnly; SameSite=Lax; Path=/";
+  return std::string(kTokenCookie) + "=" + std::string(token) +
+         "; HttpOnly; SameSite=Strict; Path=/";
 }
 
 std::optional<WebPath> web_path(std::string_view target) {

@@ -63,12 +63,10 @@ struct Verdict {
 Verdict check_request(const RequestHead& head, std::string_view listen_host,
                       std::string_view token);
 
-// The Set-Cookie value that carries `token`: HttpOnly, and SameSite=Lax, so
-// that a link to the page followed from another site's page (a chat, a mail)
-// brings it too (Strict kept it back: such a link was answered 401). Lax
-// still keeps it off other sites' requests that are not a top-level
-// navigation (fetch, forms' POST, frames), and the Origin check refuses
-// those besides.
+// The Set-Cookie value that carries `token`: HttpOnly and SameSite=Strict
+// (issue 28's decision): no request another site starts carries it, a link
+// followed from another site's page (a chat, a mail) included, which is
+// answered 401; a link pasted into the address bar carries it.
 std::string token_cookie(std::string_view token);
 
 // A request path's file relative to the page's folder, percent-decoded

@@ -116,7 +116,7 @@ for (const cli of CLIS) {
       assert.equal(server.stdout.split(tokenOf(server.url)).length, 2);
     });
 
-    test('without the token every request is 401, the page too; the token sets an HttpOnly, SameSite=Lax cookie', async () => {
+    test('without the token every request is 401, the page too; the token sets an HttpOnly, SameSite=Strict cookie', async () => {
       for (const p of ['/', '/index.html', '/app.js', '/engine/run', `/?token=${'0'.repeat(64)}`]) {
         const r = await raw(server.url, { path: p });
         assert.equal(r.status, 401, p);
@@ -130,7 +130,7 @@ for (const cli of CLIS) {
       assert.equal(refused.status, 401);
       const first = await raw(server.url, { path: `/?token=${tokenOf(server.url)}` });
       assert.equal(first.status, 200);
-      assert.equal(first.headers['set-cookie'][0], `${cookieOf(server.url)}; HttpOnly; SameSite=Lax; Path=/`);
+      assert.equal(first.headers['set-cookie'][0], `${cookieOf(server.url)}; HttpOnly; SameSite=Strict; Path=/`);
       assert.equal(first.body.toString(), fs.readFileSync(path.join(dist, 'web', 'index.html'), 'utf8'));
       const later = await raw(server.url, { path: '/app.js', headers: { Cookie: `a=b; ${cookieOf(server.url)}` } });
       assert.equal(later.status, 200);

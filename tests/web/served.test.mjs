@@ -106,7 +106,7 @@ for (const cli of CLIS) {
       assert.deepEqual(errors, []);
     });
 
-    test('a link copied from the page reopens its view while the server runs, typed or followed from another page', async () => {
+    test('a link copied from the page reopens its view while the server runs when typed; followed from another site it is 401', async () => {
       const { server, page, errors } = await open([join(fixtures, 'h5', 'ranks_imbalance_s3.h5')]);
       const origin = new URL(server.url).origin;
       // Every rank, the solve region chosen, a wheel zoom, a call selected: then Copy link.
@@ -140,17 +140,24 @@ for (const cli of CLIS) {
       const view = new URL(link).hash;
       assert.match(view, /&ranks=all&t=\d+-\d+&.*&region=solve&call=/);
 
-      // Opened again (typed into the address bar), and followed from another site's page.
-      for (const how of ['typed', 'followed']) {
+      // Followed from another site's page: the SameSite=Strict cookie stays
+      // behind (issue 28's decision), so the server answers 401.
+      const elsewhere = await browser.context.newPage();
+      await elsewhere.goto(`data:text/html,${encodeURIComponent(`<a id="go" href="${link}">the view</a>`)}`);
+      const [refused] = await Promise.all([
+        elsewhere.waitForResponse((r) => r.url().startsWith(origin)),
+        elsewhere.click('#go'),
+      ]);
+      assert.equal(refused.status(), 401);
+      assert.match(await refused.text(), /this server needs the token of the URL it printed/);
+      await elsewhere.close();
+      // Opened again (typed into the address bar): the same view.
+      {
+        const how = 'typed';
         const again = await browser.context.newPage();
         const failed = [];
         again.on('response', (r) => r.status() >= 400 && failed.push(`${r.status()} ${r.url()}`));
-        if (how === 'typed') {
-          await again.goto(link);
-        } else {
-          await again.goto(`data:text/html,${encodeURIComponent(`<a id="go" href="${link}">the view</a>`)}`);
-          await Promise.all([again.waitForURL(`${origin}/**`), again.click('#go')]);
-        }
+        await again.goto(link);
         assert.equal(await chartPainted(again), 'painted', how);
         await again.waitForFunction(
           () => document.querySelector('[data-testid=call-details]').dataset.state === 'call',

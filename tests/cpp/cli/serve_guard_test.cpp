@@ -105,7 +105,7 @@ TEST(serve_guard, one_verdict_in_one_order) {
   EXPECT_EQ(verdict(big, t), "413 the request is larger than 1 MiB");
   big.content_length = kMaxRequestBytes;
   EXPECT_EQ(verdict(big, t), "401 this server needs the token of the URL it printed");
-  EXPECT_EQ(token_cookie("ab"), "scope_speedscope_token=ab; HttpOnly; SameSite=Lax; Path=/");
+  EXPECT_EQ(token_cookie("ab"), "scope_speedscope_token=ab; HttpOnly; SameSite=Strict; Path=/");
 }
 
 TEST(serve_guard, a_request_path_is_a_relative_name_or_nothing) {
