@@ -135,6 +135,54 @@ describe('tables that fit', { timeout: 600_000 }, () => {
     await assertAccessible(page, 'the comparison at 1920 px');
   });
 
+  test("the side panel's separator: keys and a drag set its width, kept for the next visit; hidden at 390 px", async () => {
+    await page.setViewportSize(SIZES[0]);
+    await page.waitForTimeout(100);
+    const handle = page.getByTestId('side-resize');
+    assert.equal(await handle.isVisible(), true);
+    const sideWidth = () => page.locator('.tl-side').evaluate((s) => Math.round(s.getBoundingClientRect().width));
+    const now = async () => Number(await handle.getAttribute('aria-valuenow'));
+    const start = await sideWidth();
+    assert.equal(await now(), start);
+    assert.equal(await handle.getAttribute('aria-valuemin'), '260');
+    assert.equal(await handle.getAttribute('aria-valuemax'), String(Math.floor(1400 * 0.6)));
+    await handle.focus();
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowLeft');
+    assert.equal(await sideWidth(), start + 48, 'three steps of 16 px wider');
+    assert.equal(await now(), start + 48);
+    await page.keyboard.press('Shift+ArrowRight');
+    assert.equal(await sideWidth(), start + 48 - 64);
+    await page.keyboard.press('End');
+    assert.equal(await sideWidth(), 260, 'End: the narrowest');
+    await page.keyboard.press('Home');
+    assert.equal(await sideWidth(), 840, 'Home: the widest, 60 % of the timeline');
+    // A drag: the side's left edge follows the pointer.
+    const box = await handle.boundingBox();
+    const y = box.y + 200;
+    await page.mouse.move(box.x + 3, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 3 + 200, y, { steps: 5 });
+    await page.mouse.up();
+    assert.equal(await sideWidth(), 640, 'dragged 200 px to the right');
+    const edge = await page.locator('.tl-side').evaluate((s) => s.getBoundingClientRect().left);
+    assert.ok(Math.abs(edge - (box.x + 3 + 200 - 3)) <= 4, `the edge at the pointer: ${edge}`);
+    // The tables still fit the narrower side (their box scrolls, the side does not).
+    const side = await page.locator('.tl-side').evaluate((s) => s.scrollWidth - s.clientWidth);
+    assert.ok(side <= 0, `the side panel scrolls ${side} px sideways`);
+    // Kept for the next visit.
+    const again = await browser.openPage();
+    assert.equal(await pick(again, [B], { dir: DIR }), 'done');
+    assert.equal(await chartPainted(again), 'painted');
+    const kept = await again.locator('.tl-side').evaluate((s) => Math.round(s.getBoundingClientRect().width));
+    assert.equal(kept, 640, 'kept for the next visit');
+    await again.evaluate(() => localStorage.removeItem('scope-speedscope.side-width'));
+    await again.close();
+    await assertAccessible(page, 'the side panel resized');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(100);
+    assert.equal(await handle.isVisible(), false, 'no separator where the side is under the chart');
+  });
+
   test('390 px, light and dark: nothing scrolls the page sideways', async () => {
     for (const scheme of ['light', 'dark']) {
       await page.emulateMedia({ colorScheme: scheme });

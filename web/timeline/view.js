@@ -21,6 +21,7 @@ import { KEYS, wireInput } from './input.js';
 import { Bands } from './bands.js';
 import { BarsCache } from './bars-cache.js';
 import { BusyCache } from './busy-cache.js';
+import { wireSideResize } from './side-resize.js';
 import { CallDetails } from './details.js';
 import { CompareTable } from './compare.js';
 import { firstInView, neighbour, refocused } from './focus.js';
@@ -124,6 +125,7 @@ export class TimelineView {
   // less the bar (which holds the toolbar), the ranks' controls and the call details.
   #wireSizes() {
     new ResizeObserver(() => this.#resize()).observe(this.#chart);
+    wireSideResize();
     const box = byId('timeline-box');
     const chromeObserver = new ResizeObserver(() => {
       const chrome =
