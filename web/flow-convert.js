@@ -84,6 +84,14 @@ export async function convertIfItFits({ automatic, reveal = true, show = false }
   }
   const drawn = await drawTimeline(opts, mine, { reveal });
   if (drawn === 'cancelled' || mine !== flow.run) return;
+  if (drawn === 'failed' && flow.job) {
+    // A job's files that cannot open as one (the core names them): said
+    // now; converting each file on its own is not what was asked.
+    reportTimelineFailure();
+    update({ phase: 'failed' });
+    status.setStatus('These files cannot be opened as one job.');
+    return;
+  }
   // The engine answers one request at a time: the first paint's bars come
   // before the download is written (at most a second's wait: a hidden tab
   // paints nothing).
@@ -205,7 +213,9 @@ export async function writeDownload(files, opts, watch) {
   const [file] = files;
   let reply = null;
   await flow.completed; // the timeline's order is the file's
-  if (files.length === 1 && timeline.timeline && flow.timelineKey === timelineKeyOf(file, opts)) {
+  // (A job's files: its one document, written from the job's timeline.)
+  const one = files.length === 1 || flow.job?.length === files.length;
+  if (one && timeline.timeline && flow.timelineKey === timelineKeyOf(file, opts)) {
     const { filepath, timeWindow, minDuration, sourceLocations } = opts;
     reply = await engine.exportDocument(
       timeline.timeline,

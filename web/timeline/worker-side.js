@@ -10,7 +10,7 @@
 import { blobSink, progressReporter } from '../output-sink.js';
 
 const OPENS = new Set(['timeline-open', 'timeline-compare-open']);
-const FILE_FIELDS = ['file', 'fileA', 'fileB'];
+const FILE_FIELDS = ['file', 'fileA', 'fileB', 'files'];
 
 // The open run's inputs ({ file } or { fileA, fileB }) while its first
 // download still needs the file (a timeline opened without some ranks reads
@@ -39,7 +39,9 @@ function buffersOf(value, out = new Set()) {
 function ioOf(data, post) {
   if (OPENS.has(data.type)) {
     const inputs = {};
-    for (const k of FILE_FIELDS) if (data[k]) inputs[k] = { name: data[k].name, file: data[k] };
+    for (const k of FILE_FIELDS) if (data[k] && k !== 'files') inputs[k] = { name: data[k].name, file: data[k] };
+    // One job's files (timeline-open's count): file0, file1, ...
+    (data.files ?? []).forEach((file, i) => (inputs[`file${i}`] = { name: file.name, file }));
     return { inputs, onProgress: openProgress(data.id, post), names: Object.values(inputs).map((i) => i.name) };
   }
   if (data.type === 'timeline-complete') {
@@ -59,6 +61,7 @@ export async function timelineRequest(sp, data, post, errorOf) {
   const { id, type } = data;
   const request = {};
   for (const [k, v] of Object.entries(data)) if (k !== 'id' && !FILE_FIELDS.includes(k)) request[k] = v;
+  if (data.files) request.count = data.files.length;
   const io = ioOf(data, post);
   if (OPENS.has(type) || type === 'timeline-close') again = null;
   let answer;
