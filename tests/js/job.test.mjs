@@ -124,6 +124,45 @@ describe('openTimeline of a job written one file per process', () => {
   });
 });
 
+describe('comparing with a job written one file per process', () => {
+  let sp;
+  before(async () => {
+    sp = await createScopeSpeedscope();
+  });
+
+  it("compareRuns(file, [its job's files]) finds nothing changed, as the file against itself", async () => {
+    const job = await sp.compareRuns(read(jobFile(2, 'job.h5')), parts(2).map(read), { ranks: 'all' });
+    const itself = await sp.compareRuns(read(jobFile(2, 'job.h5')), read(jobFile(2, 'job.h5')), { ranks: 'all' });
+    try {
+      assert.deepEqual(job.regions, itself.regions);
+      assert.deepEqual(job.partnerLanes, itself.partnerLanes);
+      assert.ok(job.regions.every((r) => r.deltaSelf === 0 && r.deltaTotal === 0));
+    } finally {
+      job.close();
+      itself.close();
+    }
+  });
+
+  it('timeline-compare-open with countB: the job as run B', () => {
+    const opened = sp.engineRequest(
+      { type: 'timeline-compare-open', countB: 2, options: { ranks: 'all' } },
+      {
+        inputs: {
+          fileA: read(jobFile(2, 'rerun_rank00000.h5')),
+          fileB0: read(jobFile(2, partName(0))),
+          fileB1: read(jobFile(2, partName(1))),
+        },
+      },
+    );
+    assert.equal(opened.type, 'result');
+    assert.deepEqual(
+      opened.lanes.map((l) => l.name),
+      ['B · rank 0', 'B · rank 1', 'A · rank 0'],
+    );
+    assert.equal(opened.compare.lanesB, 2);
+  });
+});
+
 describe('the engine: timeline-open with count', () => {
   let sp;
   before(async () => {
