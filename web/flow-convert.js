@@ -35,10 +35,12 @@ export const fileList = (files) => files.map((f) => f.name).join(', ');
 // an upper bound); after converting, the writer's count is exact.
 export function estimate(opts) {
   const ranks = opts.ranks ? new Set(opts.ranks) : null;
-  const files = goodFiles().map(({ file, info }) => ({
+  const each = goodFiles().map(({ file, info }) => ({
     file,
     calls: info.ranks.reduce((n, r) => n + (!ranks || ranks.has(r.rank) ? r.calls : 0), 0),
   }));
+  // A job's files give one document: all their calls.
+  const files = flow.job ? [{ file: each[0].file, calls: each.reduce((n, f) => n + f.calls, 0) }] : each;
   const largest = files.reduce((a, b) => (b.calls > a.calls ? b : a), files[0]);
   const have = budget.budget();
   const need = budget.cost(largest?.calls ?? 0);
