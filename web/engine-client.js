@@ -96,8 +96,11 @@ export class EngineClient {
   }
 
   // Opens two runs compared (timeline-compare-open); watched as opening is.
+  // Either run may be one job's files (an array).
   openComparison(fileA, fileB, options, { onProgress = null, limitMs = 60_000 } = {}) {
-    return this.#send({ type: 'timeline-compare-open', fileA, fileB, options }, { onProgress, limitMs });
+    const a = Array.isArray(fileA) ? { filesA: fileA } : { fileA };
+    const b = Array.isArray(fileB) ? { filesB: fileB } : { fileB };
+    return this.#send({ type: 'timeline-compare-open', ...a, ...b, options }, { onProgress, limitMs });
   }
 
   // The open timeline (or a narrowing of it) as a speedscope document:

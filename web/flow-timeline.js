@@ -56,10 +56,10 @@ export async function drawTimeline(opts, mine, { reveal = true } = {}) {
   const ranks = options.allRanks() ? 'all' : opts.ranks;
   const key = timelineKeyOf(file, opts);
   if (key === flow.timelineKey) return null;
-  if (flow.comparing?.fileB === file) {
+  if (flow.comparing && flow.comparing.fileB === (flow.job ?? file)) {
     // Other ranks or filters: the same two runs compared with them.
     flow.timelineKey = key;
-    await compareRuns(flow.comparing.fileA, file);
+    await compareRuns(flow.comparing.fileA, flow.comparing.fileB);
     return flow.comparing ? 'drawn' : 'failed';
   }
   leaveComparison();

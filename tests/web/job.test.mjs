@@ -2,7 +2,7 @@
 // C API's job_rank00000.h5 and job_rank00001.h5) dropped on the page: one
 // job of 2 ranks on the timeline (lanes by rank), its Ranks panel the same
 // table as the job written as one file (job.h5) shows, and its download
-// that file's document; a process's file without rank 0 opens its rank;
+// that file's document; compared with another run as run B; a process's file without rank 0 opens its rank;
 // files of two jobs are refused, naming both.
 
 import { after, before, describe, test } from 'node:test';
@@ -18,6 +18,7 @@ import {
   drop,
   errorText,
   fixtures,
+  h5,
   openOptions,
   settle,
   startBrowser,
@@ -92,6 +93,33 @@ describe('a job written one file per process, dropped on the page', () => {
     } finally {
       fromFile.close();
     }
+  });
+
+  test('Compare with… another run of rank 0: the job is run B, its lanes by rank first', async () => {
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('compare-with').click()]);
+    await chooser.setFiles(h5('rerun_rank00000.h5', DIR));
+    await page.waitForFunction(() => document.body.dataset.compare === 'on', null, { timeout: 60_000 });
+    assert.equal(await chartPainted(page), 'painted');
+    assert.deepEqual(await lanesShown(page), ['B · rank 0', 'B · rank 1', 'A · rank 0']);
+    assert.equal(
+      await page.getByTestId('status').textContent(),
+      'Comparing job_rank00000.h5 + 1 more file (B) with rerun_rank00000.h5 (A).',
+    );
+    // The engine's answer for the same two runs.
+    const job = PARTS.map(input);
+    const cmp = await sp.compareRuns(input('rerun_rank00000.h5'), job, { ranks: 'all' });
+    try {
+      assert.deepEqual(
+        [...cmp.b.lanes.map((l) => `B · ${l.name}`), ...cmp.a.lanes.map((l) => `A · ${l.name}`)],
+        await lanesShown(page),
+      );
+    } finally {
+      cmp.close();
+    }
+    await page.getByTestId('compare-end').click();
+    await page.waitForFunction(() => document.body.dataset.compare === undefined);
+    assert.equal(await chartPainted(page), 'painted');
+    assert.deepEqual(await lanesShown(page), ['rank 0', 'rank 1']);
   });
 
   test('a process file without rank 0 opens its rank', async () => {
