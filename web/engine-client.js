@@ -88,14 +88,19 @@ export class EngineClient {
     return [...this.#pending.values()].some((p) => p.job);
   }
 
-  // Opens the timeline of one file; no progress for limitMs replaces the engine.
+  // Opens the timeline of one file, or of one job's files (an array: its
+  // processes' files, as one run); no progress for limitMs replaces the engine.
   open(file, options, { onProgress = null, limitMs = 60_000 } = {}) {
-    return this.#send({ type: 'timeline-open', file, options }, { onProgress, limitMs });
+    const files = Array.isArray(file) ? { files: file } : { file };
+    return this.#send({ type: 'timeline-open', ...files, options }, { onProgress, limitMs });
   }
 
   // Opens two runs compared (timeline-compare-open); watched as opening is.
+  // Either run may be one job's files (an array).
   openComparison(fileA, fileB, options, { onProgress = null, limitMs = 60_000 } = {}) {
-    return this.#send({ type: 'timeline-compare-open', fileA, fileB, options }, { onProgress, limitMs });
+    const a = Array.isArray(fileA) ? { filesA: fileA } : { fileA };
+    const b = Array.isArray(fileB) ? { filesB: fileB } : { fileB };
+    return this.#send({ type: 'timeline-compare-open', ...a, ...b, options }, { onProgress, limitMs });
   }
 
   // The open timeline (or a narrowing of it) as a speedscope document:

@@ -7,7 +7,7 @@ import * as filesView from './files-view.js';
 import { compareRuns, leaveComparison } from './flow-compare.js';
 import { linkChosen } from './flow-link.js';
 import { cancelled, convertIfItFits, estimate, fileList, limitFor, reportFailure } from './flow-convert.js';
-import { showTimelineBox } from './flow-timeline.js';
+import { jobOf, showTimelineBox } from './flow-timeline.js';
 import { placeholder } from './flow-viewer.js';
 import { closeViewerBox } from './flow-window.js';
 import * as options from './options.js';
@@ -55,10 +55,12 @@ export async function choose(files, { compare = false } = {}) {
     filesView.render(state.files);
   }
   status.hideProgress();
+  // Files holding disjoint ranks: one job's, opened as one run.
+  flow.job = goodFiles().length === files.length ? jobOf(goodFiles()) : null;
   options.reset(goodFiles().map((f) => f.info));
   // A link's view of one of them: its ranks, and the two runs it compared.
   const linked = linkChosen(goodFiles().map((f) => f.file));
-  const pair = linked ?? (compare && files.length === 2 ? files : null);
+  const pair = linked ?? (compare && files.length === 2 && !flow.job ? files : null);
   if (!goodFiles().length) {
     update({ phase: 'failed' });
     status.setStatus(files.length > 1 ? 'None of these files can be converted.' : 'This file cannot be converted.');
@@ -84,6 +86,7 @@ export function clearResults() {
   closeViewerBox();
   timeline.clear();
   leaveComparison();
+  flow.job = null;
   flow.timelineKey = null;
   flow.timelineFailure = null;
   showTimelineBox(false);

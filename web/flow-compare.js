@@ -1,6 +1,6 @@
 // The page's flow: two runs compared on the timeline (Compare with…).
 
-import { $ } from './dom.js';
+import { $, plural } from './dom.js';
 import { cancelled, limitFor } from './flow-convert.js';
 import { linkShown } from './flow-link.js';
 import { drawTimeline, revealTimeline, showTimelineBox, timelineFile } from './flow-timeline.js';
@@ -15,12 +15,16 @@ import * as status from './status.js';
 // coloured by their calls' ratios to A's, A's beneath, the regions of both.
 // Other ranks or filters compare again with them; End comparison (or other
 // files, or another output's) goes back to B alone.
+// A run's name: its file's, or a job's first file's and how many more.
+const runName = (run) => (Array.isArray(run) ? `${run[0].name} + ${plural(run.length - 1, 'more file')}` : run.name);
+
+// Either run may be one job's files (an array, opened as one run).
 export async function compareRuns(fileA, fileB) {
   const mine = flow.run;
   const phase = state.phase;
   const opts = options.read();
   const ranks = options.allRanks() ? 'all' : opts.ranks;
-  const files = `${fileB.name} against ${fileA.name}`;
+  const files = `${runName(fileB)} against ${runName(fileA)}`;
   status.clearError('compare');
   document.body.dataset.compare = 'opening';
   update({ phase: 'drawing', chart: 'opening' });
@@ -31,7 +35,7 @@ export async function compareRuns(fileA, fileB) {
     { ranks, include: opts.include, exclude: opts.exclude, sourceLocations: true },
     {
       onProgress: (p) => mine === flow.run && status.showProgress({ ...p, phase: 'timeline' }, { file: files }),
-      limitMs: limitFor([fileA, fileB]),
+      limitMs: limitFor([fileA, fileB].flat()),
     },
   );
   if (mine !== flow.run) return;
@@ -44,9 +48,9 @@ export async function compareRuns(fileA, fileB) {
   flow.comparing = { fileA, fileB };
   document.body.dataset.compare = 'on';
   showTimelineBox(true);
-  timeline.show({ ...reply, fileName: fileB.name, baselineName: fileA.name });
+  timeline.show({ ...reply, fileName: runName(fileB), baselineName: runName(fileA) });
   linkShown({ comparing: true });
-  status.setStatus(`Comparing ${fileB.name} (B) with ${fileA.name} (A).`);
+  status.setStatus(`Comparing ${runName(fileB)} (B) with ${runName(fileA)} (A).`);
   revealTimeline();
 }
 
@@ -64,7 +68,7 @@ export async function comparingFailed(reply, fileA, opts, mine) {
       ? `it stopped responding (no progress for ${reply.seconds} s)`
       : (reply.wording ?? reply.message);
   status.showError(
-    { file: reply.file ?? fileA.name, message: `The comparison could not be opened: ${words}` },
+    { file: reply.file ?? runName(fileA), message: `The comparison could not be opened: ${words}` },
     { origin: 'compare' },
   );
   const phase = state.phase;
@@ -92,9 +96,11 @@ export async function endComparison() {
 export function wireComparison() {
   $('compare-with').addEventListener('click', () => $('compare-input').click());
   $('compare-input').addEventListener('change', (e) => {
-    const [fileA] = e.target.files;
+    // Several files chosen: run A is one job's files.
+    const chosen = [...e.target.files];
+    const fileA = chosen.length > 1 ? chosen : chosen[0];
     e.target.value = '';
-    const fileB = timelineFile();
+    const fileB = flow.job ?? timelineFile();
     if (fileA && fileB) compareRuns(fileA, fileB);
   });
   $('compare-end').addEventListener('click', () => endComparison());

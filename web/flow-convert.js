@@ -35,10 +35,12 @@ export const fileList = (files) => files.map((f) => f.name).join(', ');
 // an upper bound); after converting, the writer's count is exact.
 export function estimate(opts) {
   const ranks = opts.ranks ? new Set(opts.ranks) : null;
-  const files = goodFiles().map(({ file, info }) => ({
+  const each = goodFiles().map(({ file, info }) => ({
     file,
     calls: info.ranks.reduce((n, r) => n + (!ranks || ranks.has(r.rank) ? r.calls : 0), 0),
   }));
+  // A job's files give one document: all their calls.
+  const files = flow.job ? [{ file: each[0].file, calls: each.reduce((n, f) => n + f.calls, 0) }] : each;
   const largest = files.reduce((a, b) => (b.calls > a.calls ? b : a), files[0]);
   const have = budget.budget();
   const need = budget.cost(largest?.calls ?? 0);
@@ -84,6 +86,14 @@ export async function convertIfItFits({ automatic, reveal = true, show = false }
   }
   const drawn = await drawTimeline(opts, mine, { reveal });
   if (drawn === 'cancelled' || mine !== flow.run) return;
+  if (drawn === 'failed' && flow.job) {
+    // A job's files that cannot open as one (the core names them): said
+    // now; converting each file on its own is not what was asked.
+    reportTimelineFailure();
+    update({ phase: 'failed' });
+    status.setStatus('These files cannot be opened as one job.');
+    return;
+  }
   // The engine answers one request at a time: the first paint's bars come
   // before the download is written (at most a second's wait: a hidden tab
   // paints nothing).
@@ -205,7 +215,9 @@ export async function writeDownload(files, opts, watch) {
   const [file] = files;
   let reply = null;
   await flow.completed; // the timeline's order is the file's
-  if (files.length === 1 && timeline.timeline && flow.timelineKey === timelineKeyOf(file, opts)) {
+  // (A job's files: its one document, written from the job's timeline.)
+  const one = files.length === 1 || flow.job?.length === files.length;
+  if (one && timeline.timeline && flow.timelineKey === timelineKeyOf(file, opts)) {
     const { filepath, timeWindow, minDuration, sourceLocations } = opts;
     reply = await engine.exportDocument(
       timeline.timeline,

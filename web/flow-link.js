@@ -88,7 +88,7 @@ export async function linkShown({ comparing }) {
   const id = timeline.timeline;
   if (!comparing) await flow.completed;
   if (timeline.timeline !== id || !id) return;
-  if (comparing) link.partners.set(flow.comparing.fileA.name, flow.comparing.fileA);
+  if (comparing) link.partners.set(firstOf(flow.comparing.fileA).name, flow.comparing.fileA);
   const r = link.restoring;
   if (r && ((r.partner && !comparing) || currentFile() !== r.file)) return; // its file or comparison comes next
   if (r) {
@@ -97,7 +97,7 @@ export async function linkShown({ comparing }) {
     return;
   }
   const waiting = link.awaitPartner;
-  if (waiting && comparing && flow.comparing.fileA.name === waiting.partner) {
+  if (waiting && comparing && firstOf(flow.comparing.fileA).name === waiting.partner) {
     link.awaitPartner = null;
     timeline.restore(waiting);
     write('replace');
@@ -136,7 +136,9 @@ function sameRunInAddress() {
   return !!parsed.view && !!file && sameFile(file, parsed.view) && parsed.view.file.origin === timeline.runOrigin;
 }
 
-const currentFile = () => flow.comparing?.fileB ?? timelineFile();
+// (A job's files, a link names by its first.)
+const firstOf = (run) => (Array.isArray(run) ? run[0] : run);
+const currentFile = () => firstOf(flow.comparing?.fileB ?? timelineFile());
 
 // The view as a fragment, or null while there is none to write (no
 // timeline, a provisional one, a link's view still to restore).
@@ -147,7 +149,7 @@ function currentFragment() {
     file: { name: file.name, size: file.size, origin: timeline.runOrigin },
     ranks: options.allRanks() ? 'all' : options.selectedRanks(),
     ...timeline.viewState,
-    partner: flow.comparing?.fileA.name ?? null,
+    partner: flow.comparing ? firstOf(flow.comparing.fileA).name : null,
   });
 }
 
@@ -189,7 +191,7 @@ function popped() {
   clearTimeout(link.timer);
   link.latest = null;
   const ranksNow = options.allRanks() ? 'all' : rangesText(options.selectedRanks());
-  const partnerNow = flow.comparing?.fileA.name ?? null;
+  const partnerNow = flow.comparing ? firstOf(flow.comparing.fileA).name : null;
   if (ranksNow === (view.ranks === 'all' ? 'all' : rangesText(view.ranks)) && partnerNow === view.partner) {
     timeline.restore(view);
     return;

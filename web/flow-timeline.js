@@ -18,9 +18,37 @@ import * as status from './status.js';
 // opens every rank of its file.
 export const timelineFile = () => goodFiles()[state.outputs.length === goodFiles().length ? state.current : 0]?.file;
 
-// What a timeline of `file` with these options holds (timelineKey when shown).
+// What a timeline of `file` with these options holds (timelineKey when shown);
+// of a job's files, all of them.
 export const timelineKeyOf = (file, opts) =>
-  JSON.stringify([state.selection, file.name, options.allRanks() ? 'all' : opts.ranks, opts.include, opts.exclude]);
+  JSON.stringify([
+    state.selection,
+    flow.job ? flow.job.map((f) => f.name) : file.name,
+    options.allRanks() ? 'all' : opts.ranks,
+    opts.include,
+    opts.exclude,
+  ]);
+
+// The name the timeline shows: the file's, or a job's first file's and how many more.
+export const timelineName = (file) =>
+  flow.job ? `${flow.job[0].name} + ${plural(flow.job.length - 1, 'more file')}` : file.name;
+
+// Several files holding disjoint ranks (each at least one) are one job
+// written one file per process: opened as one run (the core checks that
+// they are one job's and says which files are not). Else null.
+export function jobOf(files) {
+  if (files.length < 2) return null;
+  const seen = new Set();
+  for (const { info } of files) {
+    const ranks = (info?.ranks ?? []).map((r) => r.rank);
+    if (!ranks.length) return null;
+    for (const r of ranks) {
+      if (seen.has(r)) return null;
+      seen.add(r);
+    }
+  }
+  return files.map((f) => f.file);
+}
 
 export async function drawTimeline(opts, mine, { reveal = true } = {}) {
   const file = timelineFile();
@@ -28,10 +56,10 @@ export async function drawTimeline(opts, mine, { reveal = true } = {}) {
   const ranks = options.allRanks() ? 'all' : opts.ranks;
   const key = timelineKeyOf(file, opts);
   if (key === flow.timelineKey) return null;
-  if (flow.comparing?.fileB === file) {
+  if (flow.comparing && flow.comparing.fileB === (flow.job ?? file)) {
     // Other ranks or filters: the same two runs compared with them.
     flow.timelineKey = key;
-    await compareRuns(flow.comparing.fileA, file);
+    await compareRuns(flow.comparing.fileA, flow.comparing.fileB);
     return flow.comparing ? 'drawn' : 'failed';
   }
   leaveComparison();
@@ -39,7 +67,8 @@ export async function drawTimeline(opts, mine, { reveal = true } = {}) {
   flow.timelineFailure = null;
   status.clearError('timeline');
   update({ phase: 'drawing', chart: 'opening' });
-  status.showProgress({ phase: 'timeline', total: 0 }, { file: file.name });
+  const name = timelineName(file);
+  status.showProgress({ phase: 'timeline', total: 0 }, { file: name });
   performance.mark('scope-speedscope:timeline-start');
   // Some ranks in the page: a provisional open (nothing of the other ranks
   // read, not even their first starts: most of a big job's bytes), made
@@ -47,7 +76,7 @@ export async function drawTimeline(opts, mine, { reveal = true } = {}) {
   // disk: exact at once.
   const provisional = ranks !== 'all' && !SERVED;
   const reply = await engine.open(
-    file,
+    flow.job ?? file,
     {
       ranks,
       include: opts.include,
@@ -57,9 +86,9 @@ export async function drawTimeline(opts, mine, { reveal = true } = {}) {
     },
     {
       onProgress: (p) => {
-        if (mine === flow.run) status.showProgress({ ...p, phase: 'timeline' }, { file: file.name });
+        if (mine === flow.run) status.showProgress({ ...p, phase: 'timeline' }, { file: name });
       },
-      limitMs: limitFor([file]),
+      limitMs: limitFor(flow.job ?? [file]),
     },
   );
   if (mine !== flow.run) return 'cancelled';
@@ -81,7 +110,7 @@ export async function drawTimeline(opts, mine, { reveal = true } = {}) {
   showTimelineBox(true);
   $('fullscreen').hidden = false;
   flow.firstPaint = new Promise((done) => (flow.paintedNow = done));
-  timeline.show({ ...reply, fileName: file.name });
+  timeline.show({ ...reply, fileName: name });
   flow.completed = reply.provisional ? completeTimeline(reply.timeline, file, mine) : Promise.resolve();
   linkShown({ comparing: false });
   if (reveal) revealTimeline();
@@ -97,7 +126,7 @@ async function completeTimeline(id, file, mine) {
   const reply = await engine.query('complete', { timeline: id });
   if (mine !== flow.run || timeline.timeline !== id || reply.type !== 'result') return;
   if (reply.changed) {
-    timeline.show({ ...reply, fileName: file.name });
+    timeline.show({ ...reply, fileName: timelineName(file) });
     linkShown({ comparing: false });
   } else timeline.completed(reply);
 }

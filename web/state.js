@@ -39,6 +39,9 @@ export const flow = {
   converting: null, // the running conversion (a promise), for Open in speedscope to wait for
   run: 0, // bumps with every selection and every conversion started; late replies are dropped
   comparing: null, // two runs compared on the timeline: { fileA, fileB }
+  // Several files holding disjoint ranks of one job (scope-profiler's C API
+  // writes one a process): their Files, opened on the timeline as one run.
+  job: null,
   firstPaint: null, // resolves when the timeline shown last has painted
   // Resolves when the timeline shown last is exact: a provisional open (the
   // first view, its own ranks' order and origin) completed, or none was.

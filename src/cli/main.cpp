@@ -12,6 +12,7 @@
 #include "export/export.hpp"
 #include "export/imbalance_report.hpp"
 #include "read/h5_reader.hpp"
+#include "select/job.hpp"
 #include "text/messages.hpp"
 #include "write/speedscope_format.hpp"
 
@@ -72,6 +73,21 @@ ss::Run read_file(const std::string& path, bool sources) {
   return run;
 }
 
+// Reads a job's files (one file: that run) as one run (select/job.hpp).
+ss::Run read_files(const std::vector<std::string>& paths, bool sources) {
+  ss::ReadPlan plan;
+  plan.sources = sources;
+  return ss::read_job(
+      paths.size(),
+      [&](std::size_t i, const ss::ReadPlan& p) {
+        ss::Run run = ss::read_run(paths[i], {}, {}, p);
+        for (const std::string& warning : run.warnings) std::cerr << "warning: " << warning << '\n';
+        run.warnings.clear();
+        return run;
+      },
+      plan);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -110,17 +126,18 @@ int main(int argc, char** argv) {
   }
   if (command == ss::CliCommand::imbalance) {
     return reporting_errors([&] {
-      std::cout << ss::imbalance_report(
-          read_file(expand_globs(options.files).front(), options.source),
-          ss::imbalance_report_options(options));
+      std::cout << ss::imbalance_report(read_files(expand_globs(options.files), options.source),
+                                        ss::imbalance_report_options(options));
     });
   }
   if (command == ss::CliCommand::diff) {
     bool regressed = false;
     const int status = reporting_errors([&] {
-      const ss::DiffReport report = ss::diff_report(read_file(options.files[0], options.source),
-                                                    read_file(options.files[1], options.source),
-                                                    ss::diff_report_options(options));
+      const auto split = options.files.begin() + static_cast<std::ptrdiff_t>(options.diff_a_files);
+      const ss::DiffReport report =
+          ss::diff_report(read_files(expand_globs({options.files.begin(), split}), options.source),
+                          read_files(expand_globs({split, options.files.end()}), options.source),
+                          ss::diff_report_options(options));
       std::cout << report.text;
       regressed = report.regressed;
     });

@@ -239,7 +239,6 @@ void take_imbalance_option(CliOptions& o, OptionArgs& opt,
 void finish_imbalance_options(CliOptions& o,
                               const std::optional<std::vector<std::string>>& rank_specs) {
   if (o.files.empty()) usage_error("the following arguments are required: FILE");
-  if (o.files.size() > 1) usage_error("unrecognized arguments: " + o.files[1]);
   o.all_ranks = !rank_specs || every_rank_asked(rank_specs);
   o.ranks = o.all_ranks ? std::vector<int64_t>{} : parse_rank_specs(*rank_specs);
   if (o.time_window) set_time_window(o.narrowing, *o.time_window, "argument --time-window", true);
@@ -276,8 +275,25 @@ void take_diff_option(CliOptions& o, OptionArgs& opt,
 }
 
 void finish_diff_options(CliOptions& o, const std::optional<std::vector<std::string>>& rank_specs) {
-  if (o.files.size() < 2) usage_error("the following arguments are required: A B");
-  if (o.files.size() > 2) usage_error("unrecognized arguments: " + o.files[2]);
+  const auto vs = std::find(o.files.begin(), o.files.end(), std::string("vs"));
+  if (vs != o.files.end()) {
+    // diff A... vs B...: each side one job's files.
+    if (std::find(vs + 1, o.files.end(), std::string("vs")) != o.files.end()) {
+      usage_error("vs given twice: diff A... vs B... (a file named vs is ./vs)");
+    }
+    if (vs == o.files.begin()) usage_error("the following arguments are required: A (before vs)");
+    if (vs + 1 == o.files.end()) usage_error("the following arguments are required: B (after vs)");
+    o.diff_a_files = static_cast<std::size_t>(vs - o.files.begin());
+    o.files.erase(vs);
+  } else {
+    if (o.files.size() < 2) usage_error("the following arguments are required: A B");
+    if (o.files.size() > 2) {
+      usage_error("unrecognized arguments: " + o.files[2] +
+                  " (several files a side: diff A... vs B...)");
+    }
+    o.diff_a_files = 1;
+  }
+  o.ranks_given = rank_specs.has_value();
   o.all_ranks = every_rank_asked(rank_specs);
   o.ranks = o.all_ranks  ? std::vector<int64_t>{}
             : rank_specs ? parse_rank_specs(*rank_specs)
@@ -380,10 +396,11 @@ std::string cli_usage(CliCommand command) {
       return "usage: scope-speedscope serve [RUN.h5 [OTHER.h5]] [--port N] [--host ADDR] "
              "[--no-open] [--web DIR]\n";
     case CliCommand::imbalance:
-      return "usage: scope-speedscope imbalance FILE [--ranks SPEC ...] [--include RE ...] "
+      return "usage: scope-speedscope imbalance FILE... [--ranks SPEC ...] [--include RE ...] "
              "[--exclude RE ...] [--time-window START:END] [--json] [--source]\n";
     case CliCommand::diff:
-      return "usage: scope-speedscope diff A B [--ranks SPEC ...] [--include RE ...] "
+      return "usage: scope-speedscope diff A B | A... vs B... [--ranks SPEC ...] [--include RE "
+             "...] "
              "[--exclude RE ...] [--json] [--max-regression PCT] [--metric self|total] "
              "[--source]\n";
     case CliCommand::export_files: break;
@@ -439,6 +456,9 @@ std::string imbalance_help() {
          "min, median, mean, max, imbalance = (max - mean) / max and the slowest\n"
          "rank (the lowest holding max), largest max - mean first.\n"
          "\n"
+         "Several FILEs are one job written one file per process (scope-profiler's\n"
+         "C API: <prefix>_rank<NNNNN>.h5): each holds other ranks of the same job.\n"
+         "\n"
          "options:\n"
          "  --ranks SPEC ...    MPI ranks to compare, e.g. 0-63, or all (default: all)\n"
          "  --include [RE ...]  keep only regions whose name matches one of these at\n"
@@ -460,11 +480,14 @@ std::string diff_help() {
          "\n"
          "What got slower from run A to run B: per region, its calls, self time (each\n"
          "call less its direct children) and total time in each run and the change,\n"
-         "largest growth of self time first.\n"
+         "largest growth of self time first. A run written one file per process\n"
+         "is named by its files: diff A_rank*.h5 vs B_rank*.h5 (each side one job's\n"
+         "files; a file named vs is ./vs).\n"
          "\n"
          "options:\n"
          "  --ranks SPEC ...    MPI ranks to add up, e.g. 0-63, or all: every rank of each\n"
-         "                      run (default 0)\n"
+         "                      run (default 0; when a run has no rank 0, the ranks both\n"
+         "                      runs have)\n"
          "  --include [RE ...]  keep only regions whose name matches one of these at\n"
          "                      its start (Python re.match)\n"
          "  --exclude [RE ...]  drop regions whose name matches one of these at its start\n"
@@ -521,9 +544,10 @@ std::string export_help() {
          "2 on a usage error.\n"
          "\n"
          "commands (scope-speedscope COMMAND --help):\n"
-         "  imbalance FILE [options]\n"
+         "  imbalance FILE... [options]\n"
          "                          which rank the others wait for, per region\n"
          "  diff A B [options]      what got slower from run A to run B, per region\n"
+         "  diff A... vs B...       the same, each run one job's per-process files\n"
          "  serve [RUN.h5 [OTHER.h5]] [options]\n"
          "                          serve the page; with a run (native CLI), the run\n"
          "                          in the native engine behind it\n"
@@ -557,7 +581,7 @@ ImbalanceReportOptions imbalance_report_options(const CliOptions& o) {
 
 DiffReportOptions diff_report_options(const CliOptions& o) {
   DiffReportOptions report;
-  report.selection.ranks = o.ranks;
+  if (o.ranks_given) report.selection.ranks = o.ranks;  // else rank 0 or the ranks both have
   report.selection.all_ranks = o.all_ranks;
   report.selection.include = o.include;
   report.selection.exclude = o.exclude;

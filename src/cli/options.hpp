@@ -24,9 +24,13 @@ enum class CliCommand { export_files, view, serve, imbalance, diff };
 struct CliOptions {
   CliCommand command = CliCommand::export_files;
   std::vector<std::string> files;
+  // diff: files[0, diff_a_files) are run A's (one job), the rest B's: `diff
+  // A B`, or `diff A... vs B...` (a file named vs is ./vs).
+  std::size_t diff_a_files = 1;
   std::string output_dir;            // -o DIR
   std::string filepath;              // DIR/profile.speedscope.json, or --filepath
   std::vector<int64_t> ranks = {0};  // sorted, de-duplicated
+  bool ranks_given = false;          // --ranks was given (diff: else the default ranks)
   bool all_ranks = false;  // --ranks all (and imbalance without --ranks): every rank of the run
   std::optional<std::vector<std::string>> include;
   std::optional<std::vector<std::string>> exclude;

@@ -158,10 +158,17 @@ class ScopeSpeedscope {
    */
   async openTimeline(input, options) {
     const { core, js } = timelineOptionsOf(options); // fail before reading anything
-    const ready = await this.readInput(inputOf(input, 'input'));
+    // An array: one job written one file per process, opened as one run.
+    const job = Array.isArray(input);
+    const checked = job ? inputsOf(input) : [inputOf(input, 'input')];
+    const all = [];
+    for (const each of checked) all.push(await this.readInput(each));
+    const ready = job ? all : all[0];
     const progress = { progress: progressOf(js.onProgress), warning: warningOf(js.onWarning) };
     const module = this.#live();
-    const opened = this.#withInputs([ready], (m, [prepared]) => unwrap(m.openTimeline(prepared, core, progress)));
+    const opened = this.#withInputs(all, (m, prepared) =>
+      unwrap(m.openTimeline(job ? prepared : prepared[0], core, progress)),
+    );
     const timeline = new Timeline(this.#callerOn(module), opened, this.#inputCallerOn(module, ready));
     timelineRegistry?.register(timeline, { module, id: opened.id }, timeline);
     return timeline;
@@ -172,6 +179,7 @@ class ScopeSpeedscope {
   #inputCallerOn(module, input) {
     return (method, fn) => {
       if (this.#module !== module) throw timelineClosedError(method);
+      if (Array.isArray(input)) return this.#withInputs(input, (m, prepared) => fn(m, prepared));
       return this.#withInputs([input], (m, [prepared]) => fn(m, prepared));
     };
   }
@@ -281,21 +289,23 @@ class ScopeSpeedscope {
     // (src/wasm/bindings.cpp, export_files); exportSpeedscope's options, a
     // `sink` getting every output as well. Returns the written paths.
     exportFiles: (inputs, options) => this.#exportFiles(inputs, options),
-    // The imbalance command's report (args as for parse, FILE read by the core).
-    // onWarning(text): each warning of the read (--source: a value read as unknown).
+    // The imbalance command's report (args as for parse, its FILEs, one job's,
+    // read by the core). onWarning(text): each warning of the read (--source:
+    // a value read as unknown).
     imbalance: (args, onWarning) => {
       const { files } = this.cli.parse(args);
-      const input = inputOf({ name: files[0], path: files[0] }, 'input');
+      const inputs = files.map((f) => inputOf({ name: f, path: f }, 'input'));
       const warn = warningOf(onWarning);
-      return this.#withInputs([input], (m, [prepared]) => unwrap(m.cliImbalance(prepared, args, warn)));
+      return this.#withInputs(inputs, (m, prepared) => unwrap(m.cliImbalance(prepared, args, warn)));
     },
-    // The diff command's report (args as for parse, A and B read by the core):
-    // { text, regressed } (regressed: exit 3); onWarning as for imbalance.
+    // The diff command's report (args as for parse: `A B` or `A... vs B...`,
+    // the files read by the core): { text, regressed } (regressed: exit 3);
+    // onWarning as for imbalance.
     diff: (args, onWarning) => {
       const { files } = this.cli.parse(args);
-      const inputs = files.slice(0, 2).map((f) => inputOf({ name: f, path: f }, 'input'));
+      const inputs = files.map((f) => inputOf({ name: f, path: f }, 'input'));
       const warn = warningOf(onWarning);
-      return this.#withInputs(inputs, (m, [a, b]) => unwrap(m.cliDiff(a, b, args, warn)));
+      return this.#withInputs(inputs, (m, prepared) => unwrap(m.cliDiff(prepared, args, warn)));
     },
   };
 

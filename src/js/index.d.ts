@@ -345,7 +345,10 @@ export interface SpeedscopeDocument {
 
 /** Options of openTimeline; null or undefined means the default (as for the export). */
 export interface TimelineOptions {
-  /** Ranks (integers), used as given, or 'all': every rank of the file. Default [0]. */
+  /**
+   * Ranks (integers), used as given, or 'all': every rank of the file. Default
+   * [0], or every rank the run has when it has no rank 0 (one process's file).
+   */
   ranks?: number[] | 'all' | null;
   include?: string | string[] | null;
   exclude?: string | string[] | null;
@@ -684,8 +687,12 @@ export interface ScopeSpeedscope {
    * for those ranks' calls only (and the other ranks' start times, which the
    * region order and the origin need): opening rank 0 of a 64-rank job reads
    * a fraction of it; damage in the rest is found by its first export.
+   * An array of inputs is one job written one file per process
+   * (`<prefix>_rank<NNNNN>.h5`), opened as one run: files holding disjoint
+   * ranks with the same `mpi_size`, or each one process's file; else a
+   * ValueError naming the files (`job_same_rank`, `job_not_one_job`).
    */
-  openTimeline(input: Input, options?: TimelineOptions | null): Promise<Timeline>;
+  openTimeline(input: Input | Input[], options?: TimelineOptions | null): Promise<Timeline>;
   /** The narrowing that fits `maxEvents`, from an overview (no file read). */
   suggestNarrowing(overview: Overview, options: { maxEvents: number }): NarrowingSuggestion;
   /**

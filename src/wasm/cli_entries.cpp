@@ -7,38 +7,52 @@
 #include "handles.hpp"
 #include "js_io.hpp"
 #include "options_in.hpp"
+#include "select/job.hpp"
 #include "text/pattern.hpp"
 #include "values_out.hpp"
 #include "write/speedscope_writer.hpp"
 
 namespace scope_speedscope::wasm {
 
-// The imbalance command of the Node CLI: args as given (after the command
-// name too), the FILE as an input; the report the native CLI prints.
-// The run read for a report: its sources too with --source; its warnings
-// handed to `warn`.
-ss::Run report_input(const val& input, const ss::CliOptions& o, const val& warn) {
+// The run read for a report: the inputs[first, last) as one job's files
+// (select/job.hpp; one input: that file), their sources too with --source;
+// each read's warnings handed to `warn`.
+ss::Run report_input(const val& inputs, std::size_t first, std::size_t last,
+                     const ss::CliOptions& o, const val& warn) {
   ss::ReadPlan plan;
   plan.sources = o.source;
-  ss::Run run = read_input(input, ss::Progress(), plan);
-  warn_each(warn, run);
-  return run;
+  return ss::read_job(
+      last - first,
+      [&](std::size_t i, const ss::ReadPlan& p) {
+        ss::Run run = read_input(inputs[first + i], ss::Progress(), p);
+        warn_each(warn, run);
+        run.warnings.clear();
+        return run;
+      },
+      plan);
 }
 
-val cli_imbalance(val input, val args, val warn) {
+// The imbalance command of the Node CLI: args as given (after the command
+// name too), its FILEs as inputs (one job's); the report the native CLI
+// prints.
+val cli_imbalance(val inputs, val args, val warn) {
   return guarded([&] {
     const ss::CliOptions o = ss::parse_cli(strings_of(args));
-    return val(ss::imbalance_report(report_input(input, o, warn), ss::imbalance_report_options(o)));
+    const auto n = inputs["length"].as<std::size_t>();
+    return val(
+        ss::imbalance_report(report_input(inputs, 0, n, o, warn), ss::imbalance_report_options(o)));
   });
 }
 
-// The diff command of the Node CLI: args as given, A and B as inputs;
+// The diff command of the Node CLI: args as given, its files as inputs (A's
+// then B's, as the arguments split them: `A B` or `A... vs B...`);
 // {text, regressed}.
-val cli_diff(val a, val b, val args, val warn) {
+val cli_diff(val inputs, val args, val warn) {
   return guarded([&] {
     const ss::CliOptions o = ss::parse_cli(strings_of(args));
-    const ss::Run run_a = report_input(a, o, warn);
-    const ss::Run run_b = report_input(b, o, warn);
+    const auto n = inputs["length"].as<std::size_t>();
+    const ss::Run run_a = report_input(inputs, 0, o.diff_a_files, o, warn);
+    const ss::Run run_b = report_input(inputs, o.diff_a_files, n, o, warn);
     const ss::DiffReport report = ss::diff_report(run_a, run_b, ss::diff_report_options(o));
     val out = val::object();
     out.set("text", report.text);

@@ -59,8 +59,8 @@ std::string serve_new_token();
 double serve_max_request_bytes();
 
 // the Node CLI, constants and messages (cli_entries.cpp)
-val cli_imbalance(val input, val args, val warn);
-val cli_diff(val a, val b, val args, val warn);
+val cli_imbalance(val inputs, val args, val warn);
+val cli_diff(val inputs, val args, val warn);
 val parse_cli(val args);
 std::string cli_command(val args);
 std::string cli_help(std::string command);

@@ -7,10 +7,22 @@
 #include "handles.hpp"
 #include "js_io.hpp"
 #include "options_in.hpp"
+#include "select/job.hpp"
 #include "timeline/aligned_grid.hpp"
 #include "values_out.hpp"
 
 namespace scope_speedscope::wasm {
+
+namespace {
+// One input, or the inputs of one job (a JavaScript array).
+std::vector<val> inputs_in(const val& input) {
+  if (!val::global("Array").call<bool>("isArray", input)) return {input};
+  std::vector<val> out;
+  const auto n = input["length"].as<std::size_t>();
+  for (std::size_t i = 0; i < n; ++i) out.push_back(input[i]);
+  return out;
+}
+}  // namespace
 
 // input as for inspect; options: {ranks, include, exclude, sourceLocations};
 // sink: {progress, warning}.
@@ -27,10 +39,15 @@ val open_timeline(val input, val options, val sink) {
     {
       // Only the ranks asked for are read (the rest when a download needs
       // them): its columns become the timeline's.
+      // A job's files (an array of inputs) are read as one run; a job
+      // without rank 0 opens every rank it has (select/job.hpp).
       ss::ReadPlan plan;
-      if (!opts.every_rank) plan.ranks = opts.ranks.value_or(std::vector<int64_t>{0});
       plan.sources = options["sourceLocations"].isTrue();
-      ss::Run run = read_input(input, progress, plan);
+      const std::vector<val> parts = inputs_in(input);
+      ss::Run run = ss::read_job_for_view(
+          parts.size(),
+          [&](std::size_t i, const ss::ReadPlan& p) { return read_input(parts[i], progress, p); },
+          plan, opts.ranks, opts.every_rank);
       warn_each(sink["warning"], run);
       entry->timeline = ss::open_timeline(std::move(run), opts);
     }
@@ -285,7 +302,7 @@ val timeline_export_speedscope(int id, val options, val sink, val input) {
       plan.ranks = ranks;
       plan.others_first_starts = false;
       plan.keep = false;  // checked block by block; the export needs none of them
-      read_input(input, progress, plan);
+      for (const val& part : inputs_in(input)) read_input(part, progress, plan);
       t.rest_read = true;
     };
     return array_of(ss::export_timeline(t.timeline, filepath, opts, target, read_rest));

@@ -162,9 +162,10 @@ export function pick(page, names, { dir = 'h5', timeout } = {}) {
   );
 }
 
-// Drops files on the page as a person would (a drop event with a DataTransfer).
-export function drop(page, names) {
-  const files = names.map((n) => ({ name: n, bytes: [...readFileSync(join(fixtures, 'h5', n))] }));
+// Drops files on the page as a person would (a drop event with a DataTransfer);
+// `dir` as for pick.
+export function drop(page, names, { dir = 'h5' } = {}) {
+  const files = names.map((n) => ({ name: n, bytes: [...readFileSync(join(resolve(fixtures, dir), n))] }));
   return settle(page, 'selection', () =>
     page.evaluate((list) => {
       const data = new DataTransfer();

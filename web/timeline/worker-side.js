@@ -10,7 +10,9 @@
 import { blobSink, progressReporter } from '../output-sink.js';
 
 const OPENS = new Set(['timeline-open', 'timeline-compare-open']);
-const FILE_FIELDS = ['file', 'fileA', 'fileB'];
+const FILE_FIELDS = ['file', 'fileA', 'fileB', 'files', 'filesA', 'filesB'];
+// One job's files: lent as <input>0, <input>1, ... with the request's count.
+const JOB_FIELDS = { files: ['file', 'count'], filesA: ['fileA', 'countA'], filesB: ['fileB', 'countB'] };
 
 // The open run's inputs ({ file } or { fileA, fileB }) while its first
 // download still needs the file (a timeline opened without some ranks reads
@@ -39,7 +41,10 @@ function buffersOf(value, out = new Set()) {
 function ioOf(data, post) {
   if (OPENS.has(data.type)) {
     const inputs = {};
-    for (const k of FILE_FIELDS) if (data[k]) inputs[k] = { name: data[k].name, file: data[k] };
+    for (const k of FILE_FIELDS) if (data[k] && !JOB_FIELDS[k]) inputs[k] = { name: data[k].name, file: data[k] };
+    for (const [k, [input]] of Object.entries(JOB_FIELDS)) {
+      (data[k] ?? []).forEach((file, i) => (inputs[`${input}${i}`] = { name: file.name, file }));
+    }
     return { inputs, onProgress: openProgress(data.id, post), names: Object.values(inputs).map((i) => i.name) };
   }
   if (data.type === 'timeline-complete') {
@@ -59,6 +64,7 @@ export async function timelineRequest(sp, data, post, errorOf) {
   const { id, type } = data;
   const request = {};
   for (const [k, v] of Object.entries(data)) if (k !== 'id' && !FILE_FIELDS.includes(k)) request[k] = v;
+  for (const [k, [, count]] of Object.entries(JOB_FIELDS)) if (data[k]) request[count] = data[k].length;
   const io = ioOf(data, post);
   if (OPENS.has(type) || type === 'timeline-close') again = null;
   let answer;

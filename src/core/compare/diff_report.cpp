@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "export/source_text.hpp"
+#include "select/selection.hpp"
 #include "text/table.hpp"
 #include "text/time_text.hpp"
 #include "write/speedscope_writer.hpp"
@@ -129,7 +130,13 @@ std::string json(const std::vector<RegionDelta>& rows, const std::vector<std::st
 
 }  // namespace
 
-DiffReport diff_report(const Run& a, const Run& b, const DiffReportOptions& options) {
+DiffReport diff_report(const Run& a, const Run& b, const DiffReportOptions& given) {
+  // No ranks named: rank 0, or the ranks both runs have when one lacks it
+  // (each a job of per-process files, say).
+  DiffReportOptions options = given;
+  if (!options.selection.ranks && !options.selection.all_ranks) {
+    options.selection.ranks = diff_default_ranks(a, b);
+  }
   const std::vector<RegionDelta> rows = compare_regions(a, b, options.selection);
   DiffReport report;
   std::vector<std::string> regressions;

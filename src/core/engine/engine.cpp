@@ -12,6 +12,7 @@
 #include "engine/state.hpp"
 #include "export/narrow.hpp"
 #include "export/timeline_export.hpp"
+#include "select/job.hpp"
 #include "select/selection.hpp"
 #include "text/time_text.hpp"
 #include "write/speedscope_writer.hpp"
@@ -52,19 +53,39 @@ bool sources_of(const json& r) {
   return o.is_object() && flag_of(o, "sourceLocations");
 }
 
-// Reads input `which` as the options select: only their ranks' calls (the
-// rest when a download needs them); with `warnings`, its sources too (the
-// read's warnings kept there).
-Timeline open_one(const std::string& which, const TimelineOptions& opts, const EngineIo& io,
-                  bool provisional = false, std::vector<std::string>* warnings = nullptr) {
-  if (!io.read) refuse("this engine cannot read '" + which + "'");
+// The inputs a request opens as one run: `which` ("file", "fileA",
+// "fileB"), or with `count_field` ("count", "countA", "countB") set, the
+// files of one job written one file per process: which0 .. which<count - 1>.
+std::vector<std::string> inputs_of(const json& r, const std::string& which,
+                                   const char* count_field) {
+  const json& c = field(r, count_field);
+  if (c.is_null()) return {which};
+  const uint64_t count = whole(c, count_field);
+  if (count == 0 || count > 4096) {
+    refuse(std::string("'") + count_field + "' must be from 1 to 4096 files");
+  }
+  std::vector<std::string> names;
+  for (uint64_t i = 0; i < count; ++i) names.push_back(which + std::to_string(i));
+  return names;
+}
+
+// Reads the inputs `names` (one file, or one job's files: select/job.hpp)
+// as the options select: only their ranks' calls (the rest when a download
+// needs them; every rank of a job without rank 0); with `warnings`, its
+// sources too (the read's warnings kept there).
+Timeline open_one(const std::vector<std::string>& names, const TimelineOptions& opts,
+                  const EngineIo& io, bool provisional = false,
+                  std::vector<std::string>* warnings = nullptr) {
+  if (!io.read) refuse("this engine cannot read '" + names.front() + "'");
   ReadPlan plan;
   plan.sources = warnings != nullptr;
-  if (!opts.every_rank) plan.ranks = opts.ranks.value_or(std::vector<int64_t>{0});
   // Provisional: nothing of the other ranks (not even their start column,
   // most of a big job's bytes); their order and origin are its ranks' own.
-  plan.others_first_starts = !provisional || !plan.ranks;
-  Run run = io.read(which, io.progress, plan);
+  plan.others_first_starts = !provisional || opts.every_rank;
+  Run run = read_job_for_view(
+      names.size(),
+      [&](std::size_t i, const ReadPlan& p) { return io.read(names[i], io.progress, p); }, plan,
+      opts.ranks, opts.every_rank);
   if (warnings != nullptr) *warnings = run.warnings;
   if (!plan.others_first_starts) provisional_order_and_origin(run);
   return open_timeline(std::move(run), opts);
@@ -139,7 +160,8 @@ json open(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) 
   if (!p.is_null() && !p.is_boolean()) refuse("'options.provisional' must be true or false");
   const bool provisional = p.is_boolean() && p.get<bool>() && !opts.every_rank;
   std::vector<std::string> warnings;
-  s.tl.emplace(open_one("file", opts, io, provisional, sources_of(r) ? &warnings : nullptr));
+  s.inputs = inputs_of(r, "file", "count");
+  s.tl.emplace(open_one(s.inputs, opts, io, provisional, sources_of(r) ? &warnings : nullptr));
   s.warnings = std::move(warnings);
   s.id = s.next_id++;
   s.provisional = provisional && !s.tl->unread_ranks().empty();
@@ -170,7 +192,7 @@ bool complete(Engine::State& s, const EngineIo& io) {
   const TimelineOptions opts = timeline_options(s.open_request, io.progress);
   std::vector<std::string> warnings;
   Timeline exact =
-      open_one("file", opts, io, false, sources_of(s.open_request) ? &warnings : nullptr);
+      open_one(s.inputs, opts, io, false, sources_of(s.open_request) ? &warnings : nullptr);
   const bool changed = exact.frames() != s.tl->frames();
   s.tl.emplace(std::move(exact));
   s.warnings = std::move(warnings);
@@ -208,8 +230,10 @@ json compare_open(Engine::State& s, const json& r, const EngineIo& io, WireAnswe
   const TimelineOptions opts = timeline_options(r, io.progress);
   std::vector<std::string> warnings_a, warnings_b;
   const bool sources = sources_of(r);
-  s.a.emplace(open_one("fileA", opts, io, false, sources ? &warnings_a : nullptr));
-  s.tl.emplace(open_one("fileB", opts, io, false, sources ? &warnings_b : nullptr));
+  const std::vector<std::string> inputs_a = inputs_of(r, "fileA", "countA");
+  s.inputs = inputs_of(r, "fileB", "countB");
+  s.a.emplace(open_one(inputs_a, opts, io, false, sources ? &warnings_a : nullptr));
+  s.tl.emplace(open_one(s.inputs, opts, io, false, sources ? &warnings_b : nullptr));
   s.warnings = std::move(warnings_a);
   s.warnings.insert(s.warnings.end(), warnings_b.begin(), warnings_b.end());
   s.runs = std::make_unique<AlignedRuns>(*s.a, *s.tl);
@@ -311,7 +335,7 @@ json export_document(Engine::State& s, const json& r, const EngineIo& io) {
     plan.ranks = ranks;
     plan.others_first_starts = false;
     plan.keep = false;  // checked block by block; the export needs none of them
-    io.read(s.comparing() ? "fileB" : "file", io.progress, plan);
+    for (const std::string& input : s.inputs) io.read(input, io.progress, plan);
     s.rest_read = true;
   };
   return {{"files", export_timeline(tl, filepath, opts, *io.output, read_rest)}};

@@ -23,6 +23,9 @@ struct Engine::State {
   std::unique_ptr<AlignedRuns> runs;  // comparing: B lined up with A
   std::size_t lanes_b = 0;            // comparing: B's lanes come first
   bool rest_read = false;             // the ranks it did not read were checked for an export
+  // The inputs the open run (comparing: B) was read from: "file", or a
+  // job's "file0" .. (timeline-open's count), for a download's rest.
+  std::vector<std::string> inputs;
   // Opened provisionally (timeline-open's "provisional"): its region order
   // and origin in the run are its own ranks', until timeline-complete (or
   // an export) reads the other ranks' first starts. The request it was
@@ -44,6 +47,7 @@ struct Engine::State {
     id = 0;
     lanes_b = 0;
     rest_read = false;
+    inputs.clear();
     provisional = false;
     open_request = nullptr;
     warnings.clear();

@@ -73,6 +73,16 @@ struct Run {
   int64_t schema_version = 1;
   std::string storage_layout;  // "columnar", "aggregate" or "" (schema 1)
   int64_t num_ranks = 0;
+  // What says which job a file belongs to (select/job.hpp): metadata
+  // mpi_size as scope-profiler takes it (int(...)), when the file has one;
+  // metadata mpi_rank, which scope-profiler's C API writes in each
+  // process's own file (<prefix>_rank<NNNNN>.h5) instead of mpi_size.
+  std::optional<int64_t> mpi_size;
+  std::optional<int64_t> mpi_rank;
+  // A job read from several files (select/job.hpp): their paths as the
+  // user named them, in the job's order (lowest rank first); empty for a
+  // run of one file.
+  std::vector<std::string> job_files;
   std::vector<Region> regions;  // each name once, first-appearance order
 
   // Event columns, shared by all regions and ranks (nanoseconds).

@@ -67,6 +67,15 @@ Run read_open_file(h5::File& f) {
       }
     }
     mpi_size_attr = h5::read_attribute(f, meta.get(), "mpi_size");
+    // (Only to tell jobs apart: a value mpi_size_of refuses is no job's.)
+    if (mpi_size_attr && (mpi_size_attr->type == AttributeValue::Type::integer ||
+                          (mpi_size_attr->type == AttributeValue::Type::floating &&
+                           std::isfinite(mpi_size_attr->floating)))) {
+      run.mpi_size = mpi_size_of(f, mpi_size_attr);
+    }
+    if (auto rank = h5::read_attribute(f, meta.get(), "mpi_rank")) {
+      if (rank->type == AttributeValue::Type::integer) run.mpi_rank = rank->integer;
+    }
   }
 
   if (version >= 2) {

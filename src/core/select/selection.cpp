@@ -2,6 +2,7 @@
 #include "select/selection.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
 
 #include "text/messages.hpp"
@@ -167,6 +168,22 @@ std::vector<int64_t> chosen_ranks(const Run& run, const std::optional<std::vecto
                                   bool every, bool every_by_default) {
   if (every || (!listed && every_by_default)) return run_ranks(run);
   return requested_ranks(listed);
+}
+
+std::vector<int64_t> view_ranks(const Run& run, const std::optional<std::vector<int64_t>>& listed,
+                                bool every) {
+  if (every || listed) return chosen_ranks(run, listed, every);
+  std::vector<int64_t> ranks = run_ranks(run);
+  if (ranks.empty() || ranks.front() == 0) return {0};
+  return ranks;
+}
+
+std::optional<std::vector<int64_t>> diff_default_ranks(const Run& a, const Run& b) {
+  const std::vector<int64_t> ra = run_ranks(a), rb = run_ranks(b);
+  std::vector<int64_t> both;
+  std::set_intersection(ra.begin(), ra.end(), rb.begin(), rb.end(), std::back_inserter(both));
+  if (both.empty() || both.front() == 0) return std::nullopt;
+  return both;
 }
 
 std::string profile_name(const Run& run, int64_t rank, int64_t lane) {

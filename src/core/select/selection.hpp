@@ -58,6 +58,15 @@ std::vector<int64_t> run_ranks(const Run& run);
 // timeline, as scope-profiler's default).
 std::vector<int64_t> chosen_ranks(const Run& run, const std::optional<std::vector<int64_t>>& listed,
                                   bool every, bool every_by_default = false);
+// The ranks a view opens (the timeline, the page): as chosen_ranks, but
+// by default rank 0 only when the run has it, else every rank it has (a
+// process's own file of a job, or some of them).
+std::vector<int64_t> view_ranks(const Run& run, const std::optional<std::vector<int64_t>>& listed,
+                                bool every);
+// The ranks diff adds up by default: rank 0 when both runs have it, else
+// the ranks both have (nullopt when they share none: then [0], refused as
+// before).
+std::optional<std::vector<int64_t>> diff_default_ranks(const Run& a, const Run& b);
 // Throws invalid_rank (on the field "ranks", at <index>) unless <rank> is one
 // of the run's ranks.
 void require_rank(const Run& run, int64_t rank, std::size_t index);

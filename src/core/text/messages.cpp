@@ -121,6 +121,15 @@ constexpr Entry kMessages[] = {
      "{path}: {values} source location value(s) could not be used and are read as unknown "
      "(the first: {first})",
      "Some source locations in this file are damaged and are shown as unknown ({first})."},
+    // ---- a job written one file per process ----------------------------------------
+    {Msg::job_same_rank, "job_same_rank", ErrorKind::value,
+     "{first} and {second} both hold rank {rank}: the files of one job must hold different "
+     "ranks (two runs of the same ranks are compared, not joined)",
+     "{first} and {second} both hold rank {rank}, so they cannot be opened as one job: choose "
+     "each process's file once, or two runs to compare."},
+    {Msg::job_not_one_job, "job_not_one_job", ErrorKind::value,
+     "{first} and {second} are not files of one job: {why}",
+     "{first} and {second} cannot be opened as one job: {why}."},
     // ---- export ------------------------------------------------------------------
     {Msg::no_profiling_data, "no_profiling_data", ErrorKind::value, "No profiling data provided.",
      "No file was given to convert."},

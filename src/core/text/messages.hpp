@@ -61,6 +61,9 @@ enum class Msg {
   unsupported_filter,  // path, dataset, filter (its number), name: not gzip/shuffle/lzf/zstd
   // a warning, never thrown: source locations read as unknown (ReadPlan::sources)
   source_values_unknown,  // path, values (how many), first
+  // a job written one file per process (select/job.hpp)
+  job_same_rank,    // first, second, rank: two files hold the same rank
+  job_not_one_job,  // first, second, why: files that are not of one job
   // export
   no_profiling_data,
   no_regions_matched,

@@ -95,7 +95,7 @@ Timeline open_timeline(Run&& run, const TimelineOptions& options) {
 
 Timeline Timeline::Builder::build(const Run& run, Run* consumed, const TimelineOptions& options) {
   // The selection, as export_speedscope makes it (the same errors in the same order).
-  const std::vector<int64_t> ranks = chosen_ranks(run, options.ranks, options.every_rank);
+  const std::vector<int64_t> ranks = view_ranks(run, options.ranks, options.every_rank);
   const std::vector<uint32_t> regions =
       order_regions(run, selected_regions(run, options.include, options.exclude));
   SelectedProfiles selected =

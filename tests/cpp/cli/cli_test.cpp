@@ -422,9 +422,10 @@ TEST(cli, imbalance_errors_and_usage) {
   Process p = run_cli({"imbalance"});
   EXPECT_EQ(p.status, 2);
   EXPECT_EQ(p.err, usage + "error: the following arguments are required: FILE\n");
+  // Several files are one job's: each is read.
   p = run_cli({"imbalance", file, file + "x"});
-  EXPECT_EQ(p.status, 2);
-  EXPECT_EQ(p.err, usage + "error: unrecognized arguments: " + file + "x\n");
+  EXPECT_EQ(p.status, 1);
+  EXPECT_EQ(p.err, "error: HDF5 file not found: " + file + "x\n");
   p = run_cli({"imbalance", file, "-o", "out"});
   EXPECT_EQ(p.status, 2);
   EXPECT_EQ(p.err, usage + "error: unrecognized argument: -o\n");
@@ -524,7 +525,17 @@ TEST(cli, diff_errors_and_usage) {
   EXPECT_EQ(p.err, usage + "error: the following arguments are required: A B\n");
   p = run_cli({"diff", a, b, a});
   EXPECT_EQ(p.status, 2);
-  EXPECT_EQ(p.err, usage + "error: unrecognized arguments: " + a + "\n");
+  EXPECT_EQ(p.err, usage + "error: unrecognized arguments: " + a +
+                       " (several files a side: diff A... vs B...)\n");
+  p = run_cli({"diff", "vs", a});
+  EXPECT_EQ(p.status, 2);
+  EXPECT_EQ(p.err, usage + "error: the following arguments are required: A (before vs)\n");
+  p = run_cli({"diff", a, "vs"});
+  EXPECT_EQ(p.status, 2);
+  EXPECT_EQ(p.err, usage + "error: the following arguments are required: B (after vs)\n");
+  p = run_cli({"diff", a, "vs", b, "vs", a});
+  EXPECT_EQ(p.status, 2);
+  EXPECT_EQ(p.err, usage + "error: vs given twice: diff A... vs B... (a file named vs is ./vs)\n");
   p = run_cli({"diff", a, b, "--metric", "wall"});
   EXPECT_EQ(p.status, 2);
   EXPECT_EQ(
@@ -575,6 +586,61 @@ TEST(cli, serve_says_how_to_build_a_missing_page) {
   EXPECT_EQ(p.out, "");
   EXPECT_EQ(p.err, "error: the page is not built (no " + web +
                        "/index.html): run npm run build in the repository, or give --web DIR\n");
+}
+
+// A job written one file per process (make_job.py): its files are the job.
+std::string job_h5(int ranks, const std::string& name) {
+  return shared_dir() + "/job/" + std::to_string(ranks) + "/" + name;
+}
+
+TEST(cli, imbalance_of_a_jobs_files_is_the_jobs_file) {
+  const std::vector<std::string> parts = {job_h5(2, "job_rank00001.h5"),
+                                          job_h5(2, "job_rank00000.h5")};
+  const Process job = run_cli({"imbalance", parts[0], parts[1]});
+  const Process file = run_cli({"imbalance", job_h5(2, "job.h5")});
+  ASSERT_EQ(job.status, 0) << job.err;
+  EXPECT_EQ(job.err, "");
+  const std::string rows = file.out.substr(file.out.find('\n'));
+  EXPECT_EQ(job.out, parts[1] +
+                         " + 1 more file: 2 ranks (0-1), the whole run; covered time per "
+                         "rank (the union of a region's calls)" +
+                         rows);
+  // The same rank twice: both named.
+  const Process twice = run_cli({"imbalance", parts[1], job_h5(2, "rerun_rank00000.h5")});
+  EXPECT_EQ(twice.status, 1);
+  EXPECT_EQ(twice.err, "error: " + parts[1] + " and " + job_h5(2, "rerun_rank00000.h5") +
+                           " both hold rank 0: the files of one job must hold different ranks "
+                           "(two runs of the same ranks are compared, not joined)\n");
+  // A file of another job.
+  const Process other = run_cli({"imbalance", parts[0], job_h5(2, "job.h5")});
+  EXPECT_EQ(other.status, 1);
+  EXPECT_EQ(other.err, "error: " + parts[0] + " and " + job_h5(2, "job.h5") +
+                           " are not files of one job: " + parts[0] +
+                           " is one process's file (no mpi_size), " + job_h5(2, "job.h5") +
+                           " records mpi_size 2\n");
+}
+
+TEST(cli, diff_takes_a_jobs_files_a_side) {
+  std::vector<std::string> args = {"diff", job_h5(64, "job.h5"), "vs"};
+  for (int r = 0; r < 64; ++r) {
+    char name[32];
+    std::snprintf(name, sizeof name, "job_rank%05d.h5", r);
+    args.push_back(job_h5(64, name));
+  }
+  args.push_back("--ranks");
+  args.push_back("all");
+  const Process p = run_cli(args);
+  ASSERT_EQ(p.status, 0) << p.err;
+  const Process itself =
+      run_cli({"diff", job_h5(64, "job.h5"), job_h5(64, "job.h5"), "--ranks", "all"});
+  ASSERT_EQ(itself.status, 0) << itself.err;
+  EXPECT_EQ(p.out, "A: " + job_h5(64, "job.h5") + "\nB: " + job_h5(64, "job_rank00000.h5") +
+                       " + 63 more files" + itself.out.substr(itself.out.find("\nevery")));
+  // Without --ranks and without rank 0 on B: the ranks both have.
+  const Process one = run_cli({"diff", job_h5(2, "job.h5"), job_h5(2, "job_rank00001.h5")});
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_EQ(one.out.substr(0, one.out.find(';')),
+            "A: " + job_h5(2, "job.h5") + "\nB: " + job_h5(2, "job_rank00001.h5") + "\nrank 1");
 }
 
 }  // namespace

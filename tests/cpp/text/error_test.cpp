@@ -35,7 +35,7 @@ MessageArgs every_argument() {
         "rank",     "valid",      "child",  "parent",  "pattern", "reason", "option",
         "text",     "min",        "window", "dataset", "row",     "value",  "values",
         "declared", "stored",     "where",  "size",    "first",   "name",   "group",
-        "what",     "length",     "limit",  "filter",  "offset"}) {
+        "what",     "length",     "limit",  "filter",  "offset",  "second", "why"}) {
     args.emplace_back(name, std::string("<") + name + ">");
   }
   return args;

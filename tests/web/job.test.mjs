@@ -1,0 +1,157 @@
+// A job written one file per process (tests/fixtures/job/2, make_job.py: the
+// C API's job_rank00000.h5 and job_rank00001.h5) dropped on the page: one
+// job of 2 ranks on the timeline (lanes by rank), its Ranks panel the same
+// table as the job written as one file (job.h5) shows, and its download
+// that file's document; compared with another run as run B; a process's file without rank 0 opens its rank;
+// files of two jobs are refused, naming both.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createScopeSpeedscope } from '../../dist/node.js';
+import { rowTexts } from '../../web/timeline/ranks.js';
+import {
+  assertSameOrigin,
+  chartPainted,
+  downloads,
+  drop,
+  errorText,
+  fixtures,
+  h5,
+  openOptions,
+  settle,
+  startBrowser,
+} from './harness.mjs';
+
+const DIR = 'job/2';
+const PARTS = ['job_rank00000.h5', 'job_rank00001.h5'];
+const input = (name) => ({ name, bytes: new Uint8Array(readFileSync(join(fixtures, DIR, name))) });
+
+const lanesShown = (page) => page.locator('[data-testid=timeline-lanes] .tl-lane-name').allTextContents();
+const tableRows = (page) =>
+  page.locator('#tl-imbalance tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+
+// Every rank ticked (All ranks), the chart painted, the imbalance table's rows.
+async function allRanksTable(page, rows) {
+  await openOptions(page);
+  assert.equal(await settle(page, 'attempts', () => page.getByTestId('rank-all').check()), 'done');
+  assert.equal(await chartPainted(page), 'painted');
+  await page.getByTestId('options-toggle').click();
+  await page.waitForFunction((n) => {
+    const t = document.querySelector('[data-testid=imbalance-table]');
+    return t?.dataset.windowEnd && t.tBodies[0].rows.length === n;
+  }, rows);
+  return tableRows(page);
+}
+
+describe('a job written one file per process, dropped on the page', () => {
+  let browser, page, sp, single;
+  before(async () => {
+    browser = await startBrowser();
+    page = await browser.openPage();
+    sp = await createScopeSpeedscope();
+    // The job as one file, on the page: its table with every rank.
+    assert.equal(await drop(page, ['job.h5'], { dir: DIR }), 'done');
+    assert.equal(await chartPainted(page), 'painted');
+    single = await allRanksTable(page, 5);
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  test("the two files are one job of 2 ranks: lanes by rank, the one file's imbalance table", async () => {
+    assert.equal(await drop(page, PARTS, { dir: DIR }), 'done');
+    assert.equal(await chartPainted(page), 'painted');
+    assert.deepEqual(await lanesShown(page), ['rank 0']); // rank 0 by default, as for the one file
+    // One document, the job's.
+    assert.match(
+      await page.getByTestId('status').textContent(),
+      /^Converted in [\d.]+ s: profile\.speedscope\.json \(/,
+    );
+    const rows = await allRanksTable(page, 5);
+    assert.deepEqual(await lanesShown(page), ['rank 0', 'rank 1']);
+    assert.deepEqual(rows, single);
+    // The core's rows over the job's files, opened as one run.
+    const w = await page
+      .getByTestId('imbalance-table')
+      .evaluate((t) => ({ start: Number(t.dataset.windowStart), end: Number(t.dataset.windowEnd) }));
+    const tl = await sp.openTimeline(PARTS.map(input), { ranks: 'all' });
+    try {
+      assert.deepEqual(tl.imbalance(w.start, w.end).map(rowTexts), rows);
+    } finally {
+      tl.close();
+    }
+    // Its download is the job's document, written from the timeline's columns.
+    assert.equal(await page.locator('#bar').getAttribute('data-download-from'), 'timeline');
+    const written = await downloads(page);
+    assert.deepEqual([...written.keys()], ['profile.speedscope.json']);
+    const fromFile = await sp.openTimeline(input('job.h5'), { ranks: 'all' });
+    try {
+      const [doc] = fromFile.exportSpeedscope({ filepath: 'profile.speedscope.json' });
+      assert.equal(written.get('profile.speedscope.json').toString('utf8'), Buffer.concat(doc.chunks).toString('utf8'));
+    } finally {
+      fromFile.close();
+    }
+  });
+
+  test('Compare with… another run of rank 0: the job is run B, its lanes by rank first', async () => {
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('compare-with').click()]);
+    await chooser.setFiles(h5('rerun_rank00000.h5', DIR));
+    await page.waitForFunction(() => document.body.dataset.compare === 'on', null, { timeout: 60_000 });
+    assert.equal(await chartPainted(page), 'painted');
+    assert.deepEqual(await lanesShown(page), ['B · rank 0', 'B · rank 1', 'A · rank 0']);
+    assert.equal(
+      await page.getByTestId('status').textContent(),
+      'Comparing job_rank00000.h5 + 1 more file (B) with rerun_rank00000.h5 (A).',
+    );
+    // The engine's answer for the same two runs.
+    const job = PARTS.map(input);
+    const cmp = await sp.compareRuns(input('rerun_rank00000.h5'), job, { ranks: 'all' });
+    try {
+      assert.deepEqual(
+        [...cmp.b.lanes.map((l) => `B · ${l.name}`), ...cmp.a.lanes.map((l) => `A · ${l.name}`)],
+        await lanesShown(page),
+      );
+    } finally {
+      cmp.close();
+    }
+    await page.getByTestId('compare-end').click();
+    await page.waitForFunction(() => document.body.dataset.compare === undefined);
+    assert.equal(await chartPainted(page), 'painted');
+    assert.deepEqual(await lanesShown(page), ['rank 0', 'rank 1']);
+  });
+
+  test('a process file without rank 0 opens its rank', async () => {
+    assert.equal(await drop(page, ['job_rank00001.h5'], { dir: DIR }), 'done');
+    assert.equal(await chartPainted(page), 'painted');
+    assert.deepEqual(await lanesShown(page), ['rank 1']);
+  });
+
+  test('files of ranks 1 and 0 of two jobs: the timeline says they are not one job, naming both', async () => {
+    // job_rank00001.h5 (a process's file) and a file of rank 0 recording mpi_size 1.
+    const files = [
+      { name: 'job_rank00001.h5', bytes: [...readFileSync(join(fixtures, DIR, 'job_rank00001.h5'))] },
+      { name: 'hdf5-schema-2.h5', bytes: [...readFileSync(join(fixtures, 'h5', 'hdf5-schema-2.h5'))] },
+    ];
+    const phase = await settle(page, 'selection', () =>
+      page.evaluate((list) => {
+        const data = new DataTransfer();
+        for (const f of list) data.items.add(new File([new Uint8Array(f.bytes)], f.name));
+        const target = document.getElementById('dropzone');
+        for (const type of ['dragenter', 'dragover', 'drop']) {
+          target.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+        }
+      }, files),
+    );
+    assert.equal(phase, 'failed');
+    assert.equal(
+      await errorText(page),
+      'The timeline could not be drawn: job_rank00001.h5 and hdf5-schema-2.h5 cannot be ' +
+        "opened as one job: job_rank00001.h5 is one process's file (no mpi_size), hdf5-schema-2.h5 records " +
+        'mpi_size 1.',
+    );
+    assert.equal(await page.getByTestId('status').textContent(), 'These files cannot be opened as one job.');
+    assertSameOrigin(browser.log, new URL(browser.server.url).origin);
+  });
+});
