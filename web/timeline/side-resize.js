@@ -46,7 +46,7 @@ export function wireSideResize() {
     apply();
     const width = Math.round(side.getBoundingClientRect().width);
     const { min, max } = bounds();
-    handle.style.left = `${side.offsetLeft - 3}px`;
+    handle.style.left = `${side.offsetLeft + 1}px`; // on the side's edge, off the chart's last pixel
     handle.setAttribute('aria-valuemin', String(min));
     handle.setAttribute('aria-valuemax', String(max));
     handle.setAttribute('aria-valuenow', String(width));
@@ -78,7 +78,9 @@ export function wireSideResize() {
     handle.setPointerCapture(e.pointerId);
     handle.classList.add('dragging');
     const right = box.getBoundingClientRect().right;
-    const move = (ev) => set(right - ev.clientX);
+    // Where on the separator it was taken: the side's edge keeps that distance.
+    const grab = e.clientX - side.getBoundingClientRect().left;
+    const move = (ev) => set(right - (ev.clientX - grab));
     const up = () => {
       handle.classList.remove('dragging');
       handle.removeEventListener('pointermove', move);
