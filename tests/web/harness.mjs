@@ -267,8 +267,14 @@ export async function assertPainted(page, docName) {
 
 // Waits until the page's timeline is drawn for the current file (<body data-chart>).
 export async function chartPainted(page, { timeout = 120_000 } = {}) {
-  await page.waitForFunction(() => ['painted', 'failed'].includes(document.body.dataset.chart), null, { timeout });
-  return page.evaluate(() => document.body.dataset.chart);
+  // The state seen, not one read after it (a comparison opens right after
+  // its run B was painted alone).
+  const seen = await page.waitForFunction(
+    () => ['painted', 'failed'].includes(document.body.dataset.chart) && document.body.dataset.chart,
+    null,
+    { timeout },
+  );
+  return seen.jsonValue();
 }
 
 // Open in speedscope, then waits until the viewer settled (painted, failed).

@@ -53,6 +53,10 @@ for (const cli of CLIS) {
       page.on('request', (r) => requests.push(r.url()));
       page.on('pageerror', (e) => errors.push(e.message));
       await page.goto(server.url);
+      // Two runs: run B is painted alone first, then the comparison opens.
+      if (files.length === 2) {
+        await page.waitForFunction(() => document.body.dataset.compare === 'on', null, { timeout: 60_000 });
+      }
       assert.equal(await chartPainted(page), 'painted');
       await page.waitForFunction((t) => t.includes(document.body.dataset.phase), TERMINAL, { timeout: 60_000 });
       return { server, page, requests, errors };
