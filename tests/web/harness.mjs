@@ -164,8 +164,11 @@ export function pick(page, names, { dir = 'h5', timeout } = {}) {
 
 // Drops files on the page as a person would (a drop event with a DataTransfer);
 // `dir` as for pick.
+// names: file names in `dir`, or { dir, name } each for files of several folders.
 export function drop(page, names, { dir = 'h5' } = {}) {
-  const files = names.map((n) => ({ name: n, bytes: [...readFileSync(join(resolve(fixtures, dir), n))] }));
+  const files = names
+    .map((n) => (typeof n === 'string' ? { dir, name: n } : n))
+    .map((f) => ({ name: f.name, bytes: [...readFileSync(join(resolve(fixtures, f.dir), f.name))] }));
   return settle(page, 'selection', () =>
     page.evaluate((list) => {
       const data = new DataTransfer();

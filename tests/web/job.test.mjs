@@ -130,20 +130,10 @@ describe('a job written one file per process, dropped on the page', () => {
 
   test('files of ranks 1 and 0 of two jobs: the timeline says they are not one job, naming both', async () => {
     // job_rank00001.h5 (a process's file) and a file of rank 0 recording mpi_size 1.
-    const files = [
-      { name: 'job_rank00001.h5', bytes: [...readFileSync(join(fixtures, DIR, 'job_rank00001.h5'))] },
-      { name: 'hdf5-schema-2.h5', bytes: [...readFileSync(join(fixtures, 'h5', 'hdf5-schema-2.h5'))] },
-    ];
-    const phase = await settle(page, 'selection', () =>
-      page.evaluate((list) => {
-        const data = new DataTransfer();
-        for (const f of list) data.items.add(new File([new Uint8Array(f.bytes)], f.name));
-        const target = document.getElementById('dropzone');
-        for (const type of ['dragenter', 'dragover', 'drop']) {
-          target.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
-        }
-      }, files),
-    );
+    const phase = await drop(page, [
+      { dir: DIR, name: 'job_rank00001.h5' },
+      { dir: 'h5', name: 'hdf5-schema-2.h5' },
+    ]);
     assert.equal(phase, 'failed');
     assert.equal(
       await errorText(page),

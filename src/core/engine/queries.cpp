@@ -72,15 +72,22 @@ json bars(Engine::State& s, const json& r, WireAnswer& out) {
   return echo(r, {{"bars", list}});
 }
 
+// A request's groups: arrays of lanes (a rank's, say).
+static std::vector<std::vector<std::size_t>> groups_of(const json& r) {
+  const json& groups = field(r, "groups");
+  if (!groups.is_array()) refuse("'groups' must be an array of arrays of lanes");
+  std::vector<std::vector<std::size_t>> out;
+  for (const json& g : groups) out.push_back(lanes_of(g, "groups"));
+  return out;
+}
+
 json busy(Engine::State& s, const json& r, WireAnswer& out) {
   const Timeline& tl = timeline_of(s, r);
   const Window w = window_of(r);
   const uint32_t width = width_of(r);
-  const json& groups = field(r, "groups");
-  if (!groups.is_array()) refuse("'groups' must be an array of arrays of lanes");
   json list = json::array();
-  for (const json& g : groups) {
-    list.push_back(out.column(tl.busy(lanes_of(g, "groups"), w.start, w.end, width)));
+  for (const auto& lanes : groups_of(r)) {
+    list.push_back(out.column(tl.busy(lanes, w.start, w.end, width)));
   }
   return echo(r, {{"busy", list}});
 }
@@ -91,8 +98,6 @@ json band(Engine::State& s, const json& r, WireAnswer& out) {
   const Timeline& tl = timeline_of(s, r);
   const Window w = window_of(r);
   const uint32_t width = width_of(r);
-  const json& groups = field(r, "groups");
-  if (!groups.is_array()) refuse("'groups' must be an array of arrays of lanes");
   const json& asked = field(r, "depth");
   std::optional<uint32_t> depth;
   if (!asked.is_null()) {
@@ -101,8 +106,7 @@ json band(Engine::State& s, const json& r, WireAnswer& out) {
   }
   json frames = json::array();
   json depths = json::array();
-  for (const json& g : groups) {
-    const std::vector<std::size_t> lanes = lanes_of(g, "groups");
+  for (const auto& lanes : groups_of(r)) {
     const uint32_t d = depth ? *depth : tl.band_depth(lanes);
     frames.push_back(out.column(tl.band_frames(lanes, d, w.start, w.end, width)));
     depths.push_back(d);
