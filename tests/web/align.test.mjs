@@ -18,13 +18,13 @@ import { hueIndex, palette, ratioLevel, rgbOf } from '../../web/timeline/colors.
 import { AXIS_H, BAND_GAP, HEADER_H, ROW_H } from '../../web/timeline/draw.js';
 import { fragmentToView } from '../../web/view-link.js';
 import {
+  allRanks,
   assertAccessible,
   assertSameOrigin,
   chartPainted,
   drop,
   fixtures,
   h5,
-  openOptions,
   pick,
   screenshot,
   settle,
@@ -103,10 +103,7 @@ describe('lining two compared runs up at a call', { timeout: 600_000 }, () => {
     page = await browser.openPage();
     assert.equal(await pick(page, [B]), 'done');
     assert.equal(await chartPainted(page), 'painted');
-    await openOptions(page);
-    assert.equal(await settle(page, 'attempts', () => page.getByTestId('rank-all').check()), 'done');
-    assert.equal(await chartPainted(page), 'painted');
-    await page.getByTestId('options-toggle').click();
+    await allRanks(page);
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('compare-with').click()]);
     await chooser.setFiles(h5(A));
     await comparisonPainted(page);

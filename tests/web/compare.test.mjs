@@ -18,6 +18,7 @@ import { palette, ratioLevel, rgbOf } from '../../web/timeline/colors.js';
 import { rowTexts, sortedRows } from '../../web/timeline/compare.js';
 import { AXIS_H, HEADER_H, ROW_H } from '../../web/timeline/draw.js';
 import {
+  allRanks,
   assertAccessible,
   assertSameOrigin,
   chartPainted,
@@ -90,10 +91,7 @@ describe('comparing two runs', { timeout: 600_000 }, () => {
     page = await browser.openPage();
     assert.equal(await pick(page, [B]), 'done');
     assert.equal(await chartPainted(page), 'painted');
-    await openOptions(page);
-    assert.equal(await settle(page, 'attempts', () => page.getByTestId('rank-all').check()), 'done');
-    assert.equal(await chartPainted(page), 'painted');
-    await page.getByTestId('options-toggle').click();
+    await allRanks(page);
   });
   after(async () => {
     await browser?.close();

@@ -181,6 +181,14 @@ export function drop(page, names, { dir = 'h5' } = {}) {
   );
 }
 
+// Every rank ticked in Options (All ranks): converted and painted; Options closed again.
+export async function allRanks(page) {
+  await openOptions(page);
+  assert.equal(await settle(page, 'attempts', () => page.getByTestId('rank-all').check()), 'done');
+  assert.equal(await chartPainted(page), 'painted');
+  await page.getByTestId('options-toggle').click();
+}
+
 export async function openOptions(page) {
   if ((await page.getByTestId('options-toggle').getAttribute('aria-expanded')) !== 'true') {
     await page.getByTestId('options-toggle').click();

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { createScopeSpeedscope } from '../../dist/node.js';
 import { rowTexts } from '../../web/timeline/ranks.js';
 import {
+  allRanks,
   assertSameOrigin,
   chartPainted,
   downloads,
@@ -19,8 +20,6 @@ import {
   errorText,
   fixtures,
   h5,
-  openOptions,
-  settle,
   startBrowser,
 } from './harness.mjs';
 
@@ -34,10 +33,7 @@ const tableRows = (page) =>
 
 // Every rank ticked (All ranks), the chart painted, the imbalance table's rows.
 async function allRanksTable(page, rows) {
-  await openOptions(page);
-  assert.equal(await settle(page, 'attempts', () => page.getByTestId('rank-all').check()), 'done');
-  assert.equal(await chartPainted(page), 'painted');
-  await page.getByTestId('options-toggle').click();
+  await allRanks(page);
   await page.waitForFunction((n) => {
     const t = document.querySelector('[data-testid=imbalance-table]');
     return t?.dataset.windowEnd && t.tBodies[0].rows.length === n;

@@ -13,14 +13,13 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fragmentToView } from '../../web/view-link.js';
 import {
+  allRanks,
   assertAccessible,
   assertSameOrigin,
   chartPainted,
   drop,
-  openOptions,
   pick,
   screenshot,
-  settle,
   startBrowser,
 } from './harness.mjs';
 
@@ -54,13 +53,6 @@ async function wheelZoom(page, times) {
     await page.mouse.wheel(0, -200);
     await page.waitForTimeout(30);
   }
-}
-
-async function allRanks(page) {
-  await openOptions(page);
-  assert.equal(await settle(page, 'attempts', () => page.getByTestId('rank-all').check()), 'done');
-  assert.equal(await chartPainted(page), 'painted');
-  await page.getByTestId('options-toggle').click();
 }
 
 const notice = (page) => page.getByTestId('link-notice');

@@ -12,14 +12,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  allRanks,
   assertAccessible,
   assertSameOrigin,
   chartPainted,
   h5,
-  openOptions,
   pick,
   screenshot,
-  settle,
   startBrowser,
 } from './harness.mjs';
 
@@ -93,10 +92,7 @@ describe('tables that fit', { timeout: 600_000 }, () => {
   test('the 64-rank job: Regions and Ranks fit at 1400 and 1920 px; times exact in titles', async () => {
     assert.equal(await pick(page, [JOB], { dir: DIR }), 'done');
     assert.equal(await chartPainted(page), 'painted');
-    await openOptions(page);
-    assert.equal(await settle(page, 'attempts', () => page.getByTestId('rank-all').check()), 'done');
-    assert.equal(await chartPainted(page), 'painted');
-    await page.getByTestId('options-toggle').click();
+    await allRanks(page);
     const ids = ['tl-regions-table', 'tl-imbalance-table'];
     await tablesShown(page, ids, [3, 3]);
     // The exact time a hover away: the cell's title.
