@@ -109,6 +109,8 @@ RankTimes rank_times(const ss::Timeline& tl) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // As the native CLI: a file may take the machine's memory.
+  scope_speedscope::set_memory_per_file(scope_speedscope::machine_memory());
   if (argc < 2) {
     std::fprintf(stderr, "usage: timeline-bench FILE [RANKS] [ranks-only]\n");
     return 2;

@@ -44,7 +44,9 @@ export declare class ScopeSpeedscopeError extends Error {
    * 'bad_mpi_size', 'declared_size_exceeds_storage', 'strings_exceed_file',
    * 'damaged_string', 'duplicate_region_name', 'group_reached_twice',
    * 'converter_stopped', 'file_unreadable' (the bytes could not be read: not
-   * damage), 'too_large' (more memory than one file may take, in every build),
+   * damage), 'too_large' (more memory than one file may take: 2 GiB in this
+   * package, as in the page; the native CLI takes the machine's memory and
+   * says 'too_large_for_machine' past it),
    * 'unsupported_filter' (compressed with a filter other than gzip, shuffle,
    * LZF and Zstandard),
    * 'no_profiling_data',

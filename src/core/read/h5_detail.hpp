@@ -62,10 +62,9 @@ void register_stored_string_conversion();
 
 struct SourceState;  // h5_driver.hpp
 
-// The most memory the columns and tables read from one file may take, in
-// every build: the WebAssembly build cannot address more than 4 GiB in all,
-// and the native build refuses what the page would fail on, with the same
-// words. 2 GiB hold about 130 million calls of one lane.
+// The default of memory_per_file() (h5_reader.hpp): the WebAssembly build
+// cannot address more than 4 GiB in all. 2 GiB hold about 130 million calls
+// of one lane.
 constexpr uint64_t kMemoryPerFileBytes = uint64_t{2} << 30;
 // The largest chunk of a dataset HDF5 may have to hold in memory at once
 // (scope-profiler's chunks are well below 1 MiB).
@@ -73,6 +72,8 @@ constexpr uint64_t kChunkBytesLimit = uint64_t{256} << 20;
 
 // "2 GiB", "256 MiB": a limit in messages.
 std::string mebibytes(uint64_t bytes);
+// "22.9 GiB" (under 1 GiB: "512 MiB"): a machine's memory in messages.
+std::string gibibytes(uint64_t bytes);
 
 // What the reader units share about the file being read.
 struct File {
@@ -99,7 +100,7 @@ struct File {
   // Bytes of the file (of the image, in memory): nothing in it can be larger.
   uint64_t size() const;
   // Counts `bytes` of memory for `what` ("dataset 'events/start_times'")
-  // before they are allocated; refuses past kMemoryPerFileBytes.
+  // before they are allocated; refuses past memory_per_file().
   void claim_memory(uint64_t bytes, const std::string& what);
 };
 

@@ -1,6 +1,9 @@
 // read: the HDF5 file as the reader units see it: HDF5 set up once (its
 // printing off, our conversions, filters and link rules), its error stack in
 // our words, the file's size and memory account, links, groups and datasets.
+#include <unistd.h>
+
+#include <atomic>
 #include <cctype>
 #include <cstring>
 #include <mutex>
@@ -92,14 +95,26 @@ uint64_t File::size() const {
   return source != nullptr && source->source != nullptr ? source->source->size() : 0;
 }
 
+std::string gibibytes(uint64_t bytes) {
+  if (bytes < (uint64_t{1} << 30)) return mebibytes(bytes);
+  const auto tenths =  // rounded
+      static_cast<uint64_t>((static_cast<unsigned __int128>(bytes) * 10 + (uint64_t{1} << 29)) >>
+                            30);
+  return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " GiB";
+}
+
 std::string mebibytes(uint64_t bytes) {
   return bytes % (uint64_t{1} << 30) == 0 ? std::to_string(bytes >> 30) + " GiB"
                                           : std::to_string(bytes >> 20) + " MiB";
 }
 
 void File::claim_memory(uint64_t bytes, const std::string& what) {
-  if (bytes > kMemoryPerFileBytes || memory + bytes > kMemoryPerFileBytes) {
-    fail(Msg::too_large, {{"what", what}, {"limit", mebibytes(kMemoryPerFileBytes)}});
+  const MemoryLimit limit = scope_speedscope::memory_per_file();
+  if (bytes > limit.bytes || memory + bytes > limit.bytes) {
+    if (limit.machine) {
+      fail(Msg::too_large_for_machine, {{"what", what}, {"limit", gibibytes(limit.bytes)}});
+    }
+    fail(Msg::too_large, {{"what", what}, {"limit", mebibytes(limit.bytes)}});
   }
   memory += bytes;
 }
@@ -179,4 +194,25 @@ std::vector<std::string> child_names(const File& f, hid_t group, bool followed_o
 }
 
 }  // namespace h5
+
+namespace {
+std::atomic<uint64_t> memory_limit_bytes{h5::kMemoryPerFileBytes};
+std::atomic<bool> memory_limit_machine{false};
+}  // namespace
+
+MemoryLimit memory_per_file() { return MemoryLimit{memory_limit_bytes, memory_limit_machine}; }
+
+void set_memory_per_file(MemoryLimit limit) {
+  memory_limit_bytes = limit.bytes;
+  memory_limit_machine = limit.machine;
+}
+
+MemoryLimit machine_memory() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  const uint64_t bytes =
+      pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
+  if (bytes <= h5::kMemoryPerFileBytes) return MemoryLimit{h5::kMemoryPerFileBytes, false};
+  return MemoryLimit{bytes, true};
+}
+
 }  // namespace scope_speedscope

@@ -65,6 +65,23 @@ struct ReadPlan {
   bool sources = false;
 };
 
+// The most memory the columns and tables read from one file may take.
+// By default 2 GiB in every build (kMemoryPerFileBytes): the WebAssembly
+// build cannot address more than 4 GiB in all, and the page, Node and the
+// fuzzer keep that limit and its words (too_large). The native CLI, which
+// has the machine, raises it to the machine's memory (`machine`: true), and
+// a file past that is refused as more than the machine has
+// (too_large_for_machine). Process-wide; set before reading.
+struct MemoryLimit {
+  uint64_t bytes;
+  bool machine = false;  // the limit is the machine's memory, not the build's
+};
+MemoryLimit memory_per_file();
+void set_memory_per_file(MemoryLimit limit);
+// The machine's physical memory as a limit (`machine` true), or the
+// default limit when it is unknown or smaller.
+MemoryLimit machine_memory();
+
 // Reads a scope-profiler file (schema 1, 2, 3 or aggregate) from a path.
 // Throws Error (file_not_found, corrupt_profile, schema) with scope-profiler's
 // messages; `path` appears in them as given, or `display_name` when set

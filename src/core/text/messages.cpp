@@ -112,6 +112,10 @@ constexpr Entry kMessages[] = {
      "(the same on the command line, in Node and in the page)",
      "This file is too large for scope-speedscope: {what} needs more than {limit} of memory, the "
      "most it gives one file."},
+    {Msg::too_large_for_machine, "too_large_for_machine", ErrorKind::memory,
+     "{path}: {what} needs more than {limit} of memory, all the memory this machine has",
+     "This file is too large for this machine: {what} needs more than {limit} of memory, all "
+     "the memory it has."},
     {Msg::unsupported_filter, "unsupported_filter", ErrorKind::corrupt_profile,
      "{path}: dataset '{dataset}' is compressed with HDF5 filter {filter} ({name}), which this "
      "build of scope-speedscope cannot decode",

@@ -56,9 +56,10 @@ enum class Msg {
   group_reached_twice,            // path, group
   converter_stopped,              // path, what: a trap inside the WebAssembly module
   file_unreadable,                // path, reason: the bytes could not be read (not damage)
-  file_shrank,         // offset, size: a file_unreadable reason: it ended before its size
-  too_large,           // path, what, limit: more memory than one file may take
-  unsupported_filter,  // path, dataset, filter (its number), name: not gzip/shuffle/lzf/zstd
+  file_shrank,            // offset, size: a file_unreadable reason: it ended before its size
+  too_large,              // path, what, limit: more memory than one file may take
+  too_large_for_machine,  // path, what, limit: more memory than the machine has (native)
+  unsupported_filter,     // path, dataset, filter (its number), name: not gzip/shuffle/lzf/zstd
   // a warning, never thrown: source locations read as unknown (ReadPlan::sources)
   source_values_unknown,  // path, values (how many), first
   // a job written one file per process (select/job.hpp)

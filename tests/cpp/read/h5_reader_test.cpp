@@ -437,6 +437,34 @@ TEST(h5_reader, not_hdf5_message) {
                 "sblock->base_addr = 0, stored_eof = 15176)");
 }
 
+// The memory a file may take: 2 GiB by default (every build's, the wasm
+// builds' only); the native CLI raises it to the machine's memory and then
+// names the machine, not the build (a small limit here stands for both).
+TEST(h5_reader, memory_per_file_is_the_builds_or_the_machines) {
+  const MemoryLimit before = memory_per_file();
+  EXPECT_EQ(before.bytes, uint64_t{2} << 30);
+  EXPECT_FALSE(before.machine);
+  const MemoryLimit machine = machine_memory();  // this machine has more than 2 GiB
+  EXPECT_TRUE(machine.machine);
+  EXPECT_GT(machine.bytes, uint64_t{2} << 30);
+  const std::string path = shared("large_s3.h5");  // 212,030 calls: 1.6 MiB a column
+  set_memory_per_file({uint64_t{1} << 20, false});
+  EXPECT_EQ(error_of([&] { read_run(path); }),
+            "MemoryError: " + path +
+                ": dataset 'events/start_deltas' (212030 values) needs more than 1 MiB of memory, "
+                "the most scope-speedscope gives one file (the same on the command line, in Node "
+                "and in the page)");
+  set_memory_per_file({uint64_t{1} << 20, true});
+  EXPECT_EQ(error_of([&] { read_run(path); }),
+            "MemoryError: " + path +
+                ": dataset 'events/start_deltas' (212030 values) needs more than 1 MiB of memory, "
+                "all the memory this machine has");
+  set_memory_per_file({uint64_t{5} << 20, true});  // both columns fit: 3.2 MiB
+  EXPECT_EQ(read_run(path).start_ns.size(), 212030u);
+  set_memory_per_file(before);
+  EXPECT_EQ(read_run(path).start_ns.size(), 212030u);
+}
+
 TEST(h5_reader, schema_attribute_messages) {
   EXPECT_EQ(error_of([] { read_run(shared("schema0.h5")); }),
             "HDF5SchemaError: Unsupported scope-profiler HDF5 schema version 0; versions must be "
