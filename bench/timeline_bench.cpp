@@ -155,12 +155,15 @@ int main(int argc, char** argv) {
     if (argc > 3 && std::string_view(argv[3]) == "ranks-only") {
       const RankTimes rt = rank_times(tl);
       std::printf(
-          "{\"calls\": %llu, \"open_s\": %.4f, \"imbalance_whole_ms\": %.3f, "
+          "{\"calls\": %llu, \"open_s\": %.4f, \"open_read_s\": %.4f, \"imbalance_whole_ms\": "
+          "%.3f, "
           "\"imbalance_window_ms\": %.3f, \"aligned_whole_ms\": %.3f, \"aligned_first_ms\": "
-          "%.3f, \"aligned_window_ms\": %.3f, \"aligned_whole_entries\": %zu}\n",
-          static_cast<unsigned long long>(calls), open_s, rt.imbalance_whole_ms,
+          "%.3f, \"aligned_window_ms\": %.3f, \"aligned_whole_entries\": %zu, "
+          "\"open_peak_bytes_a_call\": %.2f, \"held_bytes_a_call\": %.2f}\n",
+          static_cast<unsigned long long>(calls), open_s, open_read_s, rt.imbalance_whole_ms,
           rt.imbalance_window_ms, rt.aligned_whole_ms, rt.aligned_first_ms, rt.aligned_window_ms,
-          rt.aligned_whole_entries);
+          rt.aligned_whole_entries, peak / static_cast<double>(calls),
+          held / static_cast<double>(calls));
       return 0;
     }
 

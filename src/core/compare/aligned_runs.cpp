@@ -40,7 +40,7 @@ void in_start_order(const Timeline& tl, std::size_t lane, Fn&& fn) {
 }
 
 int64_t duration(const Timeline::DepthView& v, std::size_t i) {
-  return static_cast<int64_t>(static_cast<uint64_t>(v.end[i]) - static_cast<uint64_t>(v.start[i]));
+  return static_cast<int64_t>(static_cast<uint64_t>(v.end(i)) - static_cast<uint64_t>(v.start[i]));
 }
 
 }  // namespace
@@ -93,7 +93,7 @@ void AlignedRuns::line_up(const Timeline& own, std::size_t lane, const Timeline&
     std::vector<std::vector<int64_t>> of_frame(other.frames().size());
     in_start_order(other, other_lane, [&](uint32_t d, std::size_t i) {
       const Timeline::DepthView v = other.depth_view(other_lane, d);
-      of_frame[static_cast<std::size_t>(v.frame[i])].push_back(duration(v, i));
+      of_frame[static_cast<std::size_t>(v.frame(i))].push_back(duration(v, i));
     });
     std::unordered_map<std::string, int32_t> other_frame;
     for (std::size_t f = 0; f < other.frames().size(); ++f)
@@ -105,7 +105,7 @@ void AlignedRuns::line_up(const Timeline& own, std::size_t lane, const Timeline&
     }
     std::vector<uint64_t> k(own.frames().size(), 0);
     in_start_order(own, lane, [&](uint32_t d, std::size_t i) {
-      const auto f = static_cast<std::size_t>(own.depth_view(lane, d).frame[i]);
+      const auto f = static_cast<std::size_t>(own.depth_view(lane, d).frame(i));
       const uint64_t kth = k[f]++;
       if (frame_in_other[f] < 0) return;
       const auto& durations = of_frame[static_cast<std::size_t>(frame_in_other[f])];
@@ -228,7 +228,7 @@ uint64_t calls_before(const Timeline& tl, std::size_t lane, int32_t frame, const
   for (uint32_t d = 0; d <= tl.lanes()[lane].max_depth; ++d) {
     const Timeline::DepthView v = tl.depth_view(lane, d);
     for (std::size_t i = 0; i < v.calls && Place{v.start[i], d, i} < at; ++i)
-      k += v.frame[i] == frame;
+      k += v.frame(i) == frame;
   }
   return k;
 }
@@ -239,7 +239,7 @@ std::optional<Place> kth_call(const Timeline& tl, std::size_t lane, int32_t fram
   for (uint32_t d = 0; d <= tl.lanes()[lane].max_depth; ++d) {
     const Timeline::DepthView v = tl.depth_view(lane, d);
     for (std::size_t i = 0; i < v.calls; ++i)
-      if (v.frame[i] == frame) calls.emplace_back(v.start[i], d, i);
+      if (v.frame(i) == frame) calls.emplace_back(v.start[i], d, i);
   }
   if (k >= calls.size()) return std::nullopt;
   const auto nth = calls.begin() + static_cast<std::ptrdiff_t>(k);
@@ -261,7 +261,7 @@ std::optional<AlignedRuns::Call> AlignedRuns::partner(bool of_a, std::size_t lan
   }
   const int64_t other_lane = (of_a ? partner_lane_a_ : partner_lane_)[lane];
   if (other_lane < 0) return std::nullopt;
-  const int32_t frame = v.frame[index];
+  const int32_t frame = v.frame(index);
   const auto& names = other.frames();
   const auto named =
       std::find(names.begin(), names.end(), own.frames()[static_cast<std::size_t>(frame)]);

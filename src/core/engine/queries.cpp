@@ -234,12 +234,12 @@ json compare_partner(Engine::State& s, const json& r, WireAnswer&) {
   if (!p) return {{"partner", nullptr}};
   const Timeline& other = of_a ? *s.tl : *s.a;
   const Timeline::DepthView pv = other.depth_view(p->lane, p->depth);
-  const int32_t frame = pv.frame[p->index];
+  const int32_t frame = pv.frame(p->index);
   return {{"partner",
            {{"lane", of_a ? p->lane : p->lane + s.lanes_b},
             {"depth", p->depth},
             {"start", pv.start[p->index]},
-            {"end", pv.end[p->index]},
+            {"end", pv.end(p->index)},
             {"frame", of_a ? frame : s.runs->frame_of_a()[static_cast<std::size_t>(frame)]}}}};
 }
 

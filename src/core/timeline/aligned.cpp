@@ -76,7 +76,7 @@ struct Timeline::FrameWalk {
   }
   int64_t start(const Slot& s, std::size_t i) const noexcept { return tl.start_[s.begin + i]; }
   bool is_frame(const Slot& s, std::size_t i) const noexcept {
-    return tl.frame_[s.begin + i] == frame;
+    return tl.frame_at(s.begin + i) == frame;
   }
   // Calls of the frame among the slot's first p.
   uint64_t count_below(const Slot& s, std::size_t p) const noexcept {
@@ -182,18 +182,23 @@ struct Timeline::FrameWalk {
         const uint64_t c = take_next();
         if (starts == nullptr) continue;
         starts[j * stride] = tl.start_[c];
-        ends[j * stride] = tl.end_[c];
+        ends[j * stride] = tl.end_at(c);
       }
       return;
     }
     Slot& s = slots[h];
     if (s.total == s.n) {
       if (starts != nullptr) {
-        const int64_t* from_start = tl.start_.data() + s.begin + s.pos;
-        const int64_t* from_end = tl.end_.data() + s.begin + s.pos;
+        // The columns' pointers held here: the writes below may not move them.
+        const uint64_t from = s.begin + s.pos;
+        const int64_t* start = tl.start_.data() + from;
+        const int64_t* call = tl.call_.data() + from;
         for (std::size_t j = 0; j < n; ++j) {
-          starts[j * stride] = from_start[j];
-          ends[j * stride] = from_end[j];
+          const auto d = static_cast<uint32_t>(static_cast<uint64_t>(call[j]));
+          starts[j * stride] = start[j];
+          ends[j * stride] = d != detail::kLongCall
+                                 ? static_cast<int64_t>(static_cast<uint64_t>(start[j]) + d)
+                                 : tl.longs_.end_of(from + j);
         }
       }
       s.move_to(s.pos + n);
@@ -204,7 +209,7 @@ struct Timeline::FrameWalk {
       i = next_in(s, i);
       if (starts == nullptr) continue;
       starts[j * stride] = tl.start_[s.begin + i];
-      ends[j * stride] = tl.end_[s.begin + i];
+      ends[j * stride] = tl.end_at(s.begin + i);
     }
     s.move_to(i);
   }

@@ -28,19 +28,19 @@ class DepthBars {
     std::size_t i = lo;
     while (i < hi) {
       if (lasts_a_pixel(i)) {
-        emit(i, sl_.s[i], sl_.e[i], sl_.f[i], 1);
+        emit(i, sl_.s[i], sl_.e(i), sl_.f(i), 1);
         ++i;
         continue;
       }
       const std::size_t last = block_end(i, hi);
-      emit(i, sl_.s[i], sl_.e[last], frame_of_block(i, last), last - i + 1);
+      emit(i, sl_.s[i], sl_.e(last), frame_of_block(i, last), last - i + 1);
       i = last + 1;
     }
   }
 
  private:
   bool lasts_a_pixel(std::size_t i) const {
-    return static_cast<uint64_t>(sl_.e[i]) - static_cast<uint64_t>(sl_.s[i]) >= px_;
+    return static_cast<uint64_t>(sl_.e(i)) - static_cast<uint64_t>(sl_.s[i]) >= px_;
   }
   void emit(std::size_t first, int64_t s, int64_t e, int32_t frame, uint64_t count) {
     out_.first.push_back(first);
@@ -57,7 +57,7 @@ class DepthBars {
   // short); only the last may be long.
   std::size_t block_end(std::size_t i, std::size_t hi) {
     std::size_t last = i;
-    int64_t end = sl_.e[i];
+    int64_t end = sl_.e(i);
     while (last + 1 < hi) {
       // Starts before end + px (saturating: nothing is that late).
       const int128 reach = int128{end} + px_wide_;
@@ -71,19 +71,19 @@ class DepthBars {
       const std::size_t k = j - 1;         // the last near one
       if (lasts_a_pixel(k)) return k - 1;  // the block ends before it
       last = k;
-      end = sl_.e[k];
+      end = sl_.e(k);
     }
     return last;
   }
   // The block's frame when no change falls in (i, last], else -1.
   int32_t frame_of_block(std::size_t i, std::size_t last) {
-    if (last == i) return sl_.f[i];
+    if (last == i) return sl_.f(i);
     const auto first = static_cast<uint32_t>(i + 1);
     change_ = sl_.changes +
               detail::gallop_index(static_cast<std::size_t>(change_ - sl_.changes), sl_.changes_n,
                                    [&](std::size_t c) { return sl_.changes[c] < first; });
     const bool changes = change_ != sl_.changes + sl_.changes_n && *change_ <= last;
-    return changes ? -1 : sl_.f[i];
+    return changes ? -1 : sl_.f(i);
   }
 
   const DepthColumns& sl_;
@@ -108,7 +108,7 @@ void Timeline::bars(std::size_t lane, int64_t start, int64_t end, uint32_t width
     const Slice sl = slice(b, d);
     // Overlapping calls: covered end after the window's start, start before its end.
     const std::size_t lo = detail::partition_index(
-        0, sl.n, [&](std::size_t i) { return covered_end(sl.s[i], sl.e[i]) <= start; });
+        0, sl.n, [&](std::size_t i) { return covered_end(sl.s[i], sl.e(i)) <= start; });
     const std::size_t hi =
         detail::partition_index(lo, sl.n, [&](std::size_t i) { return sl.s[i] < end; });
     if (lo >= hi) break;  // nothing deeper overlaps either

@@ -1,22 +1,31 @@
 // timeline: opening a selection as columns (see timeline.hpp). The steps:
-// select and reconstruct as the export does; take the document's frames and
-// origin; size one block of columns per distinct (rank, lane); fill them
-// rank by rank (dropping each rank's reconstruction once its lanes are in);
-// index where the frame changes; describe the lanes.
+// select as the export does; then rank after rank, in the order listed,
+// reconstruct its calls, lay out one block of columns per lane and fill it,
+// and drop the reconstruction (so one rank's is held at a time beside the
+// columns); then number the frames in order of first appearance, index
+// where the frame changes, summarise the chunks and describe the lanes.
 //
-// Opened from a run it may consume, the start and end columns are the run's
-// own: when the selected ranks' events lie one rank after another in the
-// run's columns and the selection is most of them, each rank's calls are
-// gathered in timeline order and written back over the run's columns at
-// the next free place, which is never past that rank's own events; so no
-// second pair of columns is ever allocated (the peak is the file's columns
-// plus the frames and one rank's reconstruction, not both sets of columns).
+// While filling, a call's frame is its region and its start counts from the
+// run's first start; the frames are renumbered (when their order differs
+// from the regions') and the starts moved to the timeline's origin (when it
+// is not the run's first start) in one pass at the end.
+//
+// Opened from a run it may consume, the columns are the run's own start and
+// end columns: when the selected ranks' events lie one rank after another
+// in the run's columns, in the order the ranks are listed, and the selection
+// is most of them, each rank's calls are gathered in timeline order and
+// written back over the run's columns at the next free place, which is
+// never past that rank's own events; so no second pair of columns is ever
+// allocated (the peak is the file's columns plus one rank's reconstruction,
+// 16 bytes a call and the summaries).
 #include <algorithm>
+#include <future>
 #include <map>
 #include <utility>
 
 #include "model/run.hpp"
 #include "reconstruct/profiles.hpp"
+#include "reconstruct/streams.hpp"
 #include "select/selection.hpp"
 #include "text/messages.hpp"
 #include "timeline/timeline.hpp"
@@ -29,14 +38,21 @@ struct Timeline::Builder {
   static Timeline build(const Run& run, Run* consumed, const TimelineOptions& options);
 
  private:
-  Builder(Timeline& tl, SelectedProfiles& selected) : tl(tl), selected(selected) {}
-  void take_frames_and_origin(const Run& run);
-  void size_blocks(const Run& run, const std::vector<uint32_t>& regions, bool consume);
-  bool ranks_in_column_order(const Run& run, const std::vector<uint32_t>& regions,
-                             std::vector<uint64_t>& first_event) const;
-  void fill_blocks(Run* run, const TimelineOptions& options);
-  void fill_block(std::size_t blk, int64_t* S, int64_t* E, uint64_t base);
-  void clamp_frame_totals();
+  struct LaneOf {  // a profile of the document: a lane of the timeline
+    std::string name;
+    int64_t rank;
+    int64_t lane_id;
+    std::size_t block;
+    std::vector<uint32_t> regions;  // the regions of its calls, in order of first appearance
+  };
+  Builder(Timeline& tl, const Run& run) : tl(tl), run(run) {}
+  std::vector<int64_t> plan_in_place(const std::vector<uint32_t>& regions,
+                                     const std::vector<int64_t>& ranks, bool consume);
+  std::vector<LaneOf> add_rank(int64_t rank, const RankCalls& calls, Run* consumed);
+  std::vector<uint32_t> see_profile(const NamedCalls& nc);
+  void fill_block(const NamedCalls& nc, const Block& b, int64_t* S, int64_t* P, uint64_t base);
+  void take_columns(Run* consumed);
+  void number_frames_and_move_origin();
   void index_frame_changes();
   void summarize_chunks();
   void describe_lanes();
@@ -44,13 +60,20 @@ struct Timeline::Builder {
                           const std::vector<int64_t>& ranks, const TimelineOptions& options);
 
   Timeline& tl;
-  SelectedProfiles& selected;
-  std::vector<int64_t> frame_of_region;         // the document's frame of each region
-  std::vector<std::size_t> first_profile;       // block -> a profile showing it
-  std::vector<std::vector<uint64_t>> counts;    // block -> calls at each depth
-  bool in_place = false;                        // the columns are the run's (see above)
-  uint64_t longest_at = 0;                      // the longest call's place in the columns
-  std::vector<int128> frame_total, frame_self;  // per frame, summed as the blocks fill
+  const Run& run;
+  std::vector<LaneOf> lanes;                        // the document's profiles, in order
+  std::vector<int64_t> listed;                      // the distinct ranks, first listed first
+  bool in_place = false;                            // the columns are the run's (see above)
+  uint64_t at = 0;                                  // calls laid out so far
+  uint64_t longest_at = 0;                          // the longest call's place in the columns
+  std::vector<std::pair<uint64_t, int64_t>> longs;  // the long calls' places and ends
+  std::vector<int64_t> starts, calls;               // one rank's, taking the run's columns over
+  int64_t run_first = 0;                            // what the starts count from while filling
+  bool any = false;                                 // a profile with calls was seen
+  int64_t first_start = 0;                          // the earliest first call of the profiles
+  std::vector<int64_t> frame_of_region;             // -1 until a profile shows the region
+  std::vector<uint64_t> region_calls;
+  std::vector<int128> region_total, region_self;  // summed as the blocks fill
 };
 
 namespace {
@@ -68,10 +91,6 @@ std::vector<uint64_t> depth_counts(const NamedCalls& nc) {
   return counts;
 }
 
-}  // namespace
-
-namespace {
-
 template <class Open>
 Timeline blaming_the_file(const std::string& path, Open&& open) {
   try {
@@ -80,6 +99,19 @@ Timeline blaming_the_file(const std::string& path, Open&& open) {
     if (e.kind() != ErrorKind::io) e.in_file(path);  // as the export blames
     throw;
   }
+}
+
+// How the next rank's reconstruction runs: on a thread of its own when the
+// build has threads (natively), else when its result is asked for.
+#ifdef SCOPE_SPEEDSCOPE_THREADS
+constexpr std::launch kAhead = std::launch::async;
+#else
+constexpr std::launch kAhead = std::launch::deferred;
+#endif
+
+// t - origin, wrapping as int64 differences do.
+int64_t minus(int64_t t, uint64_t origin) {
+  return static_cast<int64_t>(static_cast<uint64_t>(t) - origin);
 }
 
 }  // namespace
@@ -98,56 +130,92 @@ Timeline Timeline::Builder::build(const Run& run, Run* consumed, const TimelineO
   const std::vector<int64_t> ranks = view_ranks(run, options.ranks, options.every_rank);
   const std::vector<uint32_t> regions =
       order_regions(run, selected_regions(run, options.include, options.exclude));
-  SelectedProfiles selected =
-      reconstruct_profiles(run, regions, ranks, CallStorage::indexed, [&](std::size_t k) {
-        if (options.progress) options.progress("reconstruct", k + 1, ranks.size());
-      });
-  if (selected.empty()) throw Error(Msg::no_calls_recorded).on_field("ranks");
   Timeline tl;
-  Builder b(tl, selected);
+  Builder b(tl, run);
+  // What reads every rank's starts comes first: the columns may be written over.
   b.describe_selection(run, regions, ranks, options);
-  b.take_frames_and_origin(run);
+  const std::optional<int64_t> run_first = run_origin_ns(run);
+  b.run_first = run_first.value_or(0);
+  const std::vector<int64_t> order = b.plan_in_place(regions, ranks, consumed != nullptr);
+  b.frame_of_region.assign(run.regions.size(), -1);
+  b.region_calls.assign(run.regions.size(), 0);
+  b.region_total.assign(run.regions.size(), 0);
+  b.region_self.assign(run.regions.size(), 0);
+  // The ranks as reconstruct_profiles goes, as listed (the same errors
+  // first). Built in that order too, unless the columns are taken over from
+  // a run holding them in another order: then every rank is reconstructed
+  // once to find its errors first, and the ranks are built in the order of
+  // their events (what taking the columns over needs).
+  const bool checked_first = order != b.listed;
+  if (checked_first) {
+    for (std::size_t k = 0; k < ranks.size(); ++k) {
+      require_rank(run, ranks[k], k);
+      if (std::find(ranks.begin(), ranks.begin() + static_cast<std::ptrdiff_t>(k), ranks[k]) ==
+          ranks.begin() + static_cast<std::ptrdiff_t>(k))
+        build_call_arrays(run, regions, ranks[k], CallStorage::indexed);
+    }
+  }
+  // Rank j of `order` is reconstructed (after checking the ranks listed up
+  // to it) while rank j - 1 is laid out: the reconstruction reads only its
+  // rank's events, and laying out writes only where the ranks before it
+  // were (see the top of this file), so the two never touch the same
+  // events. An error comes out in the order the ranks are listed.
+  std::vector<std::size_t> listed_at(order.size());  // order[j]'s first place in `ranks`
+  for (std::size_t j = 0; j < order.size(); ++j) {
+    listed_at[j] =
+        static_cast<std::size_t>(std::find(ranks.begin(), ranks.end(), order[j]) - ranks.begin());
+  }
+  std::size_t checked = 0;  // ranks[0 .. checked) were required
+  auto reconstruct = [&](std::size_t j) {
+    if (!checked_first) {
+      for (; checked <= listed_at[j]; ++checked) require_rank(run, ranks[checked], checked);
+    }
+    return build_call_arrays(run, regions, order[j], CallStorage::indexed);
+  };
+  std::map<int64_t, std::vector<LaneOf>> done;
+  std::future<RankCalls> next;
+  if (!order.empty()) next = std::async(kAhead, reconstruct, 0);
+  for (std::size_t j = 0; j < order.size(); ++j) {
+    const RankCalls calls = next.get();
+    if (j + 1 < order.size()) next = std::async(kAhead, reconstruct, j + 1);
+    done[order[j]] = b.add_rank(order[j], calls, consumed);
+    if (options.progress) options.progress("reconstruct", j + 1, order.size());
+  }
+  for (; !checked_first && checked < ranks.size(); ++checked) {
+    require_rank(run, ranks[checked], checked);
+  }
   if (consumed != nullptr) consumed->lane = {};  // the reconstruction no longer reads it
-  b.size_blocks(run, regions, consumed != nullptr);
-  b.fill_blocks(consumed, options);
-  b.clamp_frame_totals();
+  // A rank listed again shows the same blocks.
+  for (int64_t rank : ranks) {
+    const std::vector<LaneOf>& of_rank = done[rank];
+    b.lanes.insert(b.lanes.end(), of_rank.begin(), of_rank.end());
+  }
+  if (b.lanes.empty()) throw Error(Msg::no_calls_recorded).on_field("ranks");
+  b.take_columns(consumed);
+  tl.origin_in_run_ns_ =
+      minus(b.first_start, static_cast<uint64_t>(run_first.value_or(b.first_start)));
+  b.number_frames_and_move_origin();
   b.index_frame_changes();
   b.summarize_chunks();
   b.describe_lanes();
+  if (options.progress) options.progress("index", 1, 1);
   return tl;
 }
 
-void Timeline::Builder::take_frames_and_origin(const Run& run) {
-  const detail::DocumentPlan plan = detail::plan_document(run.regions.size(), selected.named());
-  for (uint32_t region : plan.frame_regions) {
-    tl.frames_.push_back(run.regions[region].name);
-    if (!run.sources_read) continue;
-    const SourceLocation* source = region_source(run, run.regions[region]);
-    tl.frame_sources_.push_back(source != nullptr ? *source : SourceLocation{});
-  }
-  tl.frame_regions_ = plan.frame_regions;
-  frame_of_region = plan.frame_of_region;
-  bool any = false;
-  for (const auto& bounds : plan.bounds) {
-    if (bounds.any && (!any || bounds.first_start_ns < tl.origin_ns_))
-      tl.origin_ns_ = bounds.first_start_ns;
-    any = any || bounds.any;
-  }
-  const int64_t origin = tl.origin_ns_;
-  // The run's first start is <= every start, so this does not overflow.
-  tl.origin_in_run_ns_ = static_cast<int64_t>(
-      static_cast<uint64_t>(origin) - static_cast<uint64_t>(run_origin_ns(run).value_or(origin)));
-}
-
-// Whether the selected ranks' events lie one rank after another in the
-// run's columns (each rank's rows of the selected regions within a span of
-// its own, the spans disjoint): then `first_event` holds, per block, the
-// first event of its rank, the order the blocks are laid out in.
-bool Timeline::Builder::ranks_in_column_order(const Run& run, const std::vector<uint32_t>& regions,
-                                              std::vector<uint64_t>& first_event) const {
+// The columns are the run's own (see the top of this file) when the ranks'
+// events lie one rank after another in the run's columns (each rank's rows
+// of the selected regions within a span of its own, the spans disjoint) and
+// the selection is at least 7/8 of the run's events (what the columns hold
+// beyond it is kept: at most 16 B a call / 7). Returns the order the ranks
+// are built in: the order of their events then, else as first listed.
+std::vector<int64_t> Timeline::Builder::plan_in_place(const std::vector<uint32_t>& regions,
+                                                      const std::vector<int64_t>& ranks,
+                                                      bool consume) {
   std::map<int64_t, std::pair<uint64_t, uint64_t>> span;  // rank -> [first, end) of its events
-  for (std::size_t p : first_profile)
-    span.emplace(selected.profiles()[p].rank, std::make_pair(UINT64_MAX, uint64_t{0}));
+  for (int64_t r : ranks) {
+    if (span.emplace(r, std::make_pair(UINT64_MAX, uint64_t{0})).second) listed.push_back(r);
+  }
+  uint64_t total = 0;
   for (uint32_t region : regions) {
     for (const RankSlice& slice : run.regions[region].ranks) {
       auto it = span.find(slice.rank);
@@ -155,170 +223,193 @@ bool Timeline::Builder::ranks_in_column_order(const Run& run, const std::vector<
       auto& [lo, hi] = it->second;
       lo = std::min(lo, slice.offset);
       hi = std::max(hi, slice.offset + slice.count);
+      total += slice.count;
     }
   }
-  std::vector<std::pair<uint64_t, uint64_t>> spans;
-  for (const auto& [rank, s] : span) spans.push_back(s);
-  std::sort(spans.begin(), spans.end());
-  for (std::size_t k = 1; k < spans.size(); ++k) {
-    if (spans[k].first < spans[k - 1].second) return false;
+  std::vector<int64_t> order = listed;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int64_t a, int64_t b) { return span[a].first < span[b].first; });
+  in_place = consume && total * 8 >= run.start_ns.size() * 7;
+  uint64_t last = 0;
+  for (int64_t r : order) {
+    const auto [lo, hi] = span[r];
+    if (hi == 0) continue;  // no calls
+    if (lo < last) in_place = false;
+    last = hi;
   }
-  for (std::size_t p : first_profile)
-    first_event.push_back(span[selected.profiles()[p].rank].first);
-  return true;
+  if (!in_place) {  // columns of their own, sized once
+    tl.start_.reserve(total);
+    tl.call_.reserve(total);
+  }
+  tl.nested_.reserve((total + 63) / 64);
+  return in_place ? order : listed;
 }
 
-// One block of columns per distinct (rank, lane) (a rank listed twice shows
-// the same block twice); columns sized from the calls at each depth. The
-// blocks are laid out rank after rank in the order the ranks are listed,
-// or, for columns taken over from the run, in the order of the ranks'
-// events there (see the top of this file).
-void Timeline::Builder::size_blocks(const Run& run, const std::vector<uint32_t>& regions,
-                                    bool consume) {
-  const auto& profiles = selected.profiles();
-  std::map<std::pair<int64_t, std::size_t>, std::size_t> block_of;
-  std::vector<std::size_t> block_of_profile;
-  uint64_t total = 0;
-  for (std::size_t p = 0; p < profiles.size(); ++p) {
-    const auto key = std::make_pair(profiles[p].rank, profiles[p].lane);
-    auto found = block_of.find(key);
-    if (found == block_of.end()) {
-      found = block_of.emplace(key, first_profile.size()).first;
-      first_profile.push_back(p);
-      counts.push_back(depth_counts(profiles[p].calls));
-      for (uint64_t c : counts.back()) total += c;
+// One block of columns per lane of the rank (its calls grouped by depth,
+// each depth in time order), filled from its reconstruction. Taking the
+// run's columns over, the rank's calls are gathered apart and then written
+// over the run's columns where its first block begins.
+std::vector<Timeline::Builder::LaneOf> Timeline::Builder::add_rank(int64_t rank,
+                                                                   const RankCalls& rc,
+                                                                   Run* consumed) {
+  std::vector<LaneOf> out;
+  const uint64_t base = at;
+  for (std::size_t l = 0; l < rc.lanes.size(); ++l) {
+    const Lane& lane = rc.lanes[l];
+    NamedCalls named{profile_name(run, rank, lane.lane), nullptr, nullptr, nullptr};
+    if (!rc.streams.empty()) {
+      named.stream = rc.streams[l].get();
+    } else {
+      named.begin = rc.calls.data() + lane.begin;
+      named.end = rc.calls.data() + lane.end;
     }
-    block_of_profile.push_back(found->second);
-  }
-  // Taken over when the selection is at least 7/8 of the run's events
-  // (what the columns hold beyond it is kept: at most 16 B a call / 7).
-  std::vector<uint64_t> first_event;
-  const uint64_t events = run.start_ns.size();
-  in_place = consume && total * 8 >= events * 7 && ranks_in_column_order(run, regions, first_event);
-  std::vector<std::size_t> order(first_profile.size());  // layout position -> block as found
-  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-  if (in_place) {
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return first_event[a] < first_event[b]; });
-  }
-  std::vector<std::size_t> position(order.size());
-  for (std::size_t k = 0; k < order.size(); ++k) position[order[k]] = k;
-  for (std::size_t blk : block_of_profile) tl.lane_block_.push_back(position[blk]);
-  std::vector<std::size_t> first_in_order;
-  std::vector<std::vector<uint64_t>> counts_in_order;
-  for (std::size_t blk : order) {
-    first_in_order.push_back(first_profile[blk]);
-    counts_in_order.push_back(std::move(counts[blk]));
-  }
-  first_profile = std::move(first_in_order);
-  counts = std::move(counts_in_order);
-
-  std::size_t depth_slots = 0;
-  for (const auto& c : counts) depth_slots += c.size() + 1;
-  if (!in_place) {
-    tl.start_.resize(total);
-    tl.end_.resize(total);
-  }
-  tl.frame_.resize(total);
-  tl.nested_.assign((total + 63) / 64, 0);
-  tl.depth_begin_.reserve(depth_slots);
-  tl.change_begin_.reserve(depth_slots);
-  tl.blocks_.reserve(counts.size());
-  uint64_t at = 0;
-  for (const auto& c : counts) {
-    tl.blocks_.push_back(Block{tl.depth_begin_.size(), static_cast<uint32_t>(c.size())});
-    for (uint64_t n : c) {
+    std::vector<uint32_t> seen = see_profile(named);
+    const std::vector<uint64_t> counts = depth_counts(named);
+    const Block b{tl.depth_begin_.size(), static_cast<uint32_t>(counts.size())};
+    for (uint64_t n : counts) {
       tl.depth_begin_.push_back(at);
       at += n;
     }
     tl.depth_begin_.push_back(at);
-  }
-}
-
-// Block by block, rank after rank; a rank's reconstruction is dropped once
-// its lanes are in (so one rank's is held at a time beside the columns).
-// Taking the run's columns over, a rank's calls are gathered apart and then
-// written over the run's columns where its blocks begin.
-void Timeline::Builder::fill_blocks(Run* run, const TimelineOptions& options) {
-  const auto& profiles = selected.profiles();
-  std::vector<int64_t> starts, ends;  // one rank's, taking the run's columns over
-  std::size_t rank_first = 0;         // its first block
-  for (std::size_t blk = 0; blk < tl.blocks_.size(); ++blk) {
-    const int64_t rank = profiles[first_profile[blk]].rank;
-    const uint64_t base = tl.depth_begin_[tl.blocks_[rank_first].first_depth];
-    const Block& b = tl.blocks_[blk];
+    tl.blocks_.push_back(b);
+    tl.nested_.resize((at + 63) / 64, 0);
     if (in_place) {
-      const uint64_t end = tl.depth_begin_[b.first_depth + b.depths];
-      starts.resize(end - base);
-      ends.resize(end - base);
-      fill_block(blk, starts.data(), ends.data(), base);
+      starts.resize(at - base);
+      calls.resize(at - base);
+      fill_block(named, b, starts.data(), calls.data(), base);
     } else {
-      fill_block(blk, tl.start_.data(), tl.end_.data(), 0);
+      tl.start_.resize(at);
+      tl.call_.resize(at);
+      fill_block(named, b, tl.start_.data(), tl.call_.data(), 0);
     }
-    if (options.progress) options.progress("index", blk + 1, tl.blocks_.size());
-    const bool more = blk + 1 < tl.blocks_.size() && profiles[first_profile[blk + 1]].rank == rank;
-    if (more) continue;
-    selected.release_rank(rank);
-    if (in_place) {  // never past this rank's own events (see the top of this file)
-      std::copy(starts.begin(), starts.end(),
-                run->start_ns.begin() + static_cast<std::ptrdiff_t>(base));
-      std::copy(ends.begin(), ends.end(), run->end_ns.begin() + static_cast<std::ptrdiff_t>(base));
-    }
-    rank_first = blk + 1;
+    out.push_back(
+        LaneOf{std::move(named.name), rank, lane.lane, tl.blocks_.size() - 1, std::move(seen)});
   }
-  if (in_place) {
-    const std::size_t total = tl.frame_.size();
-    tl.start_ = std::move(run->start_ns);
-    tl.end_ = std::move(run->end_ns);
-    tl.start_.resize(total);
-    tl.end_.resize(total);
-    run->start_ns = {};
-    run->end_ns = {};
+  if (in_place && at > base) {  // never past this rank's own events (see the top of this file)
+    std::copy(starts.begin(), starts.end(),
+              consumed->start_ns.begin() + static_cast<std::ptrdiff_t>(base));
+    std::copy(calls.begin(), calls.end(),
+              consumed->end_ns.begin() + static_cast<std::ptrdiff_t>(base));
   }
+  return out;
 }
 
-// Start, end (from the origin) and frame of each call, at its depth, and
-// whether a call of its frame encloses it: the calls come in pre-order, so
-// a call's ancestors are the path down to it.
-// S and E receive the calls from position `base` of the columns on.
-void Timeline::Builder::fill_block(std::size_t blk, int64_t* S, int64_t* E, uint64_t base) {
-  const Block& b = tl.blocks_[blk];
-  const NamedCalls& nc = selected.profiles()[first_profile[blk]].calls;
+// What the document's plan takes of a profile, one profile at a time: its
+// regions in order of first appearance (returned: the frames number them,
+// profile after profile), and its first call (the origin is the earliest).
+std::vector<uint32_t> Timeline::Builder::see_profile(const NamedCalls& nc) {
+  detail::DocumentPlan one = detail::plan_document(run.regions.size(), {nc});
+  const detail::DocumentPlan::Bounds& b = one.bounds.front();
+  if (b.any && (!any || b.first_start_ns < first_start)) first_start = b.first_start_ns;
+  any = any || b.any;
+  return std::move(one.frame_regions);
+}
+
+// Start (from the run's first start), duration and region of each call, at
+// its depth, and whether a call of its region encloses it: the calls come
+// in pre-order, so a call's ancestors are the path down to it. S and P
+// (detail::pack_call) receive the calls from position `base` on.
+void Timeline::Builder::fill_block(const NamedCalls& nc, const Block& b, int64_t* S, int64_t* P,
+                                   uint64_t base) {
   std::vector<uint64_t> cursor(
       tl.depth_begin_.begin() + static_cast<std::ptrdiff_t>(b.first_depth),
       tl.depth_begin_.begin() + static_cast<std::ptrdiff_t>(b.first_depth + b.depths));
-  const auto origin = static_cast<uint64_t>(tl.origin_ns_);
-  auto rel = [origin](int64_t t) {
-    return static_cast<int64_t>(static_cast<uint64_t>(t) - origin);
-  };
-  const std::vector<int64_t>& frame_of = frame_of_region;
-  int32_t* F = tl.frame_.data();
-  frame_total.resize(tl.frames_.size(), 0);
-  frame_self.resize(tl.frames_.size(), 0);
-  tl.frame_totals_.resize(tl.frames_.size());
-  std::vector<int32_t> path;                            // frames of the path, by depth
-  std::vector<uint32_t> on_path(tl.frames_.size(), 0);  // calls of each frame on it
+  const auto origin = static_cast<uint64_t>(run_first);
+  std::vector<uint32_t> path;                                // regions of the path, by depth
+  std::vector<uint32_t> on_path(frame_of_region.size(), 0);  // calls of each region on it
   for_each_block(nc, [&](const Call* first, const Call* last) {
     for (const Call* c = first; c != last; ++c) {
       const uint32_t d = c->depth;
       const uint64_t pos = cursor[d]++;
-      const auto f = static_cast<int32_t>(frame_of[c->region]);
-      S[pos - base] = rel(c->start_ns);
-      E[pos - base] = rel(c->end_ns);
-      F[pos] = f;
+      const uint32_t r = c->region;
+      const int64_t start = minus(c->start_ns, origin), end = minus(c->end_ns, origin);
+      const uint64_t length = static_cast<uint64_t>(end) - static_cast<uint64_t>(start);
+      S[pos - base] = start;
+      if (length < detail::kLongCall) {  // start + length gives the end back, wrapping
+        P[pos - base] = detail::pack_call(static_cast<uint32_t>(length), static_cast<int32_t>(r));
+      } else {
+        P[pos - base] = detail::pack_call(detail::kLongCall, static_cast<int32_t>(r));
+        longs.emplace_back(pos, end);
+      }
       while (path.size() > d) {
         --on_path[path.back()];
         path.pop_back();
       }
       const int128 duration = int128{c->end_ns} - c->start_ns;
-      ++tl.frame_totals_[f].calls;
-      frame_total[f] += duration;
-      frame_self[f] += duration;
-      if (!path.empty()) frame_self[path.back()] -= duration;
-      if (on_path[f]++ > 0) tl.nested_[pos >> 6] |= uint64_t{1} << (pos & 63);
-      path.push_back(f);
+      ++region_calls[r];
+      region_total[r] += duration;
+      region_self[r] += duration;
+      if (!path.empty()) region_self[path.back()] -= duration;
+      if (on_path[r]++ > 0) tl.nested_[pos >> 6] |= uint64_t{1} << (pos & 63);
+      path.push_back(r);
     }
   });
+}
+
+// The columns, taken over from the run or filled in place, and the long
+// calls' table.
+void Timeline::Builder::take_columns(Run* consumed) {
+  if (in_place) {
+    tl.start_ = std::move(consumed->start_ns);
+    tl.call_ = std::move(consumed->end_ns);
+    tl.start_.resize(at);
+    tl.call_.resize(at);
+    consumed->start_ns = {};
+    consumed->end_ns = {};
+  }
+  starts = {};
+  calls = {};
+  std::sort(longs.begin(), longs.end());
+  tl.longs_.at.reserve(longs.size());
+  tl.longs_.end.reserve(longs.size());
+  for (const auto& [pos, end] : longs) {
+    tl.longs_.at.push_back(pos);
+    tl.longs_.end.push_back(end);
+  }
+  longs = {};
+}
+
+// The frames: names, sources and sums, in order of first appearance; each
+// call's region made its frame and its start counted from the origin, in
+// one pass over the columns when either differs.
+void Timeline::Builder::number_frames_and_move_origin() {
+  for (const LaneOf& lane : lanes) {
+    for (uint32_t region : lane.regions) {
+      if (frame_of_region[region] >= 0) continue;
+      frame_of_region[region] = static_cast<int64_t>(tl.frame_regions_.size());
+      tl.frame_regions_.push_back(region);
+    }
+  }
+  for (uint32_t region : tl.frame_regions_) {
+    tl.frames_.push_back(run.regions[region].name);
+    if (!run.sources_read) continue;
+    const SourceLocation* source = region_source(run, run.regions[region]);
+    tl.frame_sources_.push_back(source != nullptr ? *source : SourceLocation{});
+  }
+  constexpr int128 lo = INT64_MIN, hi = INT64_MAX;
+  auto clamp = [&](int128 v) { return static_cast<int64_t>(v < lo ? lo : v > hi ? hi : v); };
+  tl.frame_totals_.resize(tl.frames_.size());
+  bool renumber = false;
+  for (std::size_t f = 0; f < tl.frame_regions_.size(); ++f) {
+    const uint32_t r = tl.frame_regions_[f];
+    renumber = renumber || r != f;
+    tl.frame_totals_[f].calls = region_calls[r];
+    tl.frame_totals_[f].total_ns = clamp(region_total[r]);
+    tl.frame_totals_[f].self_ns = clamp(region_self[r]);
+  }
+  tl.origin_ns_ = any ? first_start : 0;
+  const uint64_t shift = static_cast<uint64_t>(tl.origin_ns_) - static_cast<uint64_t>(run_first);
+  if (shift != 0) {
+    for (uint64_t i = 0; i < at; ++i) tl.start_[i] = minus(tl.start_[i], shift);
+    for (int64_t& end : tl.longs_.end) end = minus(end, shift);
+  }
+  if (renumber) {
+    for (uint64_t i = 0; i < at; ++i) {
+      const auto word = static_cast<uint64_t>(tl.call_[i]);
+      const auto frame = static_cast<int32_t>(frame_of_region[word >> 32]);
+      tl.call_[i] = detail::pack_call(static_cast<uint32_t>(word), frame);
+    }
+  }
 }
 
 // Per kChunk calls of each depth: the sum of their durations, and per frame
@@ -336,7 +427,10 @@ void Timeline::Builder::summarize_chunks() {
     for (uint32_t d = 0; d + 1 < b.depths; ++d) has_kids[b.first_depth + d] = 1;
   }
   auto duration = [&](uint64_t i) {
-    return static_cast<uint64_t>(tl.end_[i]) - static_cast<uint64_t>(tl.start_[i]);
+    const auto d = static_cast<uint32_t>(static_cast<uint64_t>(tl.call_[i]));
+    return d != detail::kLongCall
+               ? uint64_t{d}
+               : static_cast<uint64_t>(tl.longs_.end_of(i)) - static_cast<uint64_t>(tl.start_[i]);
   };
   tl.summary_begin_.push_back(0);
   for (std::size_t k = 0; k < slots; ++k) {
@@ -353,13 +447,14 @@ void Timeline::Builder::summarize_chunks() {
     for (uint64_t at = begin; at < stop; at += kChunk) {
       const uint64_t end = std::min<uint64_t>(stop, at + kChunk);
       for (uint64_t i = at; i < end; ++i) {
-        const int32_t f = tl.frame_[i];
+        const int32_t f = tl.frame_at(i);
         if (calls[f]++ == 0) touched.push_back(f);
-        if (!tl.nested(i)) covered[f] += std::max<int64_t>(0, tl.end_[i] - tl.start_[i]);
-        total[f] = saturating_add(total[f], std::max<int64_t>(0, tl.end_[i] - tl.start_[i]));
+        const int64_t end_i = tl.end_at(i);
+        if (!tl.nested(i)) covered[f] += std::max<int64_t>(0, end_i - tl.start_[i]);
+        total[f] = saturating_add(total[f], std::max<int64_t>(0, end_i - tl.start_[i]));
         uint64_t own = duration(i);
         if (has_kids[k]) {
-          const int64_t from = tl.start_[i], until = covered_end(tl.start_[i], tl.end_[i]);
+          const int64_t from = tl.start_[i], until = covered_end(tl.start_[i], end_i);
           while (hi < kids_stop && tl.start_[hi] < until) kids_sum += duration(hi++);
           while (lo < hi && tl.start_[lo] < from) kids_sum -= duration(lo++);
           own -= kids_sum;
@@ -392,22 +487,12 @@ void Timeline::Builder::summarize_chunks() {
   tl.chunk_begin_.push_back(tl.summary_begin_.size() - 1);
 }
 
-// The frames' sums, in int64 (saturating).
-void Timeline::Builder::clamp_frame_totals() {
-  constexpr int128 lo = INT64_MIN, hi = INT64_MAX;
-  auto clamp = [&](int128 v) { return static_cast<int64_t>(v < lo ? lo : v > hi ? hi : v); };
-  for (std::size_t f = 0; f < frame_total.size(); ++f) {
-    tl.frame_totals_[f].total_ns = clamp(frame_total[f]);
-    tl.frame_totals_[f].self_ns = clamp(frame_self[f]);
-  }
-}
-
 // Where the frame changes within each depth (counted, then written: no slack).
 void Timeline::Builder::index_frame_changes() {
   std::size_t changes = 0;
   for (std::size_t k = 0; k + 1 < tl.depth_begin_.size(); ++k) {
     for (uint64_t i = tl.depth_begin_[k] + 1; i < tl.depth_begin_[k + 1]; ++i) {
-      changes += tl.frame_[i] != tl.frame_[i - 1];
+      changes += tl.frame_at(i) != tl.frame_at(i - 1);
     }
   }
   tl.changes_.resize(changes);
@@ -418,7 +503,7 @@ void Timeline::Builder::index_frame_changes() {
       tl.change_begin_.push_back(filled);
       const uint64_t begin = tl.depth_begin_[k];
       for (uint64_t i = begin + 1; i < tl.depth_begin_[k + 1]; ++i) {
-        if (tl.frame_[i] != tl.frame_[i - 1])
+        if (tl.frame_at(i) != tl.frame_at(i - 1))
           tl.changes_[filled++] = static_cast<uint32_t>(i - begin);
       }
     }
@@ -428,19 +513,20 @@ void Timeline::Builder::index_frame_changes() {
 
 // The lanes: the document's profiles.
 void Timeline::Builder::describe_lanes() {
-  const auto& profiles = selected.profiles();
-  tl.lanes_.reserve(profiles.size());
-  for (std::size_t p = 0; p < profiles.size(); ++p) {
-    const Block& b = tl.blocks_[tl.lane_block_[p]];
+  tl.lanes_.reserve(lanes.size());
+  for (std::size_t p = 0; p < lanes.size(); ++p) {
+    const LaneOf& lane = lanes[p];
+    tl.lane_block_.push_back(lane.block);
+    const Block& b = tl.blocks_[lane.block];
     LaneInfo info;
-    info.name = profiles[p].calls.name;
+    info.name = lane.name;
     const uint64_t first = tl.depth_begin_[b.first_depth];
     info.calls = tl.depth_begin_[b.first_depth + b.depths] - first;
     info.max_depth = b.depths - 1;
     info.start_ns = tl.start_[first];
-    info.end_ns = tl.end_[tl.depth_begin_[b.first_depth + 1] - 1];  // the last root's end
-    info.rank = profiles[p].rank;
-    info.lane_id = profiles[p].lane_id;
+    info.end_ns = tl.end_at(tl.depth_begin_[b.first_depth + 1] - 1);  // the last root's end
+    info.rank = lane.rank;
+    info.lane_id = lane.lane_id;
     const uint64_t end = tl.depth_begin_[b.first_depth + b.depths];
     if (longest_at >= first && longest_at < end) {  // the lane showing the longest call
       uint32_t d = 0;

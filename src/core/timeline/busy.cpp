@@ -26,7 +26,7 @@ std::vector<float> Timeline::busy(const std::vector<std::size_t>& lanes, int64_t
       const auto a = static_cast<int64_t>(start + span * p / width);
       auto z = static_cast<int64_t>(start + span * (p + 1) / width);
       if (z == a) z = a + 1;  // narrower than 1 ns: the instant
-      i = detail::gallop_index(i, sl.n, [&](std::size_t k) { return sl.e[k] <= a; });
+      i = detail::gallop_index(i, sl.n, [&](std::size_t k) { return sl.e(k) <= a; });
       const std::size_t stop =
           detail::gallop_index(i, sl.n, [&](std::size_t k) { return sl.s[k] < z; });
       if (i >= stop) continue;
@@ -34,8 +34,8 @@ std::vector<float> Timeline::busy(const std::vector<std::size_t>& lanes, int64_t
       // before it and only the last end after it.
       uint64_t ns = duration_sum(b, 0, i, stop);
       if (sl.s[i] < a) ns -= static_cast<uint64_t>(a) - static_cast<uint64_t>(sl.s[i]);
-      if (sl.e[stop - 1] > z)
-        ns -= static_cast<uint64_t>(sl.e[stop - 1]) - static_cast<uint64_t>(z);
+      if (sl.e(stop - 1) > z)
+        ns -= static_cast<uint64_t>(sl.e(stop - 1)) - static_cast<uint64_t>(z);
       covered[p] += static_cast<double>(ns) / static_cast<double>(int128{z} - a);
       i = stop - 1;  // the last may reach into the next pixel
     }

@@ -35,9 +35,9 @@ struct Timeline::RankSums {
   }
   // A call, its covered time cut to [start, end).
   void add_call(uint64_t at, int64_t start, int64_t end) {
-    const int32_t f = tl.frame_[at];
+    const int32_t f = tl.frame_at(at);
     if (calls[f]++ == 0) touched.push_back(f);
-    const int64_t a = std::max(tl.start_[at], start), z = std::min(tl.end_[at], end);
+    const int64_t a = std::max(tl.start_[at], start), z = std::min(tl.end_at(at), end);
     if (!tl.nested(at) && z > a) covered[f] += z - a;
   }
   void add_chunk(uint64_t chunk) {
@@ -56,7 +56,7 @@ void Timeline::RankSums::add_block(const Block& b, int64_t start, int64_t end) {
     const std::size_t k = b.first_depth + d;
     const Slice sl = tl.slice(b, d);
     const std::size_t lo = detail::partition_index(
-        0, sl.n, [&](std::size_t i) { return covered_end(sl.s[i], sl.e[i]) <= start; });
+        0, sl.n, [&](std::size_t i) { return covered_end(sl.s[i], sl.e(i)) <= start; });
     const std::size_t hi =
         detail::partition_index(lo, sl.n, [&](std::size_t i) { return sl.s[i] < end; });
     if (lo >= hi) break;  // nothing deeper overlaps either

@@ -67,11 +67,17 @@ Timeline::Slice Timeline::slice(const Block& b, uint32_t depth) const {
   const uint64_t at = depth_begin_[k];
   const uint64_t c = change_begin_[k];
   return Slice{start_.data() + at,
-               end_.data() + at,
-               frame_.data() + at,
+               call_.data() + at,
                changes_.data() + c,
                static_cast<std::size_t>(depth_begin_[k + 1] - at),
-               static_cast<std::size_t>(change_begin_[k + 1] - c)};
+               static_cast<std::size_t>(change_begin_[k + 1] - c),
+               &longs_,
+               at};
+}
+
+int64_t detail::LongEnds::end_of(uint64_t pos) const {
+  const auto it = std::lower_bound(at.begin(), at.end(), pos);
+  return end[static_cast<std::size_t>(it - at.begin())];
 }
 
 void Timeline::check_lane(std::size_t lane) const {
@@ -85,23 +91,20 @@ void Timeline::check_lane(std::size_t lane) const {
 Timeline::DepthView Timeline::depth_view(std::size_t lane, uint32_t depth) const {
   check_lane(lane);
   const Block& b = blocks_[lane_block_[lane]];
-  if (depth >= b.depths) return DepthView{nullptr, nullptr, nullptr, 0};
-  const std::size_t k = b.first_depth + depth;
-  const uint64_t at = depth_begin_[k];
-  return DepthView{start_.data() + at, end_.data() + at, frame_.data() + at,
-                   static_cast<std::size_t>(depth_begin_[k + 1] - at)};
+  if (depth >= b.depths) return DepthView(Slice{nullptr, nullptr, nullptr, 0, 0, &longs_, 0});
+  return DepthView(slice(b, depth));
 }
 
 std::size_t Timeline::memory_bytes() const {
-  std::size_t n = start_.capacity() * 8 + end_.capacity() * 8 + nested_.capacity() * 8 +
-                  chunk_begin_.capacity() * 8 + summary_begin_.capacity() * 8 +
-                  chunk_duration_.capacity() * 8 + summary_frame_.capacity() * 4 +
-                  summary_calls_.capacity() * 4 + summary_covered_.capacity() * 8 +
-                  summary_total_.capacity() * 8 + summary_self_.capacity() * 8 +
-                  frame_.capacity() * 4 + depth_begin_.capacity() * 8 + changes_.capacity() * 4 +
-                  change_begin_.capacity() * 8 + blocks_.capacity() * sizeof(Block) +
-                  lane_block_.capacity() * sizeof(std::size_t) +
-                  lanes_.capacity() * sizeof(LaneInfo) + frames_.capacity() * sizeof(std::string);
+  std::size_t n =
+      start_.capacity() * 8 + call_.capacity() * 8 + longs_.at.capacity() * 16 +
+      nested_.capacity() * 8 + chunk_begin_.capacity() * 8 + summary_begin_.capacity() * 8 +
+      chunk_duration_.capacity() * 8 + summary_frame_.capacity() * 4 +
+      summary_calls_.capacity() * 4 + summary_covered_.capacity() * 8 +
+      summary_total_.capacity() * 8 + summary_self_.capacity() * 8 + depth_begin_.capacity() * 8 +
+      changes_.capacity() * 4 + change_begin_.capacity() * 8 + blocks_.capacity() * sizeof(Block) +
+      lane_block_.capacity() * sizeof(std::size_t) + lanes_.capacity() * sizeof(LaneInfo) +
+      frames_.capacity() * sizeof(std::string);
   for (const LaneInfo& l : lanes_) n += l.name.capacity();
   for (const std::string& f : frames_) n += f.capacity();
   return n;

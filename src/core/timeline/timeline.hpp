@@ -7,14 +7,18 @@
 // the pixels and the depth, not on the number of calls.
 //
 // Layout: per distinct lane (a rank listed twice shares its columns), the
-// calls grouped by depth, each depth in time order: start, end (ns) and
-// frame columns, 20 bytes a call, plus the positions where the frame
-// changes within a depth (at most 4 bytes a call), a bit a call saying
+// calls grouped by depth, each depth in time order, in two columns of
+// 8 bytes: its start (ns), and its duration (32 bits) beside its frame
+// (32 bits) in one word, 16 bytes a call. A call whose duration does not fit
+// in 32 bits (4.29 s or more, or an end before its start) keeps its end in
+// a table of such calls (by position; at one depth of one lane at most one
+// call in 4.29 s can be that long). Beside them: the positions where the
+// frame changes within a depth (at most 4 bytes a call), a bit a call saying
 // whether a call of its frame encloses it, and per 256 calls of a depth a
-// summary per frame present (calls, covered time) and their durations'
-// sum (under 1 byte a call); a call's self time is computed when asked. At one depth of one lane
-// calls never overlap, so starts, ends and covered ends all ascend and one
-// binary search finds the first call of a window.
+// summary per frame present (calls, covered time) and their durations' sum
+// (under 1 byte a call); a call's self time is computed when asked. At one
+// depth of one lane calls never overlap, so starts, ends and covered ends
+// all ascend and one binary search finds the first call of a window.
 #pragma once
 
 #include <cstddef>
@@ -32,13 +36,36 @@
 namespace scope_speedscope {
 
 namespace detail {
+// A duration that does not fit in a call's 32 bits: its end is in LongEnds.
+constexpr uint32_t kLongCall = UINT32_MAX;
+
+// The ends of the calls whose duration does not fit in 32 bits, by their
+// position among the timeline's calls (ascending).
+struct LongEnds {
+  std::vector<uint64_t> at;
+  std::vector<int64_t> end;
+  int64_t end_of(uint64_t pos) const;
+};
+
+// A call's duration and frame in one word (see the top of this file).
+inline int64_t pack_call(uint32_t duration, int32_t frame) {
+  return static_cast<int64_t>(static_cast<uint64_t>(static_cast<uint32_t>(frame)) << 32 | duration);
+}
+
 // The columns of one depth of one lane: n calls in time order.
 struct DepthColumns {
   const int64_t* s;
-  const int64_t* e;
-  const int32_t* f;
+  const int64_t* p;         // per call: its duration (low 32 bits) and frame (high 32 bits)
   const uint32_t* changes;  // positions (in the slice) where the frame differs from the one before
   std::size_t n, changes_n;
+  const LongEnds* longs;  // the ends of long calls
+  uint64_t at;            // the position of call 0 among the timeline's calls
+  int32_t f(std::size_t i) const { return static_cast<int32_t>(static_cast<uint64_t>(p[i]) >> 32); }
+  int64_t e(std::size_t i) const {
+    const auto d = static_cast<uint32_t>(static_cast<uint64_t>(p[i]));
+    return d != kLongCall ? static_cast<int64_t>(static_cast<uint64_t>(s[i]) + d)
+                          : longs->end_of(at + i);
+  }
 };
 }  // namespace detail
 
@@ -47,7 +74,8 @@ struct TimelineOptions {
   bool every_rank = false;                    // every rank of the run instead (ranks: 'all')
   Patterns include;                           // nullopt: no filter
   Patterns exclude;
-  // Phases "reconstruct" (one step per rank) and "index" (one per lane).
+  // Phases "reconstruct" (one step per rank: its calls reconstructed and laid
+  // out) and "index" (once, the summaries made).
   Progress progress;
 };
 
@@ -275,12 +303,16 @@ class Timeline {
   // Bytes held by the columns and indices.
   std::size_t memory_bytes() const;
 
-  // One depth of one lane, for the tests: columns of `calls` calls.
+  // One depth of one lane: `calls` calls, their starts a column.
   struct DepthView {
+    explicit DepthView(const detail::DepthColumns& c) : start(c.s), calls(c.n), cols_(c) {}
     const int64_t* start;
-    const int64_t* end;
-    const int32_t* frame;
     std::size_t calls;
+    int64_t end(std::size_t i) const { return cols_.e(i); }
+    int32_t frame(std::size_t i) const { return cols_.f(i); }
+
+   private:
+    detail::DepthColumns cols_;
   };
   DepthView depth_view(std::size_t lane, uint32_t depth) const;
   // The self time of call `index` of `depth` of `lane`: its duration less
@@ -344,9 +376,18 @@ class Timeline {
   int64_t origin_ns_ = 0;
   int64_t origin_in_run_ns_ = 0;
   // Columns of every block, block after block, depth after depth.
-  // (start_ and end_ may be the run's own columns, taken over.)
-  std::vector<int64_t> start_, end_;
-  std::vector<int32_t, UninitializedAllocator<int32_t>> frame_;
+  // (start_ and call_ may be the run's own start and end columns, taken over.)
+  std::vector<int64_t> start_;
+  std::vector<int64_t> call_;  // per call: detail::pack_call(duration, frame)
+  detail::LongEnds longs_;
+  int64_t end_at(uint64_t pos) const {
+    const auto d = static_cast<uint32_t>(static_cast<uint64_t>(call_[pos]));
+    return d != detail::kLongCall ? static_cast<int64_t>(static_cast<uint64_t>(start_[pos]) + d)
+                                  : longs_.end_of(pos);
+  }
+  int32_t frame_at(uint64_t pos) const {
+    return static_cast<int32_t>(static_cast<uint64_t>(call_[pos]) >> 32);
+  }
   std::vector<uint64_t> depth_begin_;  // per block: depths + 1 entries into the columns
   std::vector<uint32_t, UninitializedAllocator<uint32_t>> changes_;
   std::vector<uint64_t> change_begin_;  // per block: depths + 1 entries into changes_

@@ -67,8 +67,8 @@ void expect_same_timeline(const Timeline& got, const Timeline& want) {
       ASSERT_EQ(x.calls, y.calls) << "lane " << l << " depth " << d;
       for (std::size_t i = 0; i < y.calls; ++i) {
         ASSERT_EQ(x.start[i], y.start[i]) << "lane " << l << " depth " << d << " call " << i;
-        ASSERT_EQ(x.end[i], y.end[i]) << "lane " << l << " depth " << d << " call " << i;
-        ASSERT_EQ(x.frame[i], y.frame[i]) << "lane " << l << " depth " << d << " call " << i;
+        ASSERT_EQ(x.end(i), y.end(i)) << "lane " << l << " depth " << d << " call " << i;
+        ASSERT_EQ(x.frame(i), y.frame(i)) << "lane " << l << " depth " << d << " call " << i;
         ASSERT_EQ(got.self_ns(l, d, i), want.self_ns(l, d, i));
       }
     }
@@ -165,7 +165,7 @@ TEST(TimelineTakeOver, a_filter_keeping_most_events_takes_them_over) {
   EXPECT_TRUE(consumed.start_ns.empty());
   expect_same_timeline(taken, open_timeline(run, options));
   ASSERT_EQ(taken.depth_view(1, 0).calls, 16u);
-  EXPECT_EQ(taken.depth_view(1, 0).end[15], 1551);
+  EXPECT_EQ(taken.depth_view(1, 0).end(15), 1551);
 }
 
 }  // namespace
