@@ -19,7 +19,7 @@
 //   a menu on phones), site.js (where the parts come from),
 //   offline.js (the service worker), served-result.js (outputs `scope-speedscope view` serves).
 
-import { $ } from './dom.js';
+import { $, plural } from './dom.js';
 import { wireBar } from './flow-bar.js';
 import { choose } from './flow-choose.js';
 import { wireComparison } from './flow-compare.js';
@@ -102,18 +102,29 @@ async function boot() {
   }
 }
 
-// A page `scope-speedscope serve RUN.h5 [OTHER.h5]` serves: its runs open at
-// once in the server's engine (two: OTHER compared against RUN). The picker
-// and Compare with… are hidden: that engine reads only the runs it was given.
+// A page `scope-speedscope serve FILE... [vs FILE...]` serves: its files open
+// at once in the server's engine, as picked files would (their inspect
+// info comes with them): one run; one job's files; two runs, the second
+// compared against the first; or with vs, run B (its files) compared
+// against run A, each one file or one job's files. The picker and Compare
+// with… are hidden: that engine reads only the files it was given.
 function openServedRuns(info) {
-  const names = info.runs.map((r) => r.name);
+  const files = info.runs.map((r, index) => ({ name: r.name, size: r.size, served: true, index, info: r.info }));
+  const pair = files.length === 2 && info.compare;
+  const sides = (info.sides ?? (pair ? [[0], [1]] : [files.map((_, i) => i)])).map((side) => side.map((i) => files[i]));
+  const named = (side = []) =>
+    side.length > 1 ? `${side[0].name} + ${plural(side.length - 1, 'more file')}` : (side[0]?.name ?? '');
+  const names = sides.length === 2 ? `${named(sides[1])} against ${named(sides[0])}` : named(sides[0]);
   $('version-line').textContent =
-    `scope-speedscope ${info.version}, its ${info.engine ?? 'native'} engine on the server (${names.join(' and ')}).`;
+    `scope-speedscope ${info.version}, its ${info.engine ?? 'native'} engine on the server (${names}).`;
   document.body.dataset.engine = 'served';
   document.querySelector('.lede').textContent =
     'Served by scope-speedscope serve: the runs are read and answered on the server; this page receives what it draws.';
-  const files = info.runs.map((r) => ({ name: r.name, size: r.size, served: true }));
-  choose(files, { compare: files.length === 2 });
+  if (!files.length) return;
+  if (sides.length !== 2) choose(sides[0]);
+  else if (sides[0].length === 1 && sides[1].length === 1)
+    choose([sides[0][0], sides[1][0]], { compare: true, job: false });
+  else choose(sides[1], { against: sides[0].length > 1 ? sides[0] : sides[0][0] });
 }
 
 boot();

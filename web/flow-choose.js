@@ -18,7 +18,11 @@ import { flow, goodFiles, state, update } from './state.js';
 import * as status from './status.js';
 
 // compare: two dropped files, compared once converted (the first is A).
-export async function choose(files, { compare = false } = {}) {
+// job: false when the files are never one job (two served runs compared).
+// against: run A to compare these files' run with once converted (a File,
+// or one job's Files): a served `A... vs B...`. Served files come with
+// their inspect info (file.info): they are not inspected again.
+export async function choose(files, { compare = false, job = null, against = null } = {}) {
   const mine = ++flow.run;
   performance.mark('scope-speedscope:chosen');
   engine.reset();
@@ -35,31 +39,15 @@ export async function choose(files, { compare = false } = {}) {
   $('work').hidden = false;
   $('bar-files').textContent = fileList(files);
   filesView.render(state.files);
-  for (const entry of state.files) {
-    status.showProgress({ phase: 'inspect', total: 0 }, { file: entry.file.name });
-    const reply = await engine.request(
-      'inspect',
-      { file: entry.file },
-      { limitMs: limitFor([entry.file], { silent: true }) },
-    );
-    if (mine !== flow.run) return;
-    if (reply.type === 'result') {
-      entry.info = reply.info;
-    } else if (reply.type === 'cancelled') {
-      cancelled();
-      return;
-    } else {
-      entry.error = reply;
-      reportFailure(reply, [entry.file], 'inspect');
-    }
-    filesView.render(state.files);
-  }
-  status.hideProgress();
+  if (!(await inspectAll(mine))) return;
   // Files holding disjoint ranks: one job's, opened as one run.
-  flow.job = goodFiles().length === files.length ? jobOf(goodFiles()) : null;
+  flow.job = goodFiles().length === files.length && job !== false ? jobOf(goodFiles()) : null;
   options.reset(goodFiles().map((f) => f.info));
   // A link's view of one of them: its ranks, and the two runs it compared.
-  const linked = linkChosen(goodFiles().map((f) => f.file));
+  const linked = linkChosen(
+    goodFiles().map((f) => f.file),
+    against,
+  );
   const pair = linked ?? (compare && files.length === 2 && !flow.job ? files : null);
   if (!goodFiles().length) {
     update({ phase: 'failed' });
@@ -68,7 +56,9 @@ export async function choose(files, { compare = false } = {}) {
   }
   const selection = state.selection;
   await convertIfItFits({ automatic: true });
-  if (pair && goodFiles().length === files.length && state.selection === selection) {
+  if (against && goodFiles().length === files.length && state.selection === selection) {
+    await compareRuns(against, flow.job ?? files[0]);
+  } else if (pair && goodFiles().length === files.length && state.selection === selection) {
     const b = files.indexOf(pair[1]);
     if (state.outputs.length === files.length && b !== state.current) {
       update({ current: b });
@@ -76,6 +66,37 @@ export async function choose(files, { compare = false } = {}) {
     }
     await compareRuns(pair[0], pair[1]);
   }
+}
+
+// Each chosen file's inspect info (a served file's came with it); false
+// when a newer choice or a cancel took over.
+async function inspectAll(mine) {
+  for (const entry of state.files) {
+    if (entry.file.served && entry.file.info) {
+      entry.info = entry.file.info;
+      continue;
+    }
+    status.showProgress({ phase: 'inspect', total: 0 }, { file: entry.file.name });
+    const reply = await engine.request(
+      'inspect',
+      { file: entry.file },
+      { limitMs: limitFor([entry.file], { silent: true }) },
+    );
+    if (mine !== flow.run) return false;
+    if (reply.type === 'result') {
+      entry.info = reply.info;
+    } else if (reply.type === 'cancelled') {
+      cancelled();
+      return false;
+    } else {
+      entry.error = reply;
+      reportFailure(reply, [entry.file], 'inspect');
+    }
+    filesView.render(state.files);
+  }
+  filesView.render(state.files);
+  status.hideProgress();
+  return true;
 }
 
 export function clearResults() {

@@ -6,18 +6,21 @@
 // address with a view waits for its file: picking a file of the same name
 // and size whose run starts at the same instant (the engine's runOrigin)
 // restores the view; another file says so and opens as usual; a fragment
-// that cannot be read is said and ignored. A served page (serve RUN.h5)
-// opens its runs at once, so its link alone reopens the view. The fragment
+// that cannot be read is said and ignored. A job written one file per
+// process is named by its first file (the one holding its lowest rank) and
+// how many files it is: choosing those files restores its view, choosing
+// only some of them says so. A served page (serve FILE...) opens its runs
+// at once, so its link alone reopens the view. The fragment
 // is never sent anywhere (a browser keeps it out of requests), and Copy
 // link never holds a served engine's token (the server's cookie does).
 
-import { $ } from './dom.js';
+import { $, plural } from './dom.js';
 import { compareRuns, endComparison } from './flow-compare.js';
 import { convertIfItFits } from './flow-convert.js';
 import { timelineFile } from './flow-timeline.js';
 import * as options from './options.js';
 import { timeline } from './parts.js';
-import { flow, goodFiles } from './state.js';
+import { flow, goodFiles, state } from './state.js';
 import * as status from './status.js';
 import { fragmentToView, rangesText, viewToFragment } from './view-link.js';
 
@@ -34,6 +37,9 @@ const link = {
 
 const isElementId = (id) => !!document.getElementById(decodeURIComponent(id));
 const sameFile = (file, view) => file.name === view.file.name && file.size === view.file.size;
+// How many files a run is (one job's Files, or one File).
+const filesOf = (run) => (Array.isArray(run) ? run.length : 1);
+const aJob = (view) => `a job of ${view.files} files (the first ${view.file.name})`;
 
 // The notice of what became of a link (one line; empty: none). It stands
 // in the drop zone before a file is chosen, below the bar after.
@@ -56,30 +62,62 @@ export function readLink() {
   }
   if (!parsed.view) return;
   link.pending = parsed.view;
-  const { name, size } = parsed.view.file;
-  notice(`This link shows a view of ${name} (${size.toLocaleString('en-US')} bytes): choose that file to see it.`);
+  const { file, files } = parsed.view;
+  const bytes = `${file.size.toLocaleString('en-US')} bytes`;
+  notice(
+    files > 1
+      ? `This link shows a view of a job of ${files} files, the first ${file.name} (${bytes}): choose all ${files} of them to see it.`
+      : `This link shows a view of ${file.name} (${bytes}): choose that file to see it.`,
+  );
 }
 
-// New files were chosen (files: their Files, after inspecting): the
-// link's ranks go into the options when its file is among them. Returns
-// [A, B] when the link compared two of them, else null.
-export function linkChosen(files) {
+// New files were chosen (files: their Files, after inspecting; against:
+// the run they are compared with, a served `A... vs B...`'s A): the link's
+// ranks go into the options when its run is among them. Returns [A, B]
+// when the link compared two of them, else null.
+export function linkChosen(files, against = null) {
   const view = link.pending;
   link.pending = null;
   link.restoring = null;
   link.awaitPartner = null;
   notice('');
   if (!view) return null;
-  const partner = view.partner ? (files.find((f) => f.name === view.partner) ?? null) : null;
-  const file = files.find((f) => f !== partner && sameFile(f, view));
-  if (!file) {
-    const chosen = files.map((f) => f.name).join(', ');
-    notice(`The link shows a view of ${view.file.name}, not of ${chosen}: its own view is shown.`);
+  const partner = view.partner ? partnerAmong(files, against, view.partner) : null;
+  const run = flow.job ?? files.find((f) => f !== partner && sameFile(f, view));
+  const file = run && firstOf(run);
+  if (!file || !sameFile(file, view)) {
+    const chosen = flow.job
+      ? `${file.name} + ${plural(flow.job.length - 1, 'more file')}`
+      : files.map((f) => f.name).join(', ');
+    notice(
+      `The link shows a view of ${view.files > 1 ? aJob(view) : view.file.name}, not of ${chosen}: its own view is shown.`,
+    );
+    return null;
+  }
+  if (filesOf(run) !== view.files) {
+    notice(someOfAJob(view, run));
     return null;
   }
   options.setRanks(view.ranks);
   link.restoring = { view, file, partner, popped: false };
-  return partner ? [partner, file] : null;
+  return partner && !Array.isArray(partner) && files.includes(partner) ? [partner, file] : null;
+}
+
+// The run a link compared with: one of the files chosen, or the run they
+// are compared with (its first file of that name).
+function partnerAmong(files, against, name) {
+  if (against && firstOf(against).name === name) return against;
+  return files.find((f) => f.name === name) ?? null;
+}
+
+// The link's run's first file was chosen, but not with the files it was.
+function someOfAJob(view, run) {
+  const n = filesOf(run);
+  if (view.files === 1) {
+    return `The link shows a view of ${view.file.name} alone, not of a job of ${n} files: their own view is shown.`;
+  }
+  const chosen = n === 1 ? `only ${view.file.name} was chosen` : `${n} of its files were chosen`;
+  return `The link shows a view of ${aJob(view)}; ${chosen}: choose all ${view.files} of them to see it. The default view is shown.`;
 }
 
 // A timeline (comparing: a comparison) was shown and made exact: the
@@ -132,13 +170,30 @@ function defaultView() {
 
 function sameRunInAddress() {
   const parsed = fragmentToView(window.location.hash, isElementId);
-  const file = currentFile();
-  return !!parsed.view && !!file && sameFile(file, parsed.view) && parsed.view.file.origin === timeline.runOrigin;
+  return !!parsed.view && sameRunAs(parsed.view);
 }
 
-// (A job's files, a link names by its first.)
-const firstOf = (run) => (Array.isArray(run) ? run[0] : run);
-const currentFile = () => firstOf(flow.comparing?.fileB ?? timelineFile());
+// Whether the timeline shows the run of `view`: its first file, how many
+// files and its first call.
+function sameRunAs(view) {
+  const file = currentFile();
+  return (
+    !!file && sameFile(file, view) && filesOf(currentRun()) === view.files && view.file.origin === timeline.runOrigin
+  );
+}
+
+// A job's files a link names by its first: the one holding its lowest rank
+// (the job's order, whichever order they were chosen in); else the first.
+function firstOf(run) {
+  if (!Array.isArray(run)) return run;
+  const lowest = (file) => {
+    const ranks = state.files.find((e) => e.file === file)?.info?.ranks ?? [];
+    return ranks.reduce((low, r) => Math.min(low, r.rank), Infinity);
+  };
+  return run.reduce((first, f) => (lowest(f) < lowest(first) ? f : first), run[0]);
+}
+const currentRun = () => flow.comparing?.fileB ?? flow.job ?? timelineFile();
+const currentFile = () => firstOf(currentRun());
 
 // The view as a fragment, or null while there is none to write (no
 // timeline, a provisional one, a link's view still to restore).
@@ -147,6 +202,7 @@ function currentFragment() {
   if (!timeline.timeline || timeline.provisional || !file || link.restoring || link.pending) return null;
   return viewToFragment({
     file: { name: file.name, size: file.size, origin: timeline.runOrigin },
+    files: filesOf(currentRun()),
     ranks: options.allRanks() ? 'all' : options.selectedRanks(),
     ...timeline.viewState,
     partner: flow.comparing ? firstOf(flow.comparing.fileA).name : null,
@@ -187,7 +243,7 @@ function popped() {
   const file = currentFile();
   if (!parsed.view || !file || !timeline.timeline || link.restoring) return;
   const view = parsed.view;
-  if (!sameFile(file, view) || view.file.origin !== timeline.runOrigin) return;
+  if (!sameRunAs(view)) return;
   clearTimeout(link.timer);
   link.latest = null;
   const ranksNow = options.allRanks() ? 'all' : rangesText(options.selectedRanks());

@@ -1,16 +1,28 @@
-// The page's engine when `scope-speedscope serve RUN.h5` served the page: the
+// The page's engine when `scope-speedscope serve FILE...` served the page: the
 // native engine (src/cli/serve.cpp, the core's same dispatcher) answers over
 // HTTP in place of the worker. createRemoteEngine() looks like a Worker to
 // engine-client.js (postMessage in, onmessage out, terminate), so the page
 // sends the same requests (docs/engine-protocol.md) and gets the same
-// answers: POST /engine with the request's JSON (its Files left out: the
-// server reads only the runs it was started with) gives the wire answer,
+// answers: POST /engine with the request's JSON gives the wire answer,
 // decoded by the package's decodeAnswer; a download comes back as the
 // document itself. The cookie the first URL set goes with every request.
+// A request's Files are left out, counted as the worker counts them
+// (`files` -> count, `filesA` -> countA, `filesB` -> countB), and each
+// served file it names (the page's stand-ins for the served files carry
+// their place, `index`) goes in `served`: { file0: 3, file1: 4 }, so the
+// server reads that file for that input (it reads only the files it was
+// started with). An open's `served` goes again with the timeline-complete
+// and timeline-export of its timeline (the worker lends the open's Files
+// again the same way).
 
 import { decodeAnswer } from './lib/wire.js';
 
-const FILE_FIELDS = new Set(['id', 'file', 'fileA', 'fileB', 'files']);
+// The File fields of a message: file, fileA, fileB, file<k>, …; files,
+// filesA, filesB (one job's files, counted).
+const FILE_FIELD = /^files?[AB]?\d*$/;
+const JOB_FIELDS = { files: ['file', 'count'], filesA: ['fileA', 'countA'], filesB: ['fileB', 'countB'] };
+const OPENS = new Set(['timeline-open', 'timeline-compare-open']);
+const AGAIN = new Set(['timeline-complete', 'timeline-export']);
 
 // Whether this page was opened from serve's URL (?token=…, which the page
 // then removes from the address bar: the server's cookie holds it) or
@@ -28,7 +40,8 @@ function servedMode() {
 
 export const SERVED = servedMode();
 
-// The served runs: { protocol, version, runs: [{ name, size }], compare }.
+// The served files: { protocol, version, engine, runs: [{ name, size, info }],
+// compare, sides } (docs/engine-protocol.md, "Served over HTTP").
 export async function servedRuns() {
   const res = await fetch('engine/run', { credentials: 'same-origin', cache: 'no-store' });
   if (!res.ok) throw new Error(await refusal(res));
@@ -47,13 +60,24 @@ async function refusal(res) {
     : `The server answered ${res.status}: ${words}`;
 }
 
-// The request's JSON: the message without its id and Files (a convert's
-// inputs are counted: the server reads its runs, file0 the first).
+// The request's JSON: the message without its id and Files, their counts,
+// and the served files they are ({} when none: the server reads by position).
 function requestOf(message) {
   const request = {};
-  for (const [k, v] of Object.entries(message)) if (!FILE_FIELDS.has(k)) request[k] = v;
-  if (message.type === 'convert') request.count = message.files.length;
-  return request;
+  const served = {};
+  const place = (input, file) => {
+    if (Number.isInteger(file?.index)) served[input] = file.index;
+  };
+  for (const [k, v] of Object.entries(message)) {
+    if (k === 'id') continue;
+    if (!FILE_FIELD.test(k)) request[k] = v;
+    else if (JOB_FIELDS[k] && Array.isArray(v)) {
+      const [input, count] = JOB_FIELDS[k];
+      request[count] = v.length;
+      v.forEach((file, i) => place(`${input}${i}`, file));
+    } else place(k, v);
+  }
+  return { request, served };
 }
 
 // Written documents: each fetched once into a Blob.
@@ -80,6 +104,7 @@ async function answerOf(res, signal) {
 export function createRemoteEngine() {
   const controllers = new Set();
   let runs = null; // the served runs' names, for errors that name none
+  let again = null; // the latest open's served files, for its complete and export
   const engine = {
     onmessage: null,
     onerror: null,
@@ -106,7 +131,10 @@ export function createRemoteEngine() {
     controllers.add(controller);
     try {
       if (message.type === 'init') return await init();
-      const request = requestOf(message);
+      const { request, served } = requestOf(message);
+      if (OPENS.has(message.type)) again = served;
+      if (Object.keys(served).length) request.served = served;
+      else if (AGAIN.has(message.type) && again && Object.keys(again).length) request.served = again;
       const res = await fetch('engine', {
         method: 'POST',
         body: JSON.stringify(request),

@@ -7,10 +7,14 @@
 //   #v=1&file=run.h5&size=1234&origin=1700000000123456789&ranks=0-3,5
 //    &t=100-2000&lanes=1&rows=0-63&region=solve&call=3.1.500.900.2&vs=a.h5
 //    &align=0.1.3600.2.600
+//   #v=1&file=job_rank00000.h5&size=5678&origin=…&files=64&ranks=all&…
 //
 //   v       the format's version (1)
 //   file    the file's name; size its bytes; origin its run's first call
 //           (absolute ns, the engine's runOrigin): the three identify it
+//           (a job written one file per process: its first file, the one
+//           holding its lowest rank, and the job's first call)
+//   files   how many files the run is: a job's (1 to 4096; absent: 1)
 //   ranks   the ranks on the timeline: 'all', or numbers and ranges
 //   t       the time window, start-end in ns from the timeline's origin
 //           (lined up at a call, run A may start before it: -600-5400)
@@ -25,6 +29,7 @@
 
 export const LINK_VERSION = '1';
 const MAX_LIST = 1 << 20; // numbers a list may expand to
+const MAX_FILES = 4096; // files of one job (the engine's limit)
 const INTEGER = /^\d{1,16}$/;
 const SIGNED = /^-?\d{1,16}$/;
 
@@ -55,14 +60,16 @@ export function parseRanges(text, what) {
   return out;
 }
 
-// A view ({ file: { name, size, origin }, ranks, window, collapsed: {
-// lanes, ranks }, region, call, partner }) as a fragment, without the '#'.
+// A view ({ file: { name, size, origin }, files, ranks, window, collapsed:
+// { lanes, ranks }, region, call, partner }) as a fragment, without the
+// '#' (files: 1 or absent is not written).
 export function viewToFragment(view) {
   const p = new URLSearchParams();
   p.set('v', LINK_VERSION);
   p.set('file', view.file.name);
   p.set('size', String(view.file.size));
   p.set('origin', view.file.origin);
+  if ((view.files ?? 1) !== 1) p.set('files', String(view.files));
   p.set('ranks', view.ranks === 'all' ? 'all' : rangesText(view.ranks));
   p.set('t', `${view.window.start}-${view.window.end}`);
   p.set('lanes', rangesText(view.collapsed.lanes));
@@ -85,6 +92,12 @@ function required(p, key) {
 function integerOf(text, what, pattern = INTEGER) {
   if (!pattern.test(text) || !Number.isSafeInteger(Number(text))) throw new Error(`${what} "${text}"`);
   return Number(text);
+}
+
+function filesOf(text) {
+  const files = integerOf(text, 'files');
+  if (files < 1 || files > MAX_FILES) throw new Error(`files "${text}"`);
+  return files;
 }
 
 function windowOf(text) {
@@ -127,6 +140,7 @@ export function fragmentToView(hash, isElementId = () => false) {
     return {
       view: {
         file: { name: required(p, 'file'), size: integerOf(required(p, 'size'), 'size'), origin },
+        files: p.has('files') ? filesOf(p.get('files')) : 1,
         ranks: ranks === 'all' ? 'all' : parseRanges(ranks, 'ranks'),
         window: windowOf(required(p, 't')),
         collapsed: {

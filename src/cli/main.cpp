@@ -121,6 +121,7 @@ int main(int argc, char** argv) {
   if (command == ss::CliCommand::serve) {
     ss::serve::ServeOptions serve;
     serve.runs = options.files;
+    if (options.vs) serve.vs_at = options.diff_a_files;
     serve.port = options.port;
     serve.host = options.host;
     serve.web_dir = options.web_dir;

@@ -274,18 +274,26 @@ void take_diff_option(CliOptions& o, OptionArgs& opt,
   }
 }
 
-void finish_diff_options(CliOptions& o, const std::optional<std::vector<std::string>>& rank_specs) {
+// `A... vs B...` (diff, serve): the files before vs are run A's
+// (diff_a_files), the rest B's; vs itself is dropped. False without vs.
+bool split_at_vs(CliOptions& o) {
   const auto vs = std::find(o.files.begin(), o.files.end(), std::string("vs"));
-  if (vs != o.files.end()) {
-    // diff A... vs B...: each side one job's files.
-    if (std::find(vs + 1, o.files.end(), std::string("vs")) != o.files.end()) {
-      usage_error("vs given twice: diff A... vs B... (a file named vs is ./vs)");
-    }
-    if (vs == o.files.begin()) usage_error("the following arguments are required: A (before vs)");
-    if (vs + 1 == o.files.end()) usage_error("the following arguments are required: B (after vs)");
-    o.diff_a_files = static_cast<std::size_t>(vs - o.files.begin());
-    o.files.erase(vs);
-  } else {
+  if (vs == o.files.end()) return false;
+  const std::string command = cli_command_name(o.command);
+  if (std::find(vs + 1, o.files.end(), std::string("vs")) != o.files.end()) {
+    usage_error("vs given twice: " + command + " A... vs B... (a file named vs is ./vs)");
+  }
+  if (vs == o.files.begin()) usage_error("the following arguments are required: A (before vs)");
+  if (vs + 1 == o.files.end()) usage_error("the following arguments are required: B (after vs)");
+  o.diff_a_files = static_cast<std::size_t>(vs - o.files.begin());
+  o.files.erase(vs);
+  o.vs = true;
+  return true;
+}
+
+void finish_diff_options(CliOptions& o, const std::optional<std::vector<std::string>>& rank_specs) {
+  // diff A... vs B...: each side one job's files.
+  if (!split_at_vs(o)) {
     if (o.files.size() < 2) usage_error("the following arguments are required: A B");
     if (o.files.size() > 2) {
       usage_error("unrecognized arguments: " + o.files[2] +
@@ -346,8 +354,6 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
   for (std::size_t i = o.command == CliCommand::export_files ? 0 : 1; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (only_files || arg.empty() || arg[0] != '-' || arg == "-") {
-      // serve: RUN.h5 [OTHER.h5] (B compared against A, as diff A B).
-      if (!exporting && o.files.size() == 2) usage_error("unrecognized argument: " + arg);
       o.files.push_back(arg);
     } else if (arg == "--") {
       only_files = true;
@@ -364,8 +370,12 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
       }
     }
   }
-  if (o.help || o.version || o.command == CliCommand::serve) return o;
-  if (o.command == CliCommand::imbalance) {
+  if (o.help || o.version) return o;
+  if (o.command == CliCommand::serve) {
+    // serve FILE... [vs FILE...]: without vs, how the files make runs is
+    // decided once they are read (cli/serve_runs.hpp).
+    split_at_vs(o);
+  } else if (o.command == CliCommand::imbalance) {
     finish_imbalance_options(o, rank_specs);
   } else if (o.command == CliCommand::diff) {
     finish_diff_options(o, rank_specs);
@@ -393,7 +403,7 @@ std::string cli_usage(CliCommand command) {
              "[--exclude RE ...] [--label L ...] [-o DIR | --filepath PATH] [--port N] [--no-open] "
              "[--quiet]\n";
     case CliCommand::serve:
-      return "usage: scope-speedscope serve [RUN.h5 [OTHER.h5]] [--port N] [--host ADDR] "
+      return "usage: scope-speedscope serve [FILE... [vs FILE...]] [--port N] [--host ADDR] "
              "[--no-open] [--web DIR]\n";
     case CliCommand::imbalance:
       return "usage: scope-speedscope imbalance FILE... [--ranks SPEC ...] [--include RE ...] "
@@ -431,12 +441,14 @@ std::string view_help() {
 std::string serve_help() {
   return cli_usage(CliCommand::serve) +
          "\n"
-         "Serve the page (convert and view in the browser) on http://127.0.0.1:PORT/\n"
-         "until Ctrl+C. With RUN.h5, the run is opened in the engine (native in the\n"
-         "native CLI, wasm in Node's), which answers the page's requests\n"
-         "(docs/engine-protocol.md); with\n"
-         "OTHER.h5 too, OTHER is compared against RUN (as diff RUN OTHER). The URL\n"
-         "printed then holds a token: nothing is served without it.\n"
+         "Serve the page on http://127.0.0.1:PORT/ until Ctrl+C. With FILEs, their runs\n"
+         "open in the engine behind it (native here, wasm in Node's), as the page opens\n"
+         "files picked together: one file is a run; two are compared (the second\n"
+         "against the first, as diff A B) unless they hold different ranks of one job;\n"
+         "three or more are one job written one file per process (<prefix>_rank*.h5);\n"
+         "A... vs B... compares run B with run A, each one file or one job's files.\n"
+         "Files that cannot be opened together: exit 1 before any URL. The URL holds a\n"
+         "token: nothing is served without it.\n"
          "\n"
          "options:\n"
          "  --port N            serve on port N (0: any free port; default 8080, or a\n"
@@ -548,9 +560,9 @@ std::string export_help() {
          "                          which rank the others wait for, per region\n"
          "  diff A B [options]      what got slower from run A to run B, per region\n"
          "  diff A... vs B...       the same, each run one job's per-process files\n"
-         "  serve [RUN.h5 [OTHER.h5]] [options]\n"
-         "                          serve the page; with a run (native CLI), the run\n"
-         "                          in the native engine behind it\n"
+         "  serve [FILE... [vs FILE...]] [options]\n"
+         "                          serve the page; with files (native CLI), their\n"
+         "                          runs in the native engine behind it\n"
          "commands of the npm package's CLI (npx scope-speedscope COMMAND --help):\n"
          "  view FILE... [options]  convert, then show the flame chart in the browser\n";
 }

@@ -25,8 +25,10 @@ struct CliOptions {
   CliCommand command = CliCommand::export_files;
   std::vector<std::string> files;
   // diff: files[0, diff_a_files) are run A's (one job), the rest B's: `diff
-  // A B`, or `diff A... vs B...` (a file named vs is ./vs).
+  // A B`, or `diff A... vs B...` (a file named vs is ./vs). serve: the same
+  // with vs (`serve A... vs B...`: B compared against A).
   std::size_t diff_a_files = 1;
+  bool vs = false;                   // vs was given (diff, serve)
   std::string output_dir;            // -o DIR
   std::string filepath;              // DIR/profile.speedscope.json, or --filepath
   std::vector<int64_t> ranks = {0};  // sorted, de-duplicated

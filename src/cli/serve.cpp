@@ -109,23 +109,22 @@ httplib::Server::HandlerResponse guard(const Served& s, const httplib::Request& 
 }
 
 void run_info(const Served& s, httplib::Response& res) {
-  json runs = json::array();
+  json body = {{"runs", json::array()}, {"compare", false}, {"sides", json::array()}};
   if (s.engine) {
+    std::vector<std::string> names;
+    std::vector<uint64_t> sizes;
     for (const std::string& run : s.engine->runs()) {
       struct stat st {};
-      const bool known = ::stat(run.c_str(), &st) == 0;
-      runs.push_back({{"name", run.substr(run.find_last_of('/') + 1)},
-                      {"size", known ? static_cast<uint64_t>(st.st_size) : 0}});
+      names.push_back(run.substr(run.find_last_of('/') + 1));
+      sizes.push_back(::stat(run.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0);
     }
+    body = runs_json(s.engine->served(), names, sizes);
   }
+  body["protocol"] = kEngineProtocol;
+  body["version"] = SCOPE_SPEEDSCOPE_VERSION;
+  body["engine"] = "native";
   res.set_header("Cache-Control", "no-store");
-  res.set_content(json{{"protocol", kEngineProtocol},
-                       {"version", SCOPE_SPEEDSCOPE_VERSION},
-                       {"engine", "native"},
-                       {"runs", runs},
-                       {"compare", runs.size() == 2}}
-                      .dump(),
-                  "application/json");
+  res.set_content(body.dump(), "application/json");
 }
 
 // An answer that wrote documents is JSON naming them; the client fetches
@@ -246,10 +245,10 @@ int serve_command(const ServeOptions& options) {
   Served s;
   s.options = options;
   try {
-    // The runs first: a run that cannot be opened is the message to give,
-    // whether or not the page is built.
+    // The files first: one that cannot be opened, or files that are not
+    // one job, is the message to give, whether or not the page is built.
     if (!options.runs.empty()) {
-      s.engine = std::make_unique<EngineHost>(options.runs);
+      s.engine = std::make_unique<EngineHost>(options.runs, options.vs_at);
       s.engine->check_runs();
       s.token = new_token();
     }
@@ -291,10 +290,8 @@ int serve_command(const ServeOptions& options) {
     svr.stop();
   });
   if (s.engine) {
-    std::string names;
-    for (const std::string& run : options.runs) names += (names.empty() ? "" : " and ") + run;
-    std::cout << "Serving " << names << " in the native engine at " << url_of(host, port, s.token)
-              << "\nPress Ctrl+C to stop.\n"
+    std::cout << "Serving " << s.engine->served().names << " in the native engine at "
+              << url_of(host, port, s.token) << "\nPress Ctrl+C to stop.\n"
               << std::flush;
   } else {
     std::cout << "Serving the scope-speedscope page at " << url_of(host, port, "")

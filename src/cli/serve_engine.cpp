@@ -87,25 +87,21 @@ class TempFileTarget final : public OutputTarget, private Sink {
   std::vector<std::shared_ptr<Download>> written_;
 };
 
-// What makes two opens the same timeline: their type and options.
-std::string open_key(const json& r) {
-  if (!r.is_object()) return {};
-  const auto type = r.find("type");
-  if (type == r.end() || (*type != "timeline-open" && *type != "timeline-compare-open")) return {};
-  const auto options = r.find("options");
-  return json::array({*type, options == r.end() ? json() : *options}).dump();
-}
-
 }  // namespace
 
 Download::~Download() {
   if (!path.empty()) ::unlink(path.c_str());
 }
 
-EngineHost::EngineHost(std::vector<std::string> runs) : runs_(std::move(runs)) {}
+EngineHost::EngineHost(std::vector<std::string> files, std::optional<std::size_t> vs_at)
+    : runs_(std::move(files)), vs_at_(vs_at) {
+  served_.layout = layout_of_arguments(runs_.size(), vs_at_);
+}
 
-void EngineHost::check_runs() const {
-  for (const std::string& run : runs_) read_run(run, {}, {}, ReadPlan(ReadDepth::index));
+void EngineHost::check_runs() {
+  served_ = plan_served(runs_, vs_at_, [this](std::size_t i) {
+    return read_run(runs_[i], {}, {}, ReadPlan(ReadDepth::index));
+  });
 }
 
 Answer EngineHost::ask(std::string_view request) {
@@ -120,19 +116,8 @@ Answer EngineHost::ask(std::string_view request) {
   }
   TempFileTarget target;
   EngineIo io;
-  io.read = [this](const std::string& which, const Progress& progress, const ReadPlan& plan) {
-    std::size_t run = 0;
-    if (which == "fileB" || which == "file1") {
-      run = 1;
-    } else if (which != "file" && which != "fileA" && which != "file0") {
-      run = runs_.size();
-    }
-    if (run >= runs_.size()) {
-      throw Error(
-          Msg::bad_argument,
-          {{"detail", "scope-speedscope engine: this server has no input '" + which + "'"}});
-    }
-    return read_run(runs_[run], progress, {}, plan);
+  io.read = [this, &r](const std::string& which, const Progress& progress, const ReadPlan& plan) {
+    return read_run(runs_[served_file(served_.layout, r, which)], progress, {}, plan);
   };
   io.progress = [&](std::string_view phase, uint64_t, uint64_t total) {
     if (phase == "write") target.written_events(total);

@@ -269,12 +269,30 @@ class ScopeSpeedscope {
    * listenHost, token) gives { status (0: let it through), message,
    * setCookie }; webPath(target) the request path's { relative, directory }
    * or null; newToken() 64 hex digits; maxRequestBytes() the largest body.
+   * And its runs (src/cli/serve_runs.hpp): plan(files, vsAt) reads each
+   * file's index and groups them (vsAt: the files before `vs`, or null):
+   * { aFiles, compare, infos, names }, or throws the error opening them
+   * together; answer(text, { files, aFiles, compare, sink, onProgress })
+   * engineAnswer with the served files as inputs (by the request's
+   * `served`, or by position); openKey(text) what makes two opens the same
+   * timeline ('' for a request that opens none).
    */
   serve = {
     check: (head, listenHost, token) => this.#live().serveCheck(head, listenHost, token),
     webPath: (target) => this.#live().serveWebPath(target),
     newToken: () => this.#live().serveNewToken(),
     maxRequestBytes: () => this.#live().serveMaxRequestBytes(),
+    plan: (files, vsAt = null) => {
+      const checked = files.map((f, i) => inputOf(f, `files[${i}]`));
+      return JSON.parse(this.#withInputs(checked, (m, prepared) => unwrap(m.servePlan(prepared, vsAt ?? -1))));
+    },
+    answer: (text, { files, aFiles, compare, sink = null, onProgress = null }) => {
+      if (typeof text !== 'string') throw new TypeError('scope-speedscope: serve.answer(text): text must be a string');
+      const checked = files.map((f, i) => inputOf(f, `files[${i}]`));
+      const core = sink ? guardSink(sink, onProgress) : { progress: progressOf(onProgress) };
+      return this.#withInputs(checked, (m, prepared) => m.serveDispatch(text, prepared, aFiles, !!compare, core));
+    },
+    openKey: (text) => this.#live().serveOpenKey(text),
   };
 
   cli = {

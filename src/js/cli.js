@@ -5,8 +5,8 @@
 // native CLI writes) and the imbalance report come from the core; this file
 // names the inputs and prints. Two more commands serve the page (dist/web):
 // `view FILE...` converts, then shows the result in the browser
-// (src/js/server.js); `serve` serves the page alone, or with RUN.h5 [OTHER.h5]
-// the run in the wasm engine behind it (src/js/engine-server.js).
+// (src/js/server.js); `serve` serves the page alone, or with FILE... [vs
+// FILE...] their runs in the wasm engine behind it (src/js/engine-server.js).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createScopeSpeedscope } from './node.js';
@@ -108,14 +108,17 @@ async function serveUntilStopped(server, words) {
   process.stdout.write('Stopped.\n');
 }
 
-// serve [RUN.h5 [OTHER.h5]]: the page, and the runs in the wasm engine
-// behind it (src/js/engine-server.js, the native serve's routes and guards).
+// serve [FILE... [vs FILE...]]: the page, and the files' runs in the wasm
+// engine behind it (src/js/engine-server.js, the native serve's routes,
+// guards and runs).
 async function serve(sp, options) {
   let served;
   try {
-    // The runs first: a run that cannot be opened is said before any URL.
+    // The files first: one that cannot be opened, or files that are not one
+    // job, is said before any URL.
     served = await startEngineServer(sp, {
       runs: options.files,
+      vsAt: options.vs ? options.aFiles : null,
       port: options.port,
       host: options.host,
       web: options.webDir,
@@ -132,7 +135,7 @@ async function serve(sp, options) {
   }
   if (options.port === null && !/:8080\//.test(served.url))
     process.stdout.write('Port 8080 is taken; using another.\n');
-  const what = options.files.length ? `${options.files.join(' and ')} in the wasm engine` : 'the scope-speedscope page';
+  const what = options.files.length ? `${served.names} in the wasm engine` : 'the scope-speedscope page';
   await serveUntilStopped(served, `Serving ${what} at ${served.url}\nPress Ctrl+C to stop.\n`);
   return 0;
 }

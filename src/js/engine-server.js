@@ -1,10 +1,11 @@
-// `npx scope-speedscope serve RUN.h5 [OTHER.h5]`: the native serve
+// `npx scope-speedscope serve FILE... [vs FILE...]`: the native serve
 // (src/cli/serve.cpp) for a machine without the native build. The same
-// routes, the same guards (sp.serve: serve_guard.cpp compiled into the wasm
-// module, so both servers give one verdict from one piece of code) and the
-// same engine (sp.engineAnswer: the core's dispatcher, in the wasm module
-// inside Node, up to its 4 GB). This file moves bytes over node:http:
-//   GET  /engine/run               the served runs and the protocol's version
+// routes, the same guards and runs (sp.serve: serve_guard.cpp and
+// serve_runs.cpp compiled into the wasm module, so both servers give one
+// verdict, group the files and name their inputs by one piece of code) and
+// the same engine (sp.serve.answer: the core's dispatcher, in the wasm
+// module inside Node, up to its 4 GB). This file moves bytes over node:http:
+//   GET  /engine/run               the served files, their runs and the protocol's version
 //   POST /engine                   one request's JSON in, its wire answer out
 //   GET  /engine/download/ID       a document a request wrote, once
 //   GET  anything else             a file of the page's folder
@@ -130,47 +131,43 @@ class Downloads {
   }
 }
 
-// What makes two opens the same timeline (another tab of the same run: the
-// run is held once).
-function openKey(text) {
-  let r;
-  try {
-    r = JSON.parse(text);
-  } catch {
-    return '';
-  }
-  if (r === null || typeof r !== 'object') return '';
-  if (r.type !== 'timeline-open' && r.type !== 'timeline-compare-open') return '';
-  return JSON.stringify([r.type, r.options ?? null]);
-}
-
-/** The engine of `serve`: the named runs (one, or A and B), one request at a time. */
+/** The engine of `serve`: the named files (one run, one job, or two runs compared), one request at a time. */
 export class EngineHost {
   #sp;
-  #inputs;
+  #files;
   #open = { key: '', answer: null };
   downloads = new Downloads();
 
-  constructor(sp, runs) {
+  // vsAt: how many files come before `vs` (null: no vs).
+  constructor(sp, runs, vsAt = null) {
     this.#sp = sp;
     this.runs = runs;
-    const input = (path) => ({ name: path, path });
-    // Only the named runs: no request field names a file.
-    this.#inputs = { file: input(runs[0]), fileA: input(runs[0]), file0: input(runs[0]) };
-    if (runs[1]) Object.assign(this.#inputs, { fileB: input(runs[1]), file1: input(runs[1]) });
+    this.vsAt = vsAt;
+    // Only the named files: no request field names a path.
+    this.#files = runs.map((path) => ({ name: path, path }));
+    // Until checkRuns: two files compared, vs splitting A's from B's, else one run.
+    const compare = vsAt !== null || runs.length === 2;
+    this.plan = { aFiles: vsAt ?? (runs.length === 2 ? 1 : runs.length), compare, infos: [], names: '' };
   }
 
-  /** Throws the reader's error naming the file when a run cannot be opened. */
+  /** Reads every file's index and groups them; throws the error naming the files. */
   checkRuns() {
-    for (const run of this.runs) this.#sp.inspect({ name: run, path: run });
+    this.plan = this.#sp.serve.plan(this.#files, this.vsAt);
   }
 
   /** { bytes, badRequest, outputs } for a request's JSON text. */
   ask(text) {
-    const key = openKey(text);
+    const key = this.#sp.serve.openKey(text);
     if (key && key === this.#open.key) return { bytes: this.#open.answer, badRequest: false, outputs: [] };
     const sink = this.downloads.sink();
-    const bytes = this.#sp.engineAnswer(text, { inputs: this.#inputs, sink, onProgress: sink.onProgress });
+    const { aFiles, compare } = this.plan;
+    const bytes = this.#sp.serve.answer(text, {
+      files: this.#files,
+      aFiles,
+      compare,
+      sink,
+      onProgress: sink.onProgress,
+    });
     const header = decodeAnswer(bytes);
     if (key) this.#open = header.type === 'result' ? { key, answer: bytes } : { key: '', answer: null };
     const outputs = sink.written.length
@@ -241,18 +238,29 @@ async function engineRoute(res, req, s, cookie) {
   return res.end(Buffer.from(asked.bytes.buffer, asked.bytes.byteOffset, asked.bytes.byteLength));
 }
 
-// GET /engine/run: what the page's init is told.
+// GET /engine/run: what the page's init is told: the files, each with its
+// inspect info, and their runs (sides: the files' indices per run, A's
+// then B's), as the native serve says them (serve_runs.cpp's runs_json).
 function runRoute(res, s, cookie) {
-  const runs = (s.engine?.runs ?? []).map((run) => ({
+  const runs = (s.engine?.runs ?? []).map((run, i) => ({
     name: basename(run),
     size: existsSync(run) ? statSync(run).size : 0,
+    info: s.engine.plan.infos[i] ?? null,
   }));
+  const { aFiles = 0, compare = false } = s.engine?.plan ?? {};
+  const indices = (first, last) => Array.from({ length: last - first }, (_, i) => first + i);
+  const sides = compare
+    ? [indices(0, aFiles), indices(aFiles, runs.length)]
+    : runs.length
+      ? [indices(0, runs.length)]
+      : [];
   const text = JSON.stringify({
+    runs,
+    compare,
+    sides,
     protocol: s.sp.engineProtocol,
     version: s.sp.version,
     engine: 'wasm',
-    runs,
-    compare: runs.length === 2,
   });
   res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...cookie });
   return res.end(text);
@@ -315,14 +323,16 @@ function listen(server, port, host) {
 }
 
 /**
- * Serves `runs` (one, or A and B compared; none: the page alone, no token
- * asked) with the page of `web` on host:port (port null: 8080, else a free
- * one; 0: any free one). Throws the reader's error when a run cannot be
- * opened, before the page is looked for. Resolves to { url (with the
- * token), server, close() }.
+ * Serves the files `runs` (one run, one job, or two runs compared: vsAt the
+ * files before `vs`, or null; none: the page alone, no token asked) with
+ * the page of `web` on host:port (port null: 8080, else a free one; 0: any
+ * free one). Throws the reader's error when a file cannot be opened, or the
+ * job's when files are not one job, before the page is looked for.
+ * Resolves to { url (with the token), names (the runs in words), server,
+ * close() }.
  */
-export async function startEngineServer(sp, { runs = [], port = null, host = '', web = '' }) {
-  const engine = runs.length ? new EngineHost(sp, runs) : null;
+export async function startEngineServer(sp, { runs = [], vsAt = null, port = null, host = '', web = '' }) {
+  const engine = runs.length ? new EngineHost(sp, runs, vsAt) : null;
   engine?.checkRuns();
   const root = webRoot(web);
   const token = engine ? sp.serve.newToken() : '';
@@ -339,6 +349,7 @@ export async function startEngineServer(sp, { runs = [], port = null, host = '',
   const url = `http://${name}:${server.address().port}/${token ? `?token=${token}` : ''}`;
   return {
     url,
+    names: engine?.plan.names ?? '',
     server,
     close: () =>
       new Promise((ok) => {

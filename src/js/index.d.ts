@@ -607,6 +607,9 @@ export interface CliOptions {
   host: string;
   /** serve: --web DIR ('' for the page next to the package). */
   webDir: string;
+  /** diff and serve: `vs` was given; aFiles the files before it (diff: 1 without vs). */
+  vs: boolean;
+  aFiles: number;
 }
 
 export type CliCommand = 'export' | 'view' | 'serve' | 'imbalance' | 'diff';
@@ -674,6 +677,29 @@ export interface ScopeSpeedscope {
     newToken(): string;
     /** The largest request body served (1 MiB). */
     maxRequestBytes(): number;
+    /**
+     * serve's runs (src/cli/serve_runs.hpp): each file's index read, the files
+     * grouped as the page groups picked files (`vsAt`: how many come before
+     * `vs`, or null) and each job checked; throws the error opening them
+     * together. `aFiles`: run A's files when `compare`, else all.
+     */
+    plan(files: Input[], vsAt?: number | null): { aFiles: number; compare: boolean; infos: unknown[]; names: string };
+    /**
+     * engineAnswer for a served page: the inputs the request reads are the
+     * served `files`, named by its `served` field or by position.
+     */
+    answer(
+      text: string,
+      io: {
+        files: Input[];
+        aFiles: number;
+        compare: boolean;
+        sink?: OutputSink;
+        onProgress?: (p: Progress) => void;
+      },
+    ): Uint8Array;
+    /** What makes two opens the same timeline ('' for a request that opens none). */
+    openKey(text: string): string;
   };
   exportSpeedscope(inputs: Input | Input[], options?: ExportOptions & { sink?: undefined }): Output[];
   exportSpeedscope(inputs: Input | Input[], options: ExportOptions & { sink: OutputSink }): string[];

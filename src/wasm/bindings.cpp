@@ -34,6 +34,9 @@ EMSCRIPTEN_BINDINGS(scope_speedscope) {
   emscripten::function("serveWebPath", &wasm::serve_web_path);
   emscripten::function("serveNewToken", &wasm::serve_new_token);
   emscripten::function("serveMaxRequestBytes", &wasm::serve_max_request_bytes);
+  emscripten::function("servePlan", &wasm::serve_plan);
+  emscripten::function("serveDispatch", &wasm::serve_dispatch);
+  emscripten::function("serveOpenKey", &wasm::serve_open_key);
   emscripten::function("cliImbalance", &wasm::cli_imbalance);
   emscripten::function("cliDiff", &wasm::cli_diff);
   emscripten::function("compareOpen", &wasm::compare_open);

@@ -86,6 +86,8 @@ val parse_cli(val args) {
     out.set("open", o.open);
     out.set("host", o.host);
     out.set("webDir", o.web_dir);
+    out.set("vs", o.vs);
+    out.set("aFiles", static_cast<double>(o.diff_a_files));
     return out;
   });
 }

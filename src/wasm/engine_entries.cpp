@@ -10,13 +10,31 @@
 
 namespace scope_speedscope::wasm {
 
+// The module's one engine, which the page's worker and the Node CLI's
+// server (serve_dispatch) both ask.
+ss::Engine& module_engine() {
+  static ss::Engine engine;
+  return engine;
+}
+
+val dispatch_with(const std::string& request, ss::EngineIo io, val sink) {
+  io.progress = progress_of(sink);
+  std::optional<JsOutputTarget> target;
+  if (!absent(sink) && !sink["open"].isUndefined()) {
+    target.emplace(sink);
+    io.output = &*target;
+  }
+  const std::vector<uint8_t> answer = module_engine().dispatch(request, io);
+  val bytes = val::global("Uint8Array").new_(answer.size());
+  bytes.call<void>("set", val(emscripten::typed_memory_view(answer.size(), answer.data())));
+  return bytes;
+}
+
 // inputs: {file, fileA, fileB} as prepared for read_input (those the request
 // reads); sink: {progress} and, for timeline-export, an output sink (open,
 // write, close, commit, abort). Returns a fresh Uint8Array.
 val engine_dispatch(std::string request, val inputs, val sink) {
-  static ss::Engine engine;
   ss::EngineIo io;
-  io.progress = progress_of(sink);
   io.read = [&inputs](const std::string& which, const ss::Progress& progress,
                       const ss::ReadPlan& plan) {
     const val input = absent(inputs) ? val::undefined() : inputs[which];
@@ -27,15 +45,7 @@ val engine_dispatch(std::string request, val inputs, val sink) {
     }
     return read_input(input, progress, plan);
   };
-  std::optional<JsOutputTarget> target;
-  if (!absent(sink) && !sink["open"].isUndefined()) {
-    target.emplace(sink);
-    io.output = &*target;
-  }
-  const std::vector<uint8_t> answer = engine.dispatch(request, io);
-  val bytes = val::global("Uint8Array").new_(answer.size());
-  bytes.call<void>("set", val(emscripten::typed_memory_view(answer.size(), answer.data())));
-  return bytes;
+  return dispatch_with(request, std::move(io), sink);
 }
 
 int engine_protocol() { return ss::kEngineProtocol; }

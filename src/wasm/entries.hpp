@@ -15,6 +15,7 @@
 
 #include "boundary.hpp"
 #include "cli/options.hpp"
+#include "engine/engine.hpp"
 
 namespace scope_speedscope::wasm {
 
@@ -51,12 +52,18 @@ bool compare_close(int id);
 // the page's protocol, answered by the core's engine (engine_entries.cpp)
 val engine_dispatch(std::string request, val inputs, val sink);
 int engine_protocol();
+// The answer's bytes to `request` with these inputs read, progress told
+// and downloads written to `sink` (the engine's own, module_engine()).
+val dispatch_with(const std::string& request, ss::EngineIo io, val sink);
 
 // serve's guards for the Node CLI's server (serve_entries.cpp)
 val serve_check(val head, std::string listen_host, std::string token);
 val serve_web_path(std::string target);
 std::string serve_new_token();
 double serve_max_request_bytes();
+val serve_plan(val files, double vs_at);
+val serve_dispatch(std::string request, val files, double a_files, bool compare, val sink);
+std::string serve_open_key(std::string request);
 
 // the Node CLI, constants and messages (cli_entries.cpp)
 val cli_imbalance(val inputs, val args, val warn);

@@ -6,6 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 
+import { createScopeSpeedscope } from '../../dist/node.js';
+
 import {
   asScopeProfiler,
   cases,
@@ -149,6 +151,10 @@ describe('Node CLI', () => {
       ['x.h5'],
       ['x.h5', '-o', 'd', '--bogus'],
       ['x.h5', '-o', 'd', '--ranks', '1-x'],
+      ['serve', '--help'],
+      ['serve', 'a.h5', 'vs'],
+      ['serve', 'vs', 'b.h5', '--port', '0'],
+      ['serve', 'a.h5', 'vs', 'b.h5', 'vs', 'c.h5'],
     ]) {
       const a = node(args);
       const b = native(args);
@@ -162,6 +168,32 @@ describe('Node CLI', () => {
       assert.ok(help.includes(flag), flag);
     }
     assert.equal(node([]).status, 2);
+  });
+
+  it('parses serve FILE... [vs FILE...] with the native parser: the files, vs and the files before it', async () => {
+    const sp = await createScopeSpeedscope();
+    const pick = ({ command, files, vs, aFiles }) => ({ command, files, vs, aFiles });
+    assert.deepEqual(pick(sp.cli.parse(['serve', 'a0.h5', 'a1.h5', 'vs', 'b0.h5', '--port', '0'])), {
+      command: 'serve',
+      files: ['a0.h5', 'a1.h5', 'b0.h5'],
+      vs: true,
+      aFiles: 2,
+    });
+    assert.deepEqual(pick(sp.cli.parse(['serve', 'p0.h5', 'p1.h5', 'p2.h5'])), {
+      command: 'serve',
+      files: ['p0.h5', 'p1.h5', 'p2.h5'],
+      vs: false,
+      aFiles: 1,
+    });
+    assert.deepEqual(pick(sp.cli.parse(['diff', 'a.h5', 'vs', 'b0.h5', 'b1.h5'])), {
+      command: 'diff',
+      files: ['a.h5', 'b0.h5', 'b1.h5'],
+      vs: true,
+      aFiles: 1,
+    });
+    assert.throws(() => sp.cli.parse(['serve', 'a.h5', 'vs']), {
+      message: 'the following arguments are required: B (after vs)',
+    });
   });
 
   it('applies --label like the native CLI', () => {

@@ -1,10 +1,13 @@
-// `scope-speedscope serve RUN.h5 [OTHER.h5]` of both CLIs, by the same tests:
-// the native one (src/cli/serve.cpp, the native engine) and the Node one
-// (src/js/engine-server.js, the wasm engine inside Node): the page and the
-// engine behind a token, Host and Origin checks and no path escapes; the
-// answers are the wasm engine's in the test (the same dispatcher, built
+// `scope-speedscope serve FILE... [vs FILE...]` of both CLIs, by the same
+// tests: the native one (src/cli/serve.cpp, the native engine) and the Node
+// one (src/js/engine-server.js, the wasm engine inside Node): the page and
+// the engine behind a token, Host and Origin checks and no path escapes;
+// the answers are the wasm engine's in the test (the same dispatcher, built
 // twice), the downloads the CLI's bytes; bad requests get JSON errors and
-// the server keeps serving; Ctrl-C stops it.
+// the server keeps serving; Ctrl-C stops it. A job written one file per
+// process (tests/fixtures/job/) is served as one run: its answers are those
+// of the job written as one file; `A... vs B...` compares two jobs as their
+// one files compare; files that are not one job are refused before any URL.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,10 +18,13 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { createScopeSpeedscope, decodeAnswer } from '../../dist/node.js';
-import { dist, inputPath, nativeCli } from './helpers.mjs';
+import { dist, fixtures, inputPath, nativeCli } from './helpers.mjs';
 import { nodeCli, startCli } from './serve-helpers.mjs';
 
 const RUN = inputPath('ranks_imbalance_s3.h5');
+const jobFile = (ranks, name) => path.join(fixtures, 'job', String(ranks), name);
+const parts = (ranks, count = ranks) =>
+  Array.from({ length: count }, (_, r) => jobFile(ranks, `job_rank${String(r).padStart(5, '0')}.h5`));
 
 // Each CLI: how to start it, how to run it to its end, what it calls its engine.
 const CLIS = [
@@ -166,8 +172,9 @@ for (const cli of CLIS) {
           protocol: 2,
           version: sp.version,
           engine: cli.engine,
-          runs: [{ name: 'ranks_imbalance_s3.h5', size: fs.statSync(RUN).size }],
+          runs: [{ name: 'ranks_imbalance_s3.h5', size: fs.statSync(RUN).size, info: wasm({ type: 'inspect' }).info }],
           compare: false,
+          sides: [[0]],
         });
       }
       const sameOrigin = await ask({ type: 'engine-version' }, { Origin: `http://127.0.0.1:${port}` });
@@ -312,6 +319,167 @@ for (const cli of CLIS) {
     });
   });
 
+  describe(`${cli.kind} serve of a job written one file per process`, { timeout: 300_000 }, () => {
+    let sp;
+    const servers = [];
+    before(async () => {
+      sp = await createScopeSpeedscope();
+    });
+    after(async () => {
+      for (const s of servers) await s.stop();
+    });
+    const start = async (files) => {
+      const s = await serve(files);
+      servers.push(s);
+      return s;
+    };
+    const askOf = (s) => async (request) => {
+      const res = await raw(s.url, {
+        method: 'POST',
+        path: '/engine',
+        headers: { Cookie: cookieOf(s.url), 'Content-Type': 'application/json' },
+        body: JSON.stringify(request),
+      });
+      return { status: res.status, answer: decodeAnswer(new Uint8Array(res.body)) };
+    };
+    const runInfo = async (s) => json(await raw(s.url, { path: '/engine/run', headers: { Cookie: cookieOf(s.url) } }));
+    const input = (file) => ({ name: file, path: file });
+    const inspected = (file) => sp.engineRequest({ type: 'inspect' }, { inputs: { file: input(file) } }).info;
+    // An answer without what differs by build or by open (the timeline's id).
+    const same = (answer) => {
+      const { memoryBytes, timeline, ...rest } = answer;
+      assert.equal(typeof memoryBytes, 'number');
+      assert.equal(typeof timeline, 'number');
+      return rest;
+    };
+    // The bars of every lane over the whole run, as plain numbers.
+    const barsOf = async (ask, opened) => {
+      const out = [];
+      for (let lane = 0; lane < opened.lanes.length; lane++) {
+        const request = { type: 'timeline-bars', timeline: opened.timeline, lanes: [lane], start: 0 };
+        const { answer } = await ask({ ...request, end: opened.runEnd, width: 800 });
+        out.push(answer.bars.map((b) => ['start', 'end', 'depth', 'frame', 'count'].map((k) => [...b[k]])));
+      }
+      return out;
+    };
+
+    test('two files of one job: one run, timeline-open with count 2 answers as the job written as one file', async () => {
+      const files = parts(2);
+      const s = await start(files);
+      assert.match(
+        s.stdout,
+        new RegExp(
+          `^Serving ${files[0]} and ${files[1]} \\(one job\\) in the ${cli.engine} engine at http://127\\.0\\.0\\.1:\\d+/\\?token=[0-9a-f]{64}\\n`,
+        ),
+      );
+      assert.deepEqual(await runInfo(s), {
+        protocol: 2,
+        version: sp.version,
+        engine: cli.engine,
+        runs: files.map((f) => ({ name: path.basename(f), size: fs.statSync(f).size, info: inspected(f) })),
+        compare: false,
+        sides: [[0, 1]],
+      });
+      const ask = askOf(s);
+      const options = { ranks: 'all' };
+      const { status, answer: opened } = await ask({ type: 'timeline-open', count: 2, options });
+      assert.equal(status, 200);
+      assert.equal(opened.type, 'result', opened.message);
+      const single = jobFile(2, 'job.h5');
+      const one = sp.engineRequest({ type: 'timeline-open', options }, { inputs: { file: input(single) } });
+      assert.deepEqual(
+        opened.lanes.map((l) => l.name),
+        ['rank 0', 'rank 1'],
+      );
+      assert.deepEqual(same(opened), same(one));
+      const bars = await barsOf(ask, opened);
+      const wasmBars = [];
+      for (let lane = 0; lane < one.lanes.length; lane++) {
+        const b = sp.engineRequest({
+          type: 'timeline-bars',
+          timeline: one.timeline,
+          lanes: [lane],
+          start: 0,
+          end: one.runEnd,
+          width: 800,
+        }).bars;
+        wasmBars.push(b.map((x) => ['start', 'end', 'depth', 'frame', 'count'].map((k) => [...x[k]])));
+      }
+      assert.deepEqual(bars, wasmBars);
+      assert.ok(bars.flat(3).length > 0);
+      // Its download is the CLI's document of the job written as one file.
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'serve-engine-job-'));
+      try {
+        const out = path.join(dir, 'expected.json');
+        const made = spawnSync(nativeCli, [single, '--ranks', 'all', '--filepath', out, '--quiet']);
+        assert.equal(made.status, 0, made.stderr.toString());
+        const res = await raw(s.url, {
+          method: 'POST',
+          path: '/engine',
+          headers: { Cookie: cookieOf(s.url), 'Content-Type': 'application/json' },
+          body: JSON.stringify({ type: 'timeline-export', timeline: opened.timeline, options: {} }),
+        });
+        const { outputs } = json(res);
+        const doc = await raw(s.url, { path: `/${outputs[0].url}`, headers: { Cookie: cookieOf(s.url) } });
+        assert.ok(doc.body.equals(fs.readFileSync(out)));
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+      // By position, file1 is the second file; `served` names a file for an input.
+      const second = await ask({ type: 'timeline-open', count: 1, served: { file0: 1 }, options: {} });
+      assert.deepEqual(
+        second.answer.lanes.map((l) => l.name),
+        ['rank 1'],
+      );
+      const bad = await ask({ type: 'timeline-open', served: { file: 2 }, options: {} });
+      assert.equal(bad.status, 400);
+      assert.equal(
+        bad.answer.message,
+        "scope-speedscope engine: 'served' must give each input a served file (a whole number from 0 to 1)",
+      );
+      const none = await ask({ type: 'timeline-compare-open', options: {} });
+      assert.equal(none.status, 400);
+      assert.equal(none.answer.message, "scope-speedscope engine: this server has no input 'fileB'");
+    });
+
+    test('A... vs B...: two jobs compared as the jobs written as one file compare', async () => {
+      const a = parts(2);
+      const b = parts(64);
+      const s = await start([...a, 'vs', ...b]);
+      assert.match(
+        s.stdout,
+        new RegExp(
+          `^Serving ${b[0]} and 63 more files \\(one job\\) against ${a[0]} and ${a[1]} \\(one job\\) in the ${cli.engine} engine at `,
+        ),
+      );
+      const info = await runInfo(s);
+      assert.equal(info.compare, true);
+      assert.deepEqual(info.sides, [[0, 1], Array.from({ length: 64 }, (_, i) => i + 2)]);
+      assert.deepEqual(
+        info.runs.map((r) => r.name),
+        [...a, ...b].map((f) => path.basename(f)),
+      );
+      const ask = askOf(s);
+      const options = { ranks: 'all' };
+      const { status, answer } = await ask({ type: 'timeline-compare-open', countA: 2, countB: 64, options });
+      assert.equal(status, 200);
+      assert.equal(answer.type, 'result', answer.message);
+      const one = sp.engineRequest(
+        { type: 'timeline-compare-open', options },
+        { inputs: { fileA: input(jobFile(2, 'job.h5')), fileB: input(jobFile(64, 'job.h5')) } },
+      );
+      assert.deepEqual(same(answer), same(one));
+      assert.equal(answer.lanes.length, 66);
+      assert.deepEqual(answer.compare.regions, one.compare.regions);
+      // fileA and fileB are each side's first file: A's rank 0 against B's rank 0.
+      const firsts = await ask({ type: 'timeline-compare-open', options: {} });
+      assert.deepEqual(
+        firsts.answer.lanes.map((l) => l.name),
+        ['B · rank 0', 'A · rank 0'],
+      );
+    });
+  });
+
   describe(`${cli.kind} serve, starting and stopping`, { timeout: 120_000 }, () => {
     test('a run that cannot be opened: exit 1 and its message, before any URL', () => {
       const bad = inputPath('not_hdf5.h5');
@@ -332,13 +500,54 @@ for (const cli of CLIS) {
       );
     });
 
-    test('usage: at most two runs; serve --help names every option', () => {
-      const three = spawnSync(cli.program, [...cli.argv, 'serve', RUN, RUN, RUN], { encoding: 'utf8' });
-      assert.equal(three.status, 2);
-      assert.match(three.stderr, /error: unrecognized argument: .*ranks_imbalance_s3\.h5\n$/);
+    test('files that are not one job: exit 1 and the core’s message naming them, before any URL', () => {
+      // Three files without vs are one job; two of them hold rank 0.
+      const files = [...parts(2), jobFile(2, 'rerun_rank00000.h5')];
+      const r = spawnSync(cli.program, [...cli.argv, 'serve', ...files, '--port', '0'], {
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      assert.equal(r.status, 1);
+      assert.equal(r.stdout, '');
+      assert.equal(
+        r.stderr,
+        `error: ${files[0]} and ${files[2]} both hold rank 0: the files of one job must hold different ranks ` +
+          '(two runs of the same ranks are compared, not joined)\n',
+      );
+      // A side of vs that is not one job: a process's file and a file recording mpi_size 1.
+      const other = inputPath('hdf5-schema-2.h5');
+      const side = spawnSync(cli.program, [...cli.argv, 'serve', RUN, 'vs', parts(2)[1], other, '--port', '0'], {
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      assert.equal(side.status, 1);
+      assert.equal(side.stdout, '');
+      assert.equal(
+        side.stderr,
+        `error: ${parts(2)[1]} and ${other} are not files of one job: ${parts(2)[1]} is one process's file ` +
+          `(no mpi_size), ${other} records mpi_size 1\n`,
+      );
+    });
+
+    test('usage: vs needs files on both sides, once; serve --help names every option and vs', () => {
+      const usage =
+        'usage: scope-speedscope serve [FILE... [vs FILE...]] [--port N] [--host ADDR] [--no-open] [--web DIR]\n';
+      for (const [args, message] of [
+        [[RUN, 'vs'], 'the following arguments are required: B (after vs)'],
+        [['vs', RUN], 'the following arguments are required: A (before vs)'],
+        [[RUN, 'vs', RUN, 'vs', RUN], 'vs given twice: serve A... vs B... (a file named vs is ./vs)'],
+      ]) {
+        const r = spawnSync(cli.program, [...cli.argv, 'serve', ...args], { encoding: 'utf8' });
+        assert.equal(r.status, 2, args.join(' '));
+        assert.equal(r.stdout, '');
+        assert.equal(r.stderr, `${usage}error: ${message}\n`);
+      }
       const help = spawnSync(cli.program, [...cli.argv, 'serve', '--help'], { encoding: 'utf8' });
       assert.equal(help.status, 0);
-      for (const o of ['--port N', '--host ADDR', '--web DIR', '--no-open']) assert.ok(help.stdout.includes(o), o);
+      assert.ok(help.stdout.startsWith(usage));
+      for (const o of ['--port N', '--host ADDR', '--web DIR', '--no-open', 'A... vs B...']) {
+        assert.ok(help.stdout.includes(o), o);
+      }
     });
 
     test('Ctrl-C and SIGTERM stop it within 5 s, exit 0', async () => {

@@ -119,14 +119,17 @@ describe('scope-speedscope view', () => {
     assert.equal(badPort.status, 2);
     assert.equal(
       badPort.stderr,
-      'usage: scope-speedscope serve [RUN.h5 [OTHER.h5]] [--port N] [--host ADDR] [--no-open] [--web DIR]\n' +
+      'usage: scope-speedscope serve [FILE... [vs FILE...]] [--port N] [--host ADDR] [--no-open] [--web DIR]\n' +
         "error: argument --port: invalid port 'x' (0-65535)\n",
     );
     const help = node(['view', '--help']);
     assert.equal(help.status, 0);
     assert.match(help.stdout, /^usage: scope-speedscope view /);
     for (const flag of ['--port', '--no-open', 'SCOPE_SPEEDSCOPE_NO_OPEN']) assert.ok(help.stdout.includes(flag), flag);
-    assert.match(node(['serve', '-h']).stdout, /^usage: scope-speedscope serve \[RUN\.h5 \[OTHER\.h5\]\] \[--port N\]/);
+    assert.match(
+      node(['serve', '-h']).stdout,
+      /^usage: scope-speedscope serve \[FILE\.\.\. \[vs FILE\.\.\.\]\] \[--port N\]/,
+    );
     // A run is opened in the wasm engine (tests/js/serve-engine.test.mjs); one
     // that cannot be opened is said before any URL.
     const run = node(['serve', 'run.h5']);

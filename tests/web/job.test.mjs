@@ -3,14 +3,17 @@
 // job of 2 ranks on the timeline (lanes by rank), its Ranks panel the same
 // table as the job written as one file (job.h5) shows, and its download
 // that file's document; compared with another run as run B; a process's file without rank 0 opens its rank;
-// files of two jobs are refused, naming both.
+// files of two jobs are refused, naming both; a link to the job's view names
+// its first file and how many files it is, restores on the same files
+// (dropped in any order) and says so when only some of them are chosen.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createScopeSpeedscope } from '../../dist/node.js';
 import { rowTexts } from '../../web/timeline/ranks.js';
+import { fragmentToView } from '../../web/view-link.js';
 import {
   allRanks,
   assertSameOrigin,
@@ -26,6 +29,17 @@ import {
 const DIR = 'job/2';
 const PARTS = ['job_rank00000.h5', 'job_rank00001.h5'];
 const input = (name) => ({ name, bytes: new Uint8Array(readFileSync(join(fixtures, DIR, name))) });
+
+// The address's view once it passes `check` (the fragment follows the view).
+async function fragmentSettles(page, check) {
+  let view = null;
+  for (let i = 0; i < 100 && !(view && check(view)); i++) {
+    await page.waitForTimeout(100);
+    view = fragmentToView(await page.evaluate(() => window.location.hash)).view ?? null;
+  }
+  assert.ok(view && check(view), `the fragment: ${await page.evaluate(() => window.location.hash)}`);
+  return view;
+}
 
 const lanesShown = (page) => page.locator('[data-testid=timeline-lanes] .tl-lane-name').allTextContents();
 const tableRows = (page) =>
@@ -122,6 +136,51 @@ describe('a job written one file per process, dropped on the page', () => {
     assert.equal(await drop(page, ['job_rank00001.h5'], { dir: DIR }), 'done');
     assert.equal(await chartPainted(page), 'painted');
     assert.deepEqual(await lanesShown(page), ['rank 1']);
+  });
+
+  test("a link to the job's view: the same files restore it, in any order; one of them says so", async () => {
+    const one = await browser.openPage();
+    assert.equal(await drop(one, PARTS, { dir: DIR }), 'done');
+    assert.equal(await chartPainted(one), 'painted');
+    await allRanksTable(one, 5);
+    await one.locator('#tl-imbalance button', { hasText: 'solve' }).click();
+    const sent = await fragmentSettles(one, (v) => v.ranks === 'all' && v.region === 'solve');
+    const size = statSync(join(fixtures, DIR, PARTS[0])).size;
+    assert.deepEqual(sent.file.name, PARTS[0]);
+    assert.equal(sent.file.size, size);
+    assert.equal(sent.files, 2);
+    const hash = await one.evaluate(() => window.location.hash);
+    assert.match(hash, /&files=2&/);
+    await one.close();
+
+    const two = await browser.openPage(hash);
+    assert.equal(
+      await two.getByTestId('link-notice').textContent(),
+      `This link shows a view of a job of 2 files, the first ${PARTS[0]} (${size.toLocaleString('en-US')} bytes): ` +
+        'choose all 2 of them to see it.',
+    );
+    assert.equal(await drop(two, [...PARTS].reverse(), { dir: DIR }), 'done');
+    assert.equal(await chartPainted(two), 'painted');
+    await fragmentSettles(two, (v) => v.region === 'solve');
+    assert.equal(await two.evaluate(() => window.location.hash), hash, 'the same view, field by field');
+    assert.deepEqual(await lanesShown(two), ['rank 0', 'rank 1']);
+    assert.equal(await two.locator('#tl-imbalance tr.highlighted .tl-region').textContent(), 'solve');
+    assert.ok(await two.getByTestId('link-notice').isHidden());
+    await two.close();
+
+    const three = await browser.openPage(hash);
+    assert.equal(await drop(three, [PARTS[0]], { dir: DIR }), 'done');
+    assert.equal(await chartPainted(three), 'painted');
+    assert.equal(
+      await three.getByTestId('link-notice').textContent(),
+      `The link shows a view of a job of 2 files (the first ${PARTS[0]}); only ${PARTS[0]} was chosen: ` +
+        'choose all 2 of them to see it. The default view is shown.',
+    );
+    assert.deepEqual(await lanesShown(three), ['rank 0']);
+    const own = await fragmentSettles(three, (v) => v.region === null);
+    assert.equal(own.files, 1);
+    assert.deepEqual(own.ranks, [0]);
+    await three.close();
   });
 
   test('files of ranks 1 and 0 of two jobs: the timeline says they are not one job, naming both', async () => {

@@ -1,21 +1,29 @@
-// The page `scope-speedscope serve RUN.h5 [OTHER.h5]` serves, by each CLI
+// The page `scope-speedscope serve FILE... [vs FILE...]` serves, by each CLI
 // (the native one, its native engine; the Node one, the wasm engine in Node):
 // opened from the printed URL it takes the token out of the address bar,
 // opens the run in the server's engine (no worker, no wasm in the page),
 // paints the timeline, offers the CLI's bytes to download and opens a
-// window in speedscope; with two runs it compares them as `diff` does. A
-// page without the token gets 401, and nothing leaves the origin.
+// window in speedscope; with two runs it compares them as `diff` does; a
+// job written one file per process opens as one job (All ranks of the
+// job, the job's download), and `A... vs B...` compares run A with the job
+// B. A page without the token gets 401, and nothing leaves the origin.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { nodeCli, startCli } from '../js/serve-helpers.mjs';
+import { createScopeSpeedscope } from '../../dist/node.js';
+import { rowTexts } from '../../web/timeline/ranks.js';
 import {
+  allRanks,
   assertAccessible,
   assertOutputs,
   caseNamed,
   chartPainted,
+  downloads,
   fixtures,
   nativeCli,
   openInSpeedscope,
@@ -24,6 +32,11 @@ import {
 } from './harness.mjs';
 
 const TERMINAL = ['done', 'failed', 'waiting'];
+const JOB = join(fixtures, 'job', '2');
+const PARTS = ['job_rank00000.h5', 'job_rank00001.h5'].map((f) => join(JOB, f));
+const lanesShown = (page) => page.locator('[data-testid=timeline-lanes] .tl-lane-name').allTextContents();
+const tableRows = (page) =>
+  page.locator('#tl-imbalance tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
 const CLIS = [
   { kind: 'native', program: nativeCli, argv: [], engine: 'native' },
   { kind: 'Node', program: process.execPath, argv: [nodeCli], engine: 'wasm' },
@@ -43,23 +56,28 @@ for (const cli of CLIS) {
       await browser?.close();
     });
 
-    async function open(files, viewport) {
+    // compared: the page opens a comparison (two runs, or vs).
+    async function open(files, viewport, { compared = files.length === 2 } = {}) {
       const server = await serve(files);
       servers.push(server);
       const page = await browser.context.newPage();
       if (viewport) await page.setViewportSize(viewport);
       const requests = [];
       const errors = [];
-      page.on('request', (r) => requests.push(r.url()));
+      const posts = []; // the requests' JSON sent to the engine
+      page.on('request', (r) => {
+        requests.push(r.url());
+        if (r.method() === 'POST' && r.url().endsWith('/engine')) posts.push(JSON.parse(r.postData()));
+      });
       page.on('pageerror', (e) => errors.push(e.message));
       await page.goto(server.url);
       // Two runs: run B is painted alone first, then the comparison opens.
-      if (files.length === 2) {
+      if (compared) {
         await page.waitForFunction(() => document.body.dataset.compare === 'on', null, { timeout: 60_000 });
       }
       assert.equal(await chartPainted(page), 'painted');
       await page.waitForFunction((t) => t.includes(document.body.dataset.phase), TERMINAL, { timeout: 60_000 });
-      return { server, page, requests, errors };
+      return { server, page, requests, errors, posts };
     }
 
     test('one run: the token leaves the address bar, the timeline is painted, the download is the CLI’s', async () => {
@@ -107,6 +125,87 @@ for (const cli of CLIS) {
       const us = (ns) => `${(ns / 1000).toFixed(3).replace(/\.?0+$/, '')} µs`;
       assert.equal(cells[1], us(kernel.a.total), JSON.stringify(cells));
       assert.equal(cells[2], us(kernel.b.total), JSON.stringify(cells));
+      assert.deepEqual(errors, []);
+    });
+
+    test('a job written one file per process: one job, All ranks of the job, the download the CLI’s for the job', async () => {
+      const { page, errors } = await open(PARTS, undefined, { compared: false });
+      assert.match(
+        await page.locator('#version-line').innerText(),
+        new RegExp(`, its ${cli.engine} engine on the server \\(job_rank00000\\.h5 \\+ 1 more file\\)\\.$`),
+      );
+      assert.equal(await page.getByTestId('bar-files').innerText(), 'job_rank00000.h5, job_rank00001.h5');
+      assert.deepEqual(await lanesShown(page), ['rank 0']); // rank 0 by default, as for the one file
+      await allRanks(page);
+      assert.deepEqual(await lanesShown(page), ['rank 0', 'rank 1']);
+      await page.waitForFunction(() => {
+        const t = document.querySelector('[data-testid=imbalance-table]');
+        return t?.dataset.windowEnd && t.tBodies[0].rows.length === 5;
+      });
+      // The Ranks panel's rows: the core's over the job written as one file.
+      const w = await page
+        .getByTestId('imbalance-table')
+        .evaluate((t) => ({ start: Number(t.dataset.windowStart), end: Number(t.dataset.windowEnd) }));
+      const sp = await createScopeSpeedscope();
+      const single = join(JOB, 'job.h5');
+      const tl = await sp.openTimeline({ name: 'job.h5', path: single }, { ranks: 'all' });
+      try {
+        assert.deepEqual(await tableRows(page), tl.imbalance(w.start, w.end).map(rowTexts));
+      } finally {
+        tl.close();
+      }
+      // One download, the job's: the CLI's document of the job written as one file.
+      const dir = mkdtempSync(join(tmpdir(), 'served-job-'));
+      try {
+        const out = join(dir, 'expected.json');
+        const made = spawnSync(nativeCli, [single, '--ranks', 'all', '--filepath', out, '--quiet']);
+        assert.equal(made.status, 0, made.stderr.toString());
+        const written = await downloads(page);
+        assert.deepEqual([...written.keys()], ['profile.speedscope.json']);
+        assert.ok(written.get('profile.speedscope.json').equals(readFileSync(out)), 'the CLI’s bytes');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      assert.deepEqual(errors, []);
+    });
+
+    test('A vs a job: the job is run B, opened alone from its own files, then compared', async () => {
+      const rerun = join(JOB, 'rerun_rank00000.h5');
+      const { page, errors, posts } = await open([rerun, 'vs', ...PARTS], undefined, { compared: true });
+      // Run B alone first, from its own files (served 1 and 2), then the two compared.
+      const opens = posts
+        .filter((p) => p.type.endsWith('-open'))
+        .map(({ type, count, countA, countB, served }) => ({ type, count, countA, countB, served }));
+      assert.deepEqual(opens, [
+        { type: 'timeline-open', count: 2, countA: undefined, countB: undefined, served: { file0: 1, file1: 2 } },
+        {
+          type: 'timeline-compare-open',
+          count: undefined,
+          countA: undefined,
+          countB: 2,
+          served: { fileA: 0, fileB0: 1, fileB1: 2 },
+        },
+      ]);
+      assert.ok(await page.getByTestId('error').isHidden(), await page.getByTestId('error').innerText());
+      assert.match(
+        await page.locator('#version-line').innerText(),
+        /\(job_rank00000\.h5 \+ 1 more file against rerun_rank00000\.h5\)\.$/,
+      );
+      assert.equal(
+        await page.getByTestId('status').textContent(),
+        'Comparing job_rank00000.h5 + 1 more file (B) with rerun_rank00000.h5 (A).',
+      );
+      assert.deepEqual(await lanesShown(page), ['B · rank 0', 'A · rank 0']);
+      await allRanks(page);
+      await page.waitForFunction(() => document.body.dataset.compare === 'on', null, { timeout: 60_000 });
+      assert.deepEqual(await lanesShown(page), ['B · rank 0', 'B · rank 1', 'A · rank 0']);
+      // The download is run B's: the job's document.
+      const written = await downloads(page);
+      assert.deepEqual([...written.keys()], ['profile.speedscope.json']);
+      assert.deepEqual(
+        JSON.parse(written.get('profile.speedscope.json').toString('utf8')).profiles.map((p) => p.name),
+        ['rank 0', 'rank 1'],
+      );
       assert.deepEqual(errors, []);
     });
 

@@ -233,7 +233,7 @@ TEST(cli_options, view_takes_the_export_options_and_needs_no_output) {
   EXPECT_EQ(usage_error([] { parse_cli({"a.h5", "-o", "d", "--no-open"}); }), "usage");
 }
 
-TEST(cli_options, serve_takes_up_to_two_runs_a_port_a_host_and_the_page) {
+TEST(cli_options, serve_takes_files_a_port_a_host_and_the_page) {
   const CliOptions o = parse_cli({"serve", "--port", "9000"});
   EXPECT_EQ(o.command, CliCommand::serve);
   EXPECT_EQ(o.port, 9000);
@@ -246,8 +246,48 @@ TEST(cli_options, serve_takes_up_to_two_runs_a_port_a_host_and_the_page) {
   EXPECT_EQ(two.web_dir, "site");
   EXPECT_EQ(two.port, 0);
   EXPECT_FALSE(two.open);
+  EXPECT_FALSE(two.vs);
   EXPECT_TRUE(parse_cli({"serve", "--help"}).help);
   EXPECT_TRUE(parse_cli({"view", "-h"}).help);
+}
+
+// serve FILE... [vs FILE...]: any number of files (a job's); vs splits run
+// A's from run B's as diff's does, with diff's messages.
+TEST(cli_options, serve_takes_a_jobs_files_and_vs_as_diff_does) {
+  const CliOptions three = parse_cli({"serve", "a_rank0.h5", "a_rank1.h5", "a_rank2.h5"});
+  EXPECT_EQ(three.files, (Strings{"a_rank0.h5", "a_rank1.h5", "a_rank2.h5"}));
+  EXPECT_FALSE(three.vs);
+  const CliOptions vs =
+      parse_cli({"serve", "a0.h5", "a1.h5", "vs", "b0.h5", "b1.h5", "b2.h5", "--port", "0"});
+  EXPECT_TRUE(vs.vs);
+  EXPECT_EQ(vs.diff_a_files, 2u);
+  EXPECT_EQ(vs.files, (Strings{"a0.h5", "a1.h5", "b0.h5", "b1.h5", "b2.h5"}));
+  EXPECT_EQ(vs.port, 0);
+  const CliOptions one_each = parse_cli({"serve", "a.h5", "vs", "b.h5"});
+  EXPECT_TRUE(one_each.vs);
+  EXPECT_EQ(one_each.diff_a_files, 1u);
+  // A file named vs is ./vs.
+  EXPECT_FALSE(parse_cli({"serve", "./vs", "b.h5"}).vs);
+  const CliOptions diff = parse_cli({"diff", "a.h5", "vs", "b.h5", "c.h5"});
+  EXPECT_TRUE(diff.vs);
+  EXPECT_EQ(diff.diff_a_files, 1u);
+  EXPECT_FALSE(parse_cli({"diff", "a.h5", "b.h5"}).vs);
+  const auto message = [](const Strings& args) {
+    try {
+      parse_cli(args);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message({"serve", "a.h5", "vs"}), "the following arguments are required: B (after vs)");
+  EXPECT_EQ(message({"serve", "vs", "b.h5"}),
+            "the following arguments are required: A (before vs)");
+  EXPECT_EQ(message({"serve", "a.h5", "vs", "b.h5", "vs", "c.h5"}),
+            "vs given twice: serve A... vs B... (a file named vs is ./vs)");
+  EXPECT_EQ(message({"diff", "a.h5", "vs", "b.h5", "vs", "c.h5"}),
+            "vs given twice: diff A... vs B... (a file named vs is ./vs)");
+  EXPECT_EQ(message({"serve", "--help", "a.h5", "vs"}), "no error");
 }
 
 TEST(cli_options, view_and_serve_usage_errors) {
@@ -265,7 +305,6 @@ TEST(cli_options, view_and_serve_usage_errors) {
   EXPECT_EQ(message({"view", "a.h5", "--port", "65536"}),
             "argument --port: invalid port '65536' (0-65535)");
   EXPECT_EQ(message({"view", "a.h5", "--port"}), "argument --port: expected one argument");
-  EXPECT_EQ(message({"serve", "a.h5", "b.h5", "c.h5"}), "unrecognized argument: c.h5");
   EXPECT_EQ(message({"serve", "--ranks", "1"}), "unrecognized argument: --ranks");
   EXPECT_EQ(message({"serve", "--no-open=1"}), "unrecognized argument: --no-open=1");
   EXPECT_EQ(message({"serve", "--host", ""}), "argument --host: expected an address");
@@ -288,7 +327,8 @@ TEST(cli_options, each_command_has_a_short_help_starting_with_its_usage) {
   EXPECT_NE(cli_help(CliCommand::view).find("--no-open"), std::string::npos);
   EXPECT_NE(cli_help().find("view FILE..."), std::string::npos)
       << "the export's help names the commands";
-  EXPECT_NE(cli_help().find("serve [RUN.h5 [OTHER.h5]] [options]"), std::string::npos);
+  EXPECT_NE(cli_help().find("serve [FILE... [vs FILE...]] [options]"), std::string::npos);
+  EXPECT_NE(cli_help(CliCommand::serve).find("A... vs B..."), std::string::npos);
 }
 
 }  // namespace
