@@ -15,7 +15,7 @@ import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures", "gen"))
-from make_ranks import NAMES, VLEN, calls_of_rank  # noqa: E402
+from make_ranks import NAMES, VLEN, calls_of_rank, row_columns, write_index  # noqa: E402
 
 KERNELS = 32
 CHUNK = 1 << 20
@@ -50,11 +50,9 @@ def main(argv):
             deltas, durations = [], []
             for rid, name in enumerate(NAMES):
                 s, e = regions[name]
-                d = np.empty_like(s)
-                d[0] = s[0]
-                d[1:] = np.diff(s)
+                d, durs = row_columns(s, e)
                 deltas.append(d)
-                durations.append(e - s)
+                durations.append(durs)
                 region_ids.append(rid)
                 rank_col.append(rank)
                 offsets.append(at)
@@ -66,16 +64,7 @@ def main(argv):
                 ds.resize((at,))
                 ds[at - len(data):at] = data
             print(f"rank {rank + 1}/{ranks}: {at:,} calls", file=sys.stderr, flush=True)
-        n = len(region_ids)
-        idx = "rank_region_index/"
-        f.create_dataset(idx + "region_ids", data=np.array(region_ids, np.uint32))
-        f.create_dataset(idx + "ranks", data=np.array(rank_col, np.uint32))
-        f.create_dataset(idx + "event_offsets", data=np.array(offsets, np.uint64))
-        f.create_dataset(idx + "event_counts", data=np.array(counts, np.uint64))
-        f.create_dataset(idx + "source_lines", data=np.full(n, -1, np.int64))
-        for name, value in (("source_files", ""), ("source_texts", ""), ("tags", "[]")):
-            f.create_dataset(idx + name, data=[value] * n, dtype=VLEN)
-        f.create_dataset(idx + "exclusive_totals", data=np.full(n, -1, np.int64))
+        write_index(f, region_ids, rank_col, offsets, counts)
 
 
 if __name__ == "__main__":
