@@ -111,6 +111,8 @@ RankTimes rank_times(const ss::Timeline& tl) {
 int main(int argc, char** argv) {
   // As the native CLI: a file may take the machine's memory.
   scope_speedscope::set_memory_per_file(scope_speedscope::machine_memory());
+  if (std::getenv("SCOPE_BENCH_DECODE_ONE") == nullptr)
+    scope_speedscope::set_decode_threads(scope_speedscope::machine_threads());
   if (argc < 2) {
     std::fprintf(stderr, "usage: timeline-bench FILE [RANKS] [ranks-only]\n");
     return 2;

@@ -93,6 +93,8 @@ ss::Run read_files(const std::vector<std::string>& paths, bool sources) {
 int main(int argc, char** argv) {
   // Natively a file may take the machine's memory, not the wasm builds' 2 GiB.
   ss::set_memory_per_file(ss::machine_memory());
+  // and a compressed column's chunks are decoded on every core.
+  ss::set_decode_threads(ss::machine_threads());
   std::vector<std::string> args(argv + 1, argv + argc);
   const ss::CliCommand command = ss::cli_command(args);
   if (command == ss::CliCommand::view) {

@@ -3,11 +3,12 @@
 // without the calls' times as the page's inspection reads it (a file that
 // read refuses must be refused whole too), the inspection the page shows, and the whole export of
 // every rank with calls (at most four) into a sink that only checks the JSON is well formed enough
-// to end where it should. A refusal (scope_speedscope::Error) is the normal
-// outcome; anything else is a finding: a crash or sanitizer report, an
-// exception of another type (std::bad_alloc from a buffer sized by the file,
-// a std::length_error, ...), a hang (-timeout) or memory beyond
-// -rss_limit_mb / -malloc_limit_mb.
+// to end where it should. Every input is also read with its compressed
+// columns decoded on two threads (read/h5_chunks.cpp, what the native CLI
+// does): the same columns or the same refusal, or it is a finding. A refusal
+// (scope_speedscope::Error) is the normal outcome; anything else is a finding: a crash or sanitizer
+// report, an exception of another type (std::bad_alloc from a buffer sized by the file, a
+// std::length_error, ...), a hang (-timeout) or memory beyond -rss_limit_mb / -malloc_limit_mb.
 //
 // Build: cmake --preset fuzz && cmake --build --preset fuzz; run: scripts/fuzz.sh
 // (docs/reliability.md).
@@ -61,7 +62,32 @@ class CheckingTarget final : public ss::OutputTarget {
 
 }  // namespace
 
+namespace {
+
+// The columns read, or the refusal's words.
+std::string read_outcome(const uint8_t* data, std::size_t size, unsigned threads,
+                         std::vector<int64_t>& start, std::vector<int64_t>& end) {
+  ss::set_decode_threads(threads);
+  std::string error;
+  try {
+    ss::Run run = ss::read_run_from_memory(data, size, "fuzz.h5");
+    start = std::move(run.start_ns);
+    end = std::move(run.end_ns);
+  } catch (const ss::Error& e) {
+    error = e.what();
+  }
+  ss::set_decode_threads(1);
+  return error;
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
+  {  // one thread decoding, or two: the same read
+    std::vector<int64_t> s1, e1, s2, e2;
+    if (read_outcome(data, size, 1, s1, e1) != read_outcome(data, size, 2, s2, e2)) std::abort();
+    if (s1 != s2 || e1 != e2) std::abort();
+  }
   // What the page asks first: what the file holds, read without the calls'
   // times. A file refused so must be refused when read whole too.
   bool index_refused = false;

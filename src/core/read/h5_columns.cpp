@@ -215,6 +215,7 @@ std::vector<int64_t> read_int64_column(File& f, hid_t loc, const std::string& pa
   f.claim_memory(n * 8, "dataset '" + shown + "' (" + std::to_string(n) + " values)");
   std::vector<int64_t> out(n);
   if (n == 0) return out;
+  if (read_column_in_parallel(f, dset.get(), n, out.data(), events)) return out;
 
   Handle file_space(H5Dget_space(dset.get()), H5Sclose);
   // Blocks of about a million values, whole chunks each, so progress moves

@@ -121,6 +121,11 @@ uint64_t dataset_length(const File& f, hid_t dset, const std::string& what);
 // the file stores for the dataset (no buffer is sized from a lie).
 std::vector<int64_t> read_int64_column(File& f, hid_t loc, const std::string& path,
                                        bool events = false, const std::string& shown = {});
+// The same column's n values into `out` with its chunks decoded on every
+// core (h5_chunks.cpp), when set_decode_threads asked for more than one and
+// the dataset is one whose chunks we decode; false when it did not (then
+// `out` holds nothing of use and the caller reads through HDF5).
+bool read_column_in_parallel(File& f, hid_t dset, uint64_t n, int64_t* out, bool events);
 // Values [begin, end) of a 1-D numeric dataset.
 struct ValueRange {
   uint64_t begin, end;

@@ -89,19 +89,16 @@ bool check_call(const char* name, unsigned flags, uint64_t* expected, size_t* re
   return true;
 }
 
-size_t decode_deflate(unsigned flags, size_t, const unsigned[], size_t nbytes, size_t* buf_size,
-                      void** buf) {
-  uint64_t expected = 0;
-  size_t result = 0;
-  if (!check_call("gzip", flags, &expected, &result)) return result;
-  if (nbytes > UINT_MAX) return refuse("a gzip chunk of " + bytes(nbytes) + " is too large");
-  Output out(expected);
-  if (out.data == nullptr) return refuse("out of memory for a chunk of " + bytes(expected));
+// The decoders proper: `nbytes` stored bytes into exactly `expected` bytes
+// at `out`; "" or why not. No HDF5 call: any thread may run them.
+std::string inflate_into(const void* in, size_t nbytes, void* out, uint64_t expected) {
+  if (nbytes > UINT_MAX) return "a gzip chunk of " + bytes(nbytes) + " is too large";
+  if (expected > UINT_MAX) return "a gzip chunk of " + bytes(expected) + " is too large";
   z_stream z{};
-  if (inflateInit(&z) != Z_OK) return refuse("zlib could not start");
-  z.next_in = static_cast<Bytef*>(*buf);
+  if (inflateInit(&z) != Z_OK) return "zlib could not start";
+  z.next_in = static_cast<Bytef*>(const_cast<void*>(in));
   z.avail_in = static_cast<uInt>(nbytes);
-  z.next_out = static_cast<Bytef*>(out.data);
+  z.next_out = static_cast<Bytef*>(out);
   z.avail_out = static_cast<uInt>(expected);
   const int status = inflate(&z, Z_FINISH);
   const uint64_t got = z.total_out;
@@ -110,39 +107,55 @@ size_t decode_deflate(unsigned flags, size_t, const unsigned[], size_t nbytes, s
   inflateEnd(&z);
   if (status == Z_STREAM_END) {
     if (got != expected) {
-      return refuse("a gzip chunk decodes to " + bytes(got) + ", not " + chunk_of(expected));
+      return "a gzip chunk decodes to " + bytes(got) + ", not " + chunk_of(expected);
     }
-    return out.hand_over(got, buf_size, buf);
+    return "";
   }
-  if (status == Z_DATA_ERROR) return refuse("a gzip chunk is damaged (" + message + ")");
-  if (status == Z_MEM_ERROR) return refuse("out of memory decoding a gzip chunk");
+  if (status == Z_DATA_ERROR) return "a gzip chunk is damaged (" + message + ")";
+  if (status == Z_MEM_ERROR) return "out of memory decoding a gzip chunk";
   // Z_BUF_ERROR or Z_OK: the stream wants more input, or more room.
-  if (input_left == 0)
-    return refuse("a gzip chunk of " + bytes(nbytes) + " ends before its stream does");
-  return refuse("a gzip chunk decodes to more than " + chunk_of(expected));
+  if (input_left == 0) return "a gzip chunk of " + bytes(nbytes) + " ends before its stream does";
+  return "a gzip chunk decodes to more than " + chunk_of(expected);
+}
+
+std::string unlzf_into(const void* in, size_t nbytes, void* out, uint64_t expected) {
+  if (nbytes == 0) return "an LZF chunk is empty";
+  if (nbytes > UINT_MAX) return "an LZF chunk of " + bytes(nbytes) + " is too large";
+  if (expected > UINT_MAX) return "an LZF chunk of " + bytes(expected) + " is too large";
+  errno = 0;
+  const unsigned got =
+      lzf_decompress(in, static_cast<unsigned>(nbytes), out, static_cast<unsigned>(expected));
+  if (got == 0) {
+    if (errno == E2BIG) return "an LZF chunk decodes to more than " + chunk_of(expected);
+    return "an LZF chunk of " + bytes(nbytes) +
+           " is damaged (it refers to data before its start or runs past its end)";
+  }
+  if (got != expected)
+    return "an LZF chunk decodes to " + bytes(got) + ", not " + chunk_of(expected);
+  return "";
+}
+
+// A decoder run by HDF5: the stored chunk in `*buf` replaced by its bytes.
+size_t run_decoder(const char* name, unsigned flags, size_t nbytes, size_t* buf_size, void** buf,
+                   std::string (*into)(const void*, size_t, void*, uint64_t)) {
+  uint64_t expected = 0;
+  size_t result = 0;
+  if (!check_call(name, flags, &expected, &result)) return result;
+  Output out(expected);
+  if (out.data == nullptr) return refuse("out of memory for a chunk of " + bytes(expected));
+  const std::string why = into(*buf, nbytes, out.data, expected);
+  if (!why.empty()) return refuse(why);
+  return out.hand_over(expected, buf_size, buf);
+}
+
+size_t decode_deflate(unsigned flags, size_t, const unsigned[], size_t nbytes, size_t* buf_size,
+                      void** buf) {
+  return run_decoder("gzip", flags, nbytes, buf_size, buf, inflate_into);
 }
 
 size_t decode_lzf(unsigned flags, size_t, const unsigned[], size_t nbytes, size_t* buf_size,
                   void** buf) {
-  uint64_t expected = 0;
-  size_t result = 0;
-  if (!check_call("LZF", flags, &expected, &result)) return result;
-  if (nbytes == 0) return refuse("an LZF chunk is empty");
-  if (nbytes > UINT_MAX) return refuse("an LZF chunk of " + bytes(nbytes) + " is too large");
-  Output out(expected);
-  if (out.data == nullptr) return refuse("out of memory for a chunk of " + bytes(expected));
-  errno = 0;
-  const unsigned got = lzf_decompress(*buf, static_cast<unsigned>(nbytes), out.data,
-                                      static_cast<unsigned>(expected));
-  if (got == 0) {
-    if (errno == E2BIG) return refuse("an LZF chunk decodes to more than " + chunk_of(expected));
-    return refuse("an LZF chunk of " + bytes(nbytes) +
-                  " is damaged (it refers to data before its start or runs past its end)");
-  }
-  if (got != expected) {
-    return refuse("an LZF chunk decodes to " + bytes(got) + ", not " + chunk_of(expected));
-  }
-  return out.hand_over(got, buf_size, buf);
+  return run_decoder("LZF", flags, nbytes, buf_size, buf, unlzf_into);
 }
 
 // The largest window a frame of one chunk may ask for: the chunk's size
@@ -171,51 +184,47 @@ std::string header_reason(size_t code) {
   return std::string("is damaged (") + ZSTD_getErrorName(code) + ")";
 }
 
-size_t decode_zstd(unsigned flags, size_t, const unsigned[], size_t nbytes, size_t* buf_size,
-                   void** buf) {
-  uint64_t expected = 0;
-  size_t result = 0;
-  if (!check_call("zstd", flags, &expected, &result)) return result;
+std::string unzstd_into(const void* in, size_t nbytes, void* out, uint64_t expected) {
   const std::string chunk = "a zstd chunk of " + bytes(nbytes);
   const std::string too_wide = "a zstd chunk asks for a window of more than " +
                                bytes(kLargestWindow) + ", more than " + chunk_of(expected) +
                                " needs";
   ZSTD_frameHeader header{};
-  const size_t need = ZSTD_getFrameHeader(&header, *buf, nbytes);
+  const size_t need = ZSTD_getFrameHeader(&header, in, nbytes);
   if (ZSTD_isError(need)) {
-    if (ZSTD_getErrorCode(need) == ZSTD_error_frameParameter_windowTooLarge)
-      return refuse(too_wide);
-    return refuse(chunk + " " + header_reason(need));
+    if (ZSTD_getErrorCode(need) == ZSTD_error_frameParameter_windowTooLarge) return too_wide;
+    return chunk + " " + header_reason(need);
   }
-  if (need != 0) return refuse(chunk + " ends before its frame header does");
+  if (need != 0) return chunk + " ends before its frame header does";
   if (header.frameType == ZSTD_frame) {
     if (header.frameContentSize != ZSTD_CONTENTSIZE_UNKNOWN && header.frameContentSize > expected) {
-      return refuse("a zstd chunk declares " + bytes(header.frameContentSize) + ", more than " +
-                    chunk_of(expected));
+      return "a zstd chunk declares " + bytes(header.frameContentSize) + ", more than " +
+             chunk_of(expected);
     }
-    if (header.windowSize > kLargestWindow) return refuse(too_wide);
+    if (header.windowSize > kLargestWindow) return too_wide;
     if (header.windowSize > window_bound(expected)) {
-      return refuse("a zstd chunk asks for a window of " + bytes(header.windowSize) +
-                    ", more than " + chunk_of(expected) + " needs");
+      return "a zstd chunk asks for a window of " + bytes(header.windowSize) + ", more than " +
+             chunk_of(expected) + " needs";
     }
   }
-  const size_t frame = ZSTD_findFrameCompressedSize(*buf, nbytes);
-  if (ZSTD_isError(frame)) return refuse(chunk + " " + header_reason(frame));
-  if (frame != nbytes) {
-    return refuse(chunk + " holds " + bytes(nbytes - frame) + " after its frame");
-  }
-  Output out(expected);
+  const size_t frame = ZSTD_findFrameCompressedSize(in, nbytes);
+  if (ZSTD_isError(frame)) return chunk + " " + header_reason(frame);
+  if (frame != nbytes) return chunk + " holds " + bytes(nbytes - frame) + " after its frame";
   std::unique_ptr<ZSTD_DCtx, DctxFree> dctx(ZSTD_createDCtx());
-  if (out.data == nullptr || !dctx)
-    return refuse("out of memory for a chunk of " + bytes(expected));
-  const size_t got = ZSTD_decompressDCtx(dctx.get(), out.data, expected, *buf, nbytes);
+  if (!dctx) return "out of memory for a chunk of " + bytes(expected);
+  const size_t got = ZSTD_decompressDCtx(dctx.get(), out, expected, in, nbytes);
   // Which error a damaged frame gives ("Data corruption detected",
   // "Destination buffer is too small") depends on the width of zstd's bit
   // container, 32 bits in wasm and 64 natively: one sentence for all.
   if (ZSTD_isError(got) || got != expected) {
-    return refuse(chunk + " is damaged: it does not decode to " + chunk_of(expected));
+    return chunk + " is damaged: it does not decode to " + chunk_of(expected);
   }
-  return out.hand_over(got, buf_size, buf);
+  return "";
+}
+
+size_t decode_zstd(unsigned flags, size_t, const unsigned[], size_t nbytes, size_t* buf_size,
+                   void** buf) {
+  return run_decoder("zstd", flags, nbytes, buf_size, buf, unzstd_into);
 }
 
 void register_one(H5Z_filter_t id, const char* name, H5Z_func_t decode) {
@@ -264,6 +273,16 @@ uint64_t filter_expansion(H5Z_filter_t id) {
     case kLzf: return 100;                 // a 3-byte reference copies at most 264 bytes
     case kZstd: return 32768;              // a 4-byte RLE block makes at most 128 KiB
     default: return 1;
+  }
+}
+
+std::string decode_into(H5Z_filter_t id, const void* in, size_t nbytes, void* out,
+                        uint64_t expected) {
+  switch (id) {
+    case H5Z_FILTER_DEFLATE: return inflate_into(in, nbytes, out, expected);
+    case kLzf: return unlzf_into(in, nbytes, out, expected);
+    case kZstd: return unzstd_into(in, nbytes, out, expected);
+    default: return std::string("filter ") + filter_name(id) + " is not a decoder of ours";
   }
 }
 

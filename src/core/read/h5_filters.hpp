@@ -30,6 +30,13 @@ bool filter_supported(H5Z_filter_t id);
 // bound on what a dataset of that many stored bytes may declare.
 uint64_t filter_expansion(H5Z_filter_t id);
 
+// Decodes `nbytes` stored bytes of one chunk through `id` (gzip, lzf or
+// zstd) into exactly `expected` bytes at `out`, as the registered decoder
+// does: "" or why not, in the same words. Calls nothing of HDF5, so any
+// thread may run it (h5_chunks.cpp decodes chunks on every core).
+std::string decode_into(H5Z_filter_t id, const void* in, size_t nbytes, void* out,
+                        uint64_t expected);
+
 // Why the last chunk could not be decoded ("a zstd chunk of 31 bytes ends
 // before its frame does"), or "" when no decoder failed since; clears it.
 std::string take_decode_failure();

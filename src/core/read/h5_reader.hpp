@@ -82,6 +82,13 @@ void set_memory_per_file(MemoryLimit limit);
 // default limit when it is unknown or smaller.
 MemoryLimit machine_memory();
 
+// How many threads decode a compressed column's chunks (read/h5_chunks.cpp):
+// 1 by default and always in the WebAssembly build (HDF5's own pipeline,
+// one chunk after another); the native CLI asks for every core
+// (machine_threads()). Process-wide; set before reading.
+void set_decode_threads(unsigned threads);
+unsigned machine_threads();
+
 // Reads a scope-profiler file (schema 1, 2, 3 or aggregate) from a path.
 // Throws Error (file_not_found, corrupt_profile, schema) with scope-profiler's
 // messages; `path` appears in them as given, or `display_name` when set
