@@ -19,6 +19,18 @@ void SelectedProfiles::release_rank(int64_t rank) {
   by_rank_.erase(rank);
 }
 
+NamedCalls lane_profile(const Run& run, const RankCalls& calls, std::size_t l) {
+  const Lane& lane = calls.lanes[l];
+  NamedCalls named{profile_name(run, calls.rank, lane.lane), nullptr, nullptr, nullptr};
+  if (!calls.streams.empty()) {
+    named.stream = calls.streams[l].get();
+  } else {
+    named.begin = calls.calls.data() + lane.begin;
+    named.end = calls.calls.data() + lane.end;
+  }
+  return named;
+}
+
 SelectedProfiles reconstruct_profiles(const Run& run, const std::vector<uint32_t>& regions,
                                       const std::vector<int64_t>& ranks, CallStorage storage,
                                       const std::function<void(std::size_t)>& after_rank) {
@@ -33,15 +45,8 @@ SelectedProfiles reconstruct_profiles(const Run& run, const std::vector<uint32_t
     if (after_rank) after_rank(k);
     const RankCalls& calls = it->second;
     for (std::size_t l = 0; l < calls.lanes.size(); ++l) {
-      const Lane& lane = calls.lanes[l];
-      NamedCalls named{profile_name(run, rank, lane.lane), nullptr, nullptr, nullptr};
-      if (!calls.streams.empty()) {
-        named.stream = calls.streams[l].get();
-      } else {
-        named.begin = calls.calls.data() + lane.begin;
-        named.end = calls.calls.data() + lane.end;
-      }
-      out.profiles_.push_back(SelectedProfiles::Profile{rank, l, lane.lane, std::move(named)});
+      out.profiles_.push_back(
+          SelectedProfiles::Profile{rank, l, calls.lanes[l].lane, lane_profile(run, calls, l)});
     }
   }
   return out;

@@ -62,6 +62,10 @@ class SelectedProfiles {
   std::vector<Profile> profiles_;
 };
 
+// Lane `l` of a rank's calls as the profile it makes (its stream, or its
+// calls), named as the document names it.
+NamedCalls lane_profile(const Run& run, const RankCalls& calls, std::size_t l);
+
 // `regions` in get_regions' order; `after_rank(k)` is called once rank k of
 // `ranks` is done (for progress). Throws invalid_rank for a rank the run does
 // not have, and the nesting errors, rank by rank in the order of `ranks`.

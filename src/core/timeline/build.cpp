@@ -256,13 +256,7 @@ std::vector<Timeline::Builder::LaneOf> Timeline::Builder::add_rank(int64_t rank,
   const uint64_t base = at;
   for (std::size_t l = 0; l < rc.lanes.size(); ++l) {
     const Lane& lane = rc.lanes[l];
-    NamedCalls named{profile_name(run, rank, lane.lane), nullptr, nullptr, nullptr};
-    if (!rc.streams.empty()) {
-      named.stream = rc.streams[l].get();
-    } else {
-      named.begin = rc.calls.data() + lane.begin;
-      named.end = rc.calls.data() + lane.end;
-    }
+    NamedCalls named = lane_profile(run, rc, l);
     std::vector<uint32_t> seen = see_profile(named);
     const std::vector<uint64_t> counts = depth_counts(named);
     const Block b{tl.depth_begin_.size(), static_cast<uint32_t>(counts.size())};

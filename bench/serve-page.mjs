@@ -1,0 +1,91 @@
+// The page on `scope-speedscope serve RUN.h5` (issue 34): from the command's
+// start until the page's first view (rank 0) is painted, then from ticking
+// All ranks until every rank is painted; the server's peak memory (VmHWM of
+// its process); then zoom and pan steps timed as the page draws them.
+//
+//   node bench/serve-page.mjs RUN.h5 [--cli native|node] [--steps 40]
+//
+// Prints one JSON object. Headless Chromium (/usr/bin/chromium), the page as
+// `npm run build` left it in dist/web.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+
+const args = process.argv.slice(2);
+const run = args.find((a) => !a.startsWith('--'));
+const flag = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+if (!run) {
+  process.stderr.write('usage: node bench/serve-page.mjs RUN.h5 [--cli native|node] [--steps 40]\n');
+  process.exit(2);
+}
+const cli = flag('cli', 'native');
+const steps = Number(flag('steps', '40'));
+const program = cli === 'native' ? ['build/native/scope-speedscope'] : ['node', 'dist/cli.js'];
+
+const t0 = performance.now();
+const since = () => Math.round(performance.now() - t0) / 1000;
+const server = spawn(program[0], [...program.slice(1), 'serve', run, '--port', '0'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const vmHwm = () => {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : 0;
+};
+const url = await new Promise((resolve, reject) => {
+  let out = '';
+  server.stdout.on('data', (d) => {
+    out += d;
+    const m = /(http:\/\/\S+)/.exec(out);
+    if (m) resolve(m[1]);
+  });
+  server.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+});
+const result = { run, cli, urlPrintedS: since() };
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true });
+try {
+  const page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
+  const painted = () =>
+    page.waitForFunction(() => ['painted', 'failed'].includes(document.body.dataset.chart), null, {
+      timeout: 600_000,
+    });
+  await page.goto(url);
+  await painted();
+  result.firstViewPaintedS = since();
+  // All ranks: the chart leaves 'painted' while the engine opens them.
+  await page.getByTestId('options-toggle').click();
+  const tick = performance.now();
+  await page.getByTestId('rank-all').check();
+  await page.waitForFunction(() => document.body.dataset.chart !== 'painted', null, { timeout: 60_000 });
+  await painted();
+  result.allRanksPaintedS = Math.round(performance.now() - tick) / 1000;
+  result.allRanksPaintedSinceStartS = since();
+  result.serverPeakBytes = vmHwm();
+  await page.getByTestId('options-toggle').click();
+  // Zoom in and out by the keyboard, each step until the page drew it.
+  const chart = page.getByTestId('timeline');
+  await chart.focus();
+  const gaps = [];
+  for (let i = 0; i < steps; i++) {
+    const key = i < steps / 2 ? '+' : '-';
+    const before = await chart.getAttribute('data-view-end');
+    const at = performance.now();
+    await page.keyboard.press(key);
+    await page.waitForFunction(
+      ([b]) => document.querySelector('[data-testid=timeline]').dataset.viewEnd !== b,
+      [before],
+      { timeout: 60_000 },
+    );
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    gaps.push(performance.now() - at);
+  }
+  gaps.sort((a, b) => a - b);
+  const q = (p) => Math.round(gaps[Math.min(gaps.length - 1, Math.floor(p * gaps.length))] * 10) / 10;
+  result.zoomStepMs = { median: q(0.5), p99: q(0.99), worst: q(1) };
+} finally {
+  await browser.close();
+  server.kill('SIGINT');
+}
+process.stdout.write(`${JSON.stringify(result, null, 1)}\n`);
