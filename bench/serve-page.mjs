@@ -44,16 +44,19 @@ const url = await new Promise((resolve, reject) => {
   server.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
 });
 const result = { run, cli, urlPrintedS: since() };
+const say = (what) => process.stderr.write(`serve-page: ${what} at ${since()} s\n`);
+say('URL printed');
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true });
 try {
   const page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
   const painted = () =>
     page.waitForFunction(() => ['painted', 'failed'].includes(document.body.dataset.chart), null, {
-      timeout: 600_000,
+      timeout: Number(flag('limit-s', '600')) * 1000,
     });
   await page.goto(url);
   await painted();
   result.firstViewPaintedS = since();
+  say('first view painted');
   // All ranks: the chart leaves 'painted' while the engine opens them.
   await page.getByTestId('options-toggle').click();
   const tick = performance.now();
@@ -62,6 +65,7 @@ try {
   await painted();
   result.allRanksPaintedS = Math.round(performance.now() - tick) / 1000;
   result.allRanksPaintedSinceStartS = since();
+  say('all ranks painted');
   result.serverPeakBytes = vmHwm();
   await page.getByTestId('options-toggle').click();
   // Zoom in and out by the keyboard, each step until the page drew it.
@@ -84,6 +88,13 @@ try {
   gaps.sort((a, b) => a - b);
   const q = (p) => Math.round(gaps[Math.min(gaps.length - 1, Math.floor(p * gaps.length))] * 10) / 10;
   result.zoomStepMs = { median: q(0.5), p99: q(0.99), worst: q(1) };
+} catch (error) {
+  const page = browser.contexts()[0]?.pages()[0];
+  if (page) {
+    await page.screenshot({ path: '/tmp/serve-page-failed.png' });
+    result.failedState = await page.evaluate(() => ({ ...document.body.dataset, status: document.getElementById('status')?.textContent }));
+  }
+  result.error = error.message.split('\n')[0];
 } finally {
   await browser.close();
   server.kill('SIGINT');

@@ -34,11 +34,16 @@ export class EngineClient {
   #ready = null;
   #initSettle = null;
   #holds = false; // the engine holds an open timeline
+  #watch; // whether a request that reports nothing for its limit is given up
   onRestart = null; // called with the reason after the engine was replaced
 
-  // create: makes a new Worker running worker.js.
-  constructor(create) {
+  // create: makes a new Worker running worker.js. watch: false for an
+  // engine that cannot report progress (a server's, over HTTP: a long open
+  // there sends nothing until its answer, and the requests behind it wait
+  // their turn); it is given up when its connection fails instead.
+  constructor(create, { watch = true } = {}) {
     this.#create = create;
+    this.#watch = watch;
   }
 
   // Starts the engine; resolves with its 'init' reply ({ version, features } or an error).
@@ -159,7 +164,7 @@ export class EngineClient {
   }
 
   #arm(id, entry) {
-    if (!entry.limitMs) return;
+    if (!entry.limitMs || !this.#watch) return;
     clearTimeout(entry.watch);
     entry.watch = setTimeout(() => {
       if (this.#pending.get(id) !== entry) return;

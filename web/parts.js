@@ -16,8 +16,11 @@ export const params = new URLSearchParams(window.location.search);
 
 // One engine (one worker, one wasm module) reads each file once, answers the
 // timeline and writes the downloads.
-// Served by `scope-speedscope serve RUN.h5`: the server's native engine.
-export const engine = new EngineClient(SERVED ? createRemoteEngine : site.createWorker);
+// Served by `scope-speedscope serve RUN.h5`: the server's native engine,
+// which reports no progress (so no request of it is given up for silence).
+export const engine = new EngineClient(SERVED ? createRemoteEngine : site.createWorker, {
+  watch: !SERVED,
+});
 
 export const viewer = new Viewer({
   box: $('viewer-frame'),

@@ -1,0 +1,72 @@
+// web/engine-client.js in Node with a stand-in worker: a request that
+// reports nothing for its limit is given up ('stalled', the engine
+// replaced), unless the engine cannot report progress (a server's, over
+// HTTP), where it waits for the answer however long it takes.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import { EngineClient } from '../../web/engine-client.js';
+
+// A worker that answers init at once and a request only when told to.
+function standIn() {
+  const made = [];
+  const create = () => {
+    const worker = {
+      onmessage: null,
+      onerror: null,
+      asked: [],
+      terminated: false,
+      postMessage(message) {
+        if (message.type === 'init') {
+          queueMicrotask(() => worker.onmessage({ data: { id: 0, type: 'result', protocol: 2 } }));
+        } else {
+          worker.asked.push(message);
+        }
+      },
+      answer(reply) {
+        const { id } = worker.asked.shift();
+        worker.onmessage({ data: { id, ...reply } });
+      },
+      terminate() {
+        worker.terminated = true;
+      },
+    };
+    made.push(worker);
+    return worker;
+  };
+  return { create, made };
+}
+
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('engine client: a silent request', () => {
+  test('is given up after its limit when the engine reports progress (a worker)', async () => {
+    const { create, made } = standIn();
+    const client = new EngineClient(create);
+    await client.start();
+    const restarts = [];
+    client.onRestart = (reason) => restarts.push(reason);
+    const reply = await client.request('check', {}, { limitMs: 50 });
+    assert.deepEqual({ type: reply.type, seconds: reply.seconds }, { type: 'stalled', seconds: 0 });
+    assert.deepEqual(restarts, ['stalled']);
+    assert.equal(made[0].terminated, true);
+    assert.equal(made.length, 2); // a fresh engine
+  });
+
+  test('waits for its answer when the engine reports none (a server)', async () => {
+    const { create, made } = standIn();
+    const client = new EngineClient(create, { watch: false });
+    await client.start();
+    const asked = client.request('check', {}, { limitMs: 50 });
+    let settled = null;
+    asked.then((r) => (settled = r));
+    await wait(200);
+    assert.equal(settled, null);
+    made[0].answer({ type: 'result', fine: true });
+    const reply = await asked;
+    assert.equal(reply.type, 'result');
+    assert.equal(reply.fine, true);
+    assert.equal(made[0].terminated, false);
+    assert.equal(made.length, 1);
+  });
+});
