@@ -92,7 +92,10 @@ try {
   const page = browser.contexts()[0]?.pages()[0];
   if (page) {
     await page.screenshot({ path: '/tmp/serve-page-failed.png' });
-    result.failedState = await page.evaluate(() => ({ ...document.body.dataset, status: document.getElementById('status')?.textContent }));
+    result.failedState = await page.evaluate(() => ({
+      ...document.body.dataset,
+      status: document.getElementById('status')?.textContent,
+    }));
   }
   result.error = error.message.split('\n')[0];
 } finally {
