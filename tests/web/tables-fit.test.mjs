@@ -108,6 +108,18 @@ describe('tables that fit', { timeout: 600_000 }, () => {
     await assertAccessible(page, 'the 64-rank job at 1920 px');
   });
 
+  test('a job of nanosecond times and seven columns (tests/fixtures/job/64/job.h5): the Ranks table fits at 1400 px', async () => {
+    // Its Ranks table was 19 px wider than its box (Slowest rank cut off).
+    await page.setViewportSize(SIZES[0]);
+    assert.equal(await pick(page, ['job.h5'], { dir: 'job/64' }), 'done');
+    assert.equal(await chartPainted(page), 'painted');
+    await allRanks(page);
+    const ids = ['tl-regions-table', 'tl-imbalance-table'];
+    await tablesShown(page, ids, [5, 5]);
+    await assertFits(page, ids, [5, 5], 'job/64 at 1400 px');
+    assert.equal(await noPageScroll(page), 0);
+  });
+
   test('a compare pair with a 40-character region: the compare table fits at 1400 and 1920 px', async () => {
     await page.setViewportSize(SIZES[0]);
     assert.equal(await pick(page, [B], { dir: DIR }), 'done');
