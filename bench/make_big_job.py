@@ -15,7 +15,7 @@ import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures", "gen"))
-from make_ranks import NAMES, VLEN, calls_of_rank, row_columns, write_index  # noqa: E402
+from make_ranks import NAMES, VLEN, Rows, calls_of_rank, write_index  # noqa: E402
 
 KERNELS = 32
 CHUNK = 1 << 20
@@ -33,8 +33,7 @@ def main(argv):
     solve -= solve % KERNELS
     step_len = solve.max(axis=0) + 2_000
     starts = 1_700_000_000_000_000_000 + np.concatenate(([0], np.cumsum(step_len)[:-1]))
-    region_ids, rank_col, offsets, counts = [], [], [], []
-    at = 0
+    rows = Rows()  # the index grows; each rank's columns are written and dropped
     with h5py.File(path, "w") as f:
         f.attrs.create("scope_profiler_schema", 3, dtype=np.int64)
         f.attrs["storage_layout"] = "columnar"
@@ -47,24 +46,17 @@ def main(argv):
         }
         for rank in range(ranks):
             regions = calls_of_rank(starts, step_len, solve[rank], KERNELS)
-            deltas, durations = [], []
             for rid, name in enumerate(NAMES):
-                s, e = regions[name]
-                d, durs = row_columns(s, e)
-                deltas.append(d)
-                durations.append(durs)
-                region_ids.append(rid)
-                rank_col.append(rank)
-                offsets.append(at)
-                counts.append(len(s))
-                at += len(s)
-            for name, parts in (("start_deltas", deltas), ("durations", durations)):
+                rows.add(rid, rank, *regions[name])
+            at = rows.at
+            for name, parts in (("start_deltas", rows.deltas), ("durations", rows.durations)):
                 data = np.concatenate(parts)
                 ds = columns[name]
                 ds.resize((at,))
                 ds[at - len(data):at] = data
+            rows.deltas, rows.durations = [], []
             print(f"rank {rank + 1}/{ranks}: {at:,} calls", file=sys.stderr, flush=True)
-        write_index(f, region_ids, rank_col, offsets, counts)
+        write_index(f, rows.region_ids, rows.ranks, rows.offsets, rows.counts)
 
 
 if __name__ == "__main__":

@@ -25,12 +25,7 @@ using nlohmann::json;
 // ranks it holds), without its lane column, tables and sources: checking
 // the runs of a job of 512 files holds their slices, not their lanes.
 Run job_part(const Run& index) {
-  Run part;
-  part.path = index.path;
-  part.label = index.label;
-  part.schema_version = index.schema_version;
-  part.storage_layout = index.storage_layout;
-  part.num_ranks = index.num_ranks;
+  Run part = run_header(index);
   part.mpi_size = index.mpi_size;
   part.mpi_rank = index.mpi_rank;
   part.times = false;

@@ -86,12 +86,7 @@ Clip clip_of(const Narrowing& n, std::optional<int64_t> origin_ns) {
 }
 
 Run narrow_run(const Run& run, const std::vector<uint32_t>& regions, const Narrowing& narrowing) {
-  Run out;
-  out.path = run.path;
-  out.label = run.label;
-  out.schema_version = run.schema_version;
-  out.storage_layout = run.storage_layout;
-  out.num_ranks = run.num_ranks;
+  Run out = run_header(run);
   out.threads = run.threads;
   out.tasks = run.tasks;
   out.lane_column = run.lane_column;

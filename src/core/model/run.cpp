@@ -122,6 +122,16 @@ int64_t lane_id(int64_t thread_id, const int64_t* task_id) {
   return static_cast<int64_t>(uint64_t{0} - 2 - static_cast<uint64_t>(thread_id));
 }
 
+Run run_header(const Run& run) {
+  Run out;
+  out.path = run.path;
+  out.label = run.label;
+  out.schema_version = run.schema_version;
+  out.storage_layout = run.storage_layout;
+  out.num_ranks = run.num_ranks;
+  return out;
+}
+
 std::optional<int64_t> run_origin_ns(const Run& run) {
   if (run.file_first_start_ns) return run.file_first_start_ns;
   std::optional<int64_t> origin;

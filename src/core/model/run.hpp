@@ -138,6 +138,11 @@ struct Run {
   void index_lanes();
 };
 
+// A run with `run`'s header and nothing else: its path, label, schema,
+// layout and rank count (what a run made from it, a narrowing, a timeline's
+// description or a job's part, says of its file).
+Run run_header(const Run& run);
+
 // A region's source location (Region::source: its lowest rank's row's; the
 // frame's file and line with --source-locations); nullptr when none was
 // read or it is unknown.

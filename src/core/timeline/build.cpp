@@ -544,12 +544,7 @@ void Timeline::Builder::describe_selection(const Run& run, const std::vector<uin
   tl.selection_.ranks = ranks;
   tl.selection_.include = options.include;
   tl.selection_.exclude = options.exclude;
-  auto described = std::make_shared<Run>();
-  described->path = run.path;
-  described->label = run.label;
-  described->schema_version = run.schema_version;
-  described->storage_layout = run.storage_layout;
-  described->num_ranks = run.num_ranks;
+  auto described = std::make_shared<Run>(run_header(run));
   described->threads = run.threads;
   described->tasks = run.tasks;
   described->lane_column = run.lane_column;

@@ -12,6 +12,16 @@ namespace {
 using Ranks = std::vector<int64_t>;
 using Strings = std::vector<std::string>;
 
+// What parse_cli says of `args`: its error's words, or "no error".
+std::string message(const Strings& args) {
+  try {
+    parse_cli(args);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
 std::string usage_error(const std::function<void()>& f) {
   try {
     f();
@@ -272,14 +282,6 @@ TEST(cli_options, serve_takes_a_jobs_files_and_vs_as_diff_does) {
   EXPECT_TRUE(diff.vs);
   EXPECT_EQ(diff.diff_a_files, 1u);
   EXPECT_FALSE(parse_cli({"diff", "a.h5", "b.h5"}).vs);
-  const auto message = [](const Strings& args) {
-    try {
-      parse_cli(args);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   EXPECT_EQ(message({"serve", "a.h5", "vs"}), "the following arguments are required: B (after vs)");
   EXPECT_EQ(message({"serve", "vs", "b.h5"}),
             "the following arguments are required: A (before vs)");
@@ -291,14 +293,6 @@ TEST(cli_options, serve_takes_a_jobs_files_and_vs_as_diff_does) {
 }
 
 TEST(cli_options, view_and_serve_usage_errors) {
-  const auto message = [](const Strings& args) {
-    try {
-      parse_cli(args);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   EXPECT_EQ(message({"view"}), "the following arguments are required: FILE");
   EXPECT_EQ(message({"view", "a.h5", "--port", "x"}),
             "argument --port: invalid port 'x' (0-65535)");
