@@ -3,7 +3,12 @@
 // All ranks until every rank is painted; the server's peak memory (VmHWM of
 // its process); then zoom and pan steps timed as the page draws them.
 //
-//   node bench/serve-page.mjs RUN.h5 [--cli native|node] [--steps 40]
+//   node bench/serve-page.mjs RUN.h5 [--cli native|node] [--steps 40] [--connect-when-open]
+//
+// The native serve opens the run's first view and then every rank before
+// any page asks (it prints "Every rank is open" then): --connect-when-open
+// opens the page only after that line, as a person who started serve on a
+// cluster and then opened the tunnel would; without it, at once.
 //
 // Prints one JSON object. Headless Chromium (/usr/bin/chromium), the page as
 // `npm run build` left it in dist/web.
@@ -34,16 +39,27 @@ const vmHwm = () => {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'));
   return m ? Number(m[1]) * 1024 : 0;
 };
+let everyRankOpenS = null;
+let everyRankOpen = null;
+const opened = new Promise((resolve) => (everyRankOpen = resolve));
 const url = await new Promise((resolve, reject) => {
   let out = '';
   server.stdout.on('data', (d) => {
     out += d;
     const m = /(http:\/\/\S+)/.exec(out);
     if (m) resolve(m[1]);
+    if (everyRankOpenS === null && /Every rank is open/.test(out)) {
+      everyRankOpenS = since();
+      everyRankOpen();
+    }
   });
   server.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
 });
 const result = { run, cli, urlPrintedS: since() };
+if (args.includes('--connect-when-open')) {
+  await opened;
+  result.connectedS = since();
+}
 const say = (what) => process.stderr.write(`serve-page: ${what} at ${since()} s\n`);
 say('URL printed');
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true });
@@ -65,6 +81,7 @@ try {
   await painted();
   result.allRanksPaintedS = Math.round(performance.now() - tick) / 1000;
   result.allRanksPaintedSinceStartS = since();
+  result.everyRankOpenS = everyRankOpenS;
   say('all ranks painted');
   result.serverPeakBytes = vmHwm();
   await page.getByTestId('options-toggle').click();

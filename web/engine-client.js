@@ -192,9 +192,12 @@ export class EngineClient {
     if (data.type === 'error' && data.trap) this.#replace('trap', null);
   }
 
+  // A dropped request's work stops where the engine can stop it (a
+  // server's: remote-engine.js cancel); a worker finishes it.
   #drop(id, entry) {
     this.#pending.delete(id);
     clearTimeout(entry.watch);
+    this.#worker?.cancel?.(id);
     entry.resolve({ id, type: 'cancelled' });
   }
 

@@ -11,6 +11,7 @@ import { closeViewerBox, openInSpeedscope } from './flow-window.js';
 import * as options from './options.js';
 import * as overviewView from './overview.js';
 import { engine, timeline, viewer } from './parts.js';
+import { SERVED } from './remote-engine.js';
 import * as site from './site.js';
 import { flow, goodFiles, state, update } from './state.js';
 import { toggleFullscreen } from './viewer.js';
@@ -46,6 +47,11 @@ export async function loadOverview() {
   if (!state.features.narrowing || $('options-panel').hidden || engine.busy || !goodFiles().length) return;
   const opts = options.read();
   const { largest } = estimate(opts);
+  // Served, the overview comes from the timeline's columns only: reading
+  // the file there is the server reading all of it (a big job's gigabytes,
+  // beside the timeline it holds), and the timeline of these options is
+  // on its way (its export asks again once it is drawn).
+  if (SERVED && !timelineHolds(largest.file, opts)) return;
   const key = overviewKeyOf(opts);
   if (key === flow.overviewKey) return;
   flow.overviewKey = key;
@@ -64,8 +70,11 @@ export async function loadOverview() {
 // The core's overview of `file`'s selection (with the suggestion for
 // maxEvents): from the timeline's columns when it holds that file, ranks and
 // filters (the file is not read again), else read from the file.
+const timelineHolds = (file, opts) =>
+  timeline.timeline && !flow.comparing && flow.timelineKey === timelineKeyOf(file, opts);
+
 export async function overviewOf(file, opts, maxEvents) {
-  if (timeline.timeline && !flow.comparing && flow.timelineKey === timelineKeyOf(file, opts)) {
+  if (timelineHolds(file, opts)) {
     const options = maxEvents == null ? {} : { maxEvents };
     const reply = await engine.query('overview', { timeline: timeline.timeline, options });
     if (reply.type === 'result') return reply;

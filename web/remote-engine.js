@@ -13,7 +13,11 @@
 // server reads that file for that input (it reads only the files it was
 // started with). An open's `served` goes again with the timeline-complete
 // and timeline-export of its timeline (the worker lends the open's Files
-// again the same way).
+// again the same way). Each request is named (X-Scope-Request); while it
+// waits, its progress is asked every second (GET engine/progress/ID, shown
+// as the worker's progress), which also tells the server the page still
+// wants it: a closed tab's request is cancelled there; terminate() cancels
+// the requests in flight (POST engine/cancel/ID).
 
 import { decodeAnswer } from './lib/wire.js';
 
@@ -101,8 +105,64 @@ async function answerOf(res, signal) {
   return decoded.type === 'error' ? { ...decoded, trap: false } : decoded;
 }
 
+// A request's name: 32 hex digits (crypto.getRandomValues: a page served
+// on another host than 127.0.0.1 is not a secure context).
+function requestName() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+const POLL_MS = 1000;
+
+// Asks the progress of request `name` every second until stop(); each
+// answer with a phase goes to `report` as the worker's progress message.
+function watch(name, report) {
+  let timer = null;
+  let stopped = false;
+  const poll = async () => {
+    try {
+      const res = await fetch(`engine/progress/${name}`, { credentials: 'same-origin', cache: 'no-store' });
+      if (res.ok) {
+        const p = await res.json();
+        if (!stopped && p.phase) report(p);
+      }
+    } catch {
+      // the request's own fetch says what went wrong
+    }
+    if (!stopped) timer = setTimeout(poll, POLL_MS);
+  };
+  timer = setTimeout(poll, POLL_MS);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
+
+// The worker's progress message for a server's progress of request `id`.
+const progressOf = (id, { phase, done, total }) => ({
+  id,
+  type: 'progress',
+  phase,
+  done,
+  total,
+  unit: phase === 'reconstruct' ? 'ranks' : 'fraction',
+});
+
+const post = (request, name, signal) =>
+  fetch('engine', {
+    method: 'POST',
+    body: JSON.stringify(request),
+    headers: { 'X-Scope-Request': name },
+    credentials: 'same-origin',
+    cache: 'no-store',
+    signal,
+  });
+
+const cancelOnServer = (name) =>
+  fetch(`engine/cancel/${name}`, { method: 'POST', credentials: 'same-origin', keepalive: true }).catch(() => {});
+
 export function createRemoteEngine() {
-  const controllers = new Set();
+  const controllers = new Map(); // AbortController -> the request's name
+  const byId = new Map(); // the message's id -> its AbortController
   let runs = null; // the served runs' names, for errors that name none
   let again = null; // the latest open's served files, for its complete and export
   const engine = {
@@ -114,8 +174,22 @@ export function createRemoteEngine() {
       });
     },
     terminate() {
-      for (const c of controllers) c.abort();
+      for (const [c, name] of controllers) {
+        c.abort();
+        cancelOnServer(name);
+      }
       controllers.clear();
+      byId.clear();
+    },
+    // The page no longer wants request `id` (engine-client.js #drop): the
+    // server stops its work.
+    cancel(id) {
+      const c = byId.get(id);
+      if (!c) return;
+      c.abort();
+      cancelOnServer(controllers.get(c));
+      controllers.delete(c);
+      byId.delete(id);
     },
   };
 
@@ -128,20 +202,19 @@ export function createRemoteEngine() {
 
   async function answer(message) {
     const controller = new AbortController();
-    controllers.add(controller);
+    const name = requestName();
+    controllers.set(controller, name);
+    byId.set(message.id, controller);
+    let unwatch = null;
     try {
       if (message.type === 'init') return await init();
       const { request, served } = requestOf(message);
       if (OPENS.has(message.type)) again = served;
       if (Object.keys(served).length) request.served = served;
       else if (AGAIN.has(message.type) && again && Object.keys(again).length) request.served = again;
-      const res = await fetch('engine', {
-        method: 'POST',
-        body: JSON.stringify(request),
-        credentials: 'same-origin',
-        cache: 'no-store',
-        signal: controller.signal,
-      });
+      unwatch = watch(name, (p) => engine.onmessage?.({ data: progressOf(message.id, p) }));
+      const res = await post(request, name, controller.signal);
+      unwatch();
       const reply = await answerOf(res, controller.signal);
       if (reply.type === 'error' && !reply.file && runs?.length === 1) reply.file = runs[0];
       return reply;
@@ -152,7 +225,9 @@ export function createRemoteEngine() {
       });
       return null;
     } finally {
+      unwatch?.();
       controllers.delete(controller);
+      if (byId.get(message.id) === controller) byId.delete(message.id);
     }
   }
   return engine;

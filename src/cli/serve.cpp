@@ -131,7 +131,11 @@ void run_info(const Served& s, httplib::Response& res) {
 // each (GET engine/download/ID, once).
 void engine_request(Served& s, const httplib::Request& req, httplib::Response& res) {
   if (!s.engine) return refuse(res, 404, "no run is open: serve was started without one");
-  Answer a = s.engine->ask(req.body);
+  const std::string id = req.get_header_value("X-Scope-Request");
+  if (!id.empty() && !EngineHost::watch_id_ok(id)) {
+    return refuse(res, 400, "X-Scope-Request must be 1 to 64 hex digits");
+  }
+  Answer a = s.engine->ask(req.body, id);
   res.set_header("Cache-Control", "no-store");
   if (a.downloads.empty()) {
     res.status = a.bad_request ? 400 : 200;
@@ -146,6 +150,22 @@ void engine_request(Served& s, const httplib::Request& req, httplib::Response& r
                        {"calls", d->calls}});
   }
   res.set_content(json{{"type", "result"}, {"outputs", outputs}}.dump(), "application/json");
+}
+
+// A named request's progress while it waits or runs (asking it keeps the
+// request wanted: engine/progress/ID), or its cancellation.
+void watch_request(Served& s, const httplib::Request& req, httplib::Response& res, bool cancel) {
+  if (!s.engine) return refuse(res, 404, "no run is open: serve was started without one");
+  const std::string id = req.matches[1];
+  res.set_header("Cache-Control", "no-store");
+  if (cancel) {
+    if (!s.engine->cancel(id)) return refuse(res, 404, "no such request is waiting or running");
+    res.set_content("{}", "application/json");
+    return;
+  }
+  const json p = s.engine->progress(id);
+  if (p.is_null()) return refuse(res, 404, "no such request is waiting or running");
+  res.set_content(p.dump(), "application/json");
 }
 
 // A written document, streamed from its temporary file (removed after).
@@ -191,6 +211,14 @@ void route(httplib::Server& svr, Served& s) {
   svr.Post("/engine", [&s](const httplib::Request& req, httplib::Response& res) {
     engine_request(s, req, res);
   });
+  svr.Get("/engine/progress/([0-9a-f]{1,64})",
+          [&s](const httplib::Request& req, httplib::Response& res) {
+            watch_request(s, req, res, false);
+          });
+  svr.Post("/engine/cancel/([0-9a-f]{1,64})",
+           [&s](const httplib::Request& req, httplib::Response& res) {
+             watch_request(s, req, res, true);
+           });
   svr.Get("/engine/download/([0-9a-f]+)",
           [&s](const httplib::Request& req, httplib::Response& res) { download(s, req, res); });
   svr.Get(".*",
@@ -279,10 +307,12 @@ int serve_command(const ServeOptions& options) {
               << ": other machines can reach this server (the token still guards it)\n";
   }
   std::atomic<bool> signalled{false}, listened{false};
-  std::thread stopper([&svr, &signalled, &listened, stop_signals] {
+  std::thread stopper([&svr, &s, &signalled, &listened, stop_signals] {
     int sig = 0;
     sigwait(&stop_signals, &sig);
     signalled = true;
+    // Requests still running stop at their next progress.
+    if (s.engine) s.engine->stop();
     // A signal right after the URL was printed may come before the server
     // listens, when stop() would do nothing.
     while (!svr.is_running() && !listened)
@@ -297,6 +327,14 @@ int serve_command(const ServeOptions& options) {
     std::cout << "Serving the scope-speedscope page at " << url_of(host, port, "")
               << "\nPress Ctrl+C to stop.\n"
               << std::flush;
+  }
+  if (s.engine) {
+    s.engine->open_ahead([](uint64_t calls, double seconds) {
+      char line[160];
+      std::snprintf(line, sizeof line, "Every rank is open (%llu calls, %.1f s).\n",
+                    static_cast<unsigned long long>(calls), seconds);
+      std::cout << line << std::flush;
+    });
   }
   svr.listen_after_bind();
   listened = true;

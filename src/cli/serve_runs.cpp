@@ -2,6 +2,7 @@
 #include "cli/serve_runs.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 #include <utility>
 
@@ -183,9 +184,56 @@ std::string open_key(const json& r) {
   json key = json::array({*type});
   for (const char* name : {"options", "count", "countA", "countB", "served"}) {
     const auto v = r.find(name);
-    key.push_back(v == r.end() ? json() : *v);
+    json value = v == r.end() ? json() : *v;
+    if (value.is_object() && std::string(name) == "options") {
+      for (auto it = value.begin(); it != value.end();) {
+        it = it->is_null() ? value.erase(it) : std::next(it);
+      }
+    }
+    key.push_back(std::move(value));
   }
   return key.dump();
+}
+
+std::vector<json> first_opens(const ServedRuns& runs) {
+  const ServedLayout& l = runs.layout;
+  if (l.compare || l.files == 0) return {};
+  std::set<int64_t> ranks;
+  for (const json& info : runs.infos) {
+    const auto list = info.find("ranks");
+    if (list == info.end() || !list->is_array()) continue;
+    for (const json& r : *list) {
+      if (r.is_object() && r.contains("rank") && r["rank"].is_number_integer()) {
+        ranks.insert(r["rank"].get<int64_t>());
+      }
+    }
+  }
+  json served = json::object();
+  if (l.files == 1) {
+    served["file"] = std::size_t{0};
+  } else {
+    for (std::size_t i = 0; i < l.files; ++i) served["file" + std::to_string(i)] = i;
+  }
+  auto open = [&](json ranks_option) {
+    json r = {{"type", "timeline-open"},
+              {"options", {{"ranks", std::move(ranks_option)}, {"sourceLocations", true}}},
+              {"served", served}};
+    if (l.files > 1) r["count"] = l.files;
+    return r;
+  };
+  std::vector<json> out;
+  if (ranks.empty()) return out;
+  out.push_back(open(json::array({ranks.count(0) ? int64_t{0} : *ranks.begin()})));
+  if (ranks.size() > 1) out.push_back(open("all"));
+  return out;
+}
+
+bool opens_every_rank(const json& r) {
+  if (!r.is_object()) return false;
+  const auto options = r.find("options");
+  if (options == r.end() || !options->is_object()) return false;
+  const auto ranks = options->find("ranks");
+  return ranks != options->end() && *ranks == "all";
 }
 
 }  // namespace scope_speedscope::serve

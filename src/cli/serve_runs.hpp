@@ -76,8 +76,19 @@ std::size_t served_file(const ServedLayout& layout, const nlohmann::json& reques
                         const std::string& which);
 
 // What makes two opens of these runs the same timeline (another tab's:
-// the run is held once): the request's type, options, counts and "served";
-// "" for a request that opens none.
+// the run is held once): the request's type, options (an option given as
+// null is one not given), counts and "served"; "" for a request that opens
+// none.
 std::string open_key(const nlohmann::json& request);
+
+// What a page of one served run (one file or one job; none for a
+// comparison) opens first, as it asks: its default rank (0, else the
+// lowest) with source locations; then, when the run holds several ranks,
+// every rank (All ranks). A server opens them before any page asks
+// (serve_engine.hpp).
+std::vector<nlohmann::json> first_opens(const ServedRuns& runs);
+
+// Whether an open asks for every rank of its runs (ranks "all").
+bool opens_every_rank(const nlohmann::json& request);
 
 }  // namespace scope_speedscope::serve

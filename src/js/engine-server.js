@@ -8,6 +8,8 @@
 //   GET  /engine/run               the served files, their runs and the protocol's version
 //   POST /engine                   one request's JSON in, its wire answer out
 //   GET  /engine/download/ID       a document a request wrote, once
+//   GET  /engine/progress/ID       a named request's progress (native; here none waits)
+//   POST /engine/cancel/ID         cancels a named request (native; here none waits)
 //   GET  anything else             a file of the page's folder
 import { randomUUID } from 'node:crypto';
 import {
@@ -29,6 +31,9 @@ import { decodeAnswer } from './wire.js';
 import { defaultRoot, TYPES } from './server.js';
 
 const BAD_ARGUMENT = 'bad_argument';
+const WATCH_ID = /^[0-9a-f]{1,64}$/;
+const PROGRESS = /^\/engine\/progress\/[0-9a-f]{1,64}$/;
+const CANCEL = /^\/engine\/cancel\/[0-9a-f]{1,64}$/;
 
 function refuse(res, status, message, extra = {}) {
   const body = JSON.stringify({ message, status, type: 'error' }); // the native server's order
@@ -216,6 +221,10 @@ function verdictOf(sp, req, url, host, token) {
 // POST /engine: the wire answer, or JSON naming the documents it wrote.
 async function engineRoute(res, req, s, cookie) {
   if (!s.engine) return refuse(res, 404, 'no run is open: serve was started without one');
+  const name = req.headers['x-scope-request'];
+  if (name !== undefined && !WATCH_ID.test(name)) {
+    return refuse(res, 400, 'X-Scope-Request must be 1 to 64 hex digits');
+  }
   const body = await readBody(req, s.maxBody);
   if (body === null) return refuse(res, 413, 'the request is larger than 1 MiB', { Connection: 'close' });
   let asked;
@@ -236,6 +245,15 @@ async function engineRoute(res, req, s, cookie) {
     ...cookie,
   });
   return res.end(Buffer.from(asked.bytes.buffer, asked.bytes.byteOffset, asked.bytes.byteLength));
+}
+
+// GET /engine/progress/ID and POST /engine/cancel/ID: the native serve's
+// watch of a named request. Here the wasm engine answers a request within
+// one turn of the event loop, so by the time either is read the request
+// it names has been answered: none is waiting or running.
+function watchRoute(res, s) {
+  if (!s.engine) return refuse(res, 404, 'no run is open: serve was started without one');
+  return refuse(res, 404, 'no such request is waiting or running');
 }
 
 // GET /engine/run: what the page's init is told: the files, each with its
@@ -299,8 +317,10 @@ function handler(s) {
     const cookie = verdict.setCookie ? { 'Set-Cookie': verdict.setCookie } : {};
     const path = url.pathname;
     if (req.method === 'POST' && path === '/engine') return engineRoute(res, req, s, cookie);
+    if (req.method === 'POST' && CANCEL.test(path)) return watchRoute(res, s);
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'this method is not served');
     if (path === '/engine/run') return runRoute(res, s, cookie);
+    if (PROGRESS.test(path)) return watchRoute(res, s);
     const download = /^\/engine\/download\/([0-9a-f]+)$/.exec(path);
     if (download) return downloadRoute(res, s, download[1]);
     return fileRoute(res, req, s, path, cookie);

@@ -70,3 +70,33 @@ describe('engine client: a silent request', () => {
     assert.equal(made.length, 1);
   });
 });
+
+describe('engine client: a dropped request', () => {
+  test('an abandoned export is dropped, and the engine is told (a server stops it)', async () => {
+    const { create, made } = standIn();
+    const client = new EngineClient(create, { watch: false });
+    await client.start();
+    const cancelled = [];
+    made[0].cancel = (id) => cancelled.push(id);
+    const exported = client.exportDocument(1, { filepath: 'x.json' });
+    const regions = client.query('regions', { timeline: 1 });
+    client.abandonExport();
+    assert.deepEqual(await exported, { id: 1, type: 'cancelled' });
+    assert.deepEqual(cancelled, [1]);
+    made[0].asked.shift(); // the export's answer never comes
+    made[0].answer({ type: 'result', regions: [] });
+    assert.deepEqual(await regions, { id: 2, type: 'result', regions: [] });
+    assert.equal(made.length, 1); // the same engine
+  });
+
+  test('a worker without cancel finishes the dropped work; its late answer is ignored', async () => {
+    const { create, made } = standIn();
+    const client = new EngineClient(create);
+    await client.start();
+    const exported = client.exportDocument(1, {});
+    client.abandonExport();
+    assert.equal((await exported).type, 'cancelled');
+    made[0].answer({ type: 'result', outputs: [] }); // dropped: nobody waits
+    assert.equal(made.length, 1);
+  });
+});

@@ -75,6 +75,7 @@ function headOnly(url, length) {
   });
 }
 
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const tokenOf = (url) => new URL(url).searchParams.get('token');
 const cookieOf = (url) => `scope_speedscope_token=${tokenOf(url)}`;
 const json = (r) => JSON.parse(r.body.toString('utf8'));
@@ -112,14 +113,55 @@ for (const cli of CLIS) {
       return rest;
     };
 
-    test('it prints one URL with a 64-digit token and says nothing of it elsewhere', () => {
+    test('it prints one URL with a 64-digit token and says nothing of it elsewhere', async () => {
+      // The native engine opens every rank ahead (the first view, then All
+      // ranks) and says when it is done.
+      const ahead = cli.engine === 'native' ? 'Every rank is open \\(60 calls, \\d+\\.\\d s\\)\\.\\n' : '';
+      for (let i = 0; i < 100 && ahead && !server.stdout.includes('Every rank'); i++) await wait(50);
       assert.match(
         server.stdout,
         new RegExp(
-          `^Serving .*ranks_imbalance_s3\\.h5 in the ${cli.engine} engine at http://127\\.0\\.0\\.1:\\d+/\\?token=[0-9a-f]{64}\\nPress Ctrl\\+C to stop\\.\\n$`,
+          `^Serving .*ranks_imbalance_s3\\.h5 in the ${cli.engine} engine at http://127\\.0\\.0\\.1:\\d+/\\?token=[0-9a-f]{64}\\nPress Ctrl\\+C to stop\\.\\n${ahead}$`,
         ),
       );
       assert.equal(server.stdout.split(tokenOf(server.url)).length, 2);
+    });
+
+    test('the page’s All ranks is the open made ahead (native), the same answer as an open then', async () => {
+      const request = {
+        type: 'timeline-open',
+        options: { ranks: 'all', include: null, exclude: null, sourceLocations: true },
+        served: { file: 0 },
+      };
+      const all = decodeAnswer(new Uint8Array((await ask(request)).body));
+      assert.equal(all.type, 'result');
+      // Its timeline is the second engine's (ids from 2^24) natively.
+      assert.equal(all.timeline >= 1 << 24, cli.engine === 'native');
+      const { served, ...mine } = request;
+      const expected = wasm(mine);
+      assert.deepEqual(comparable(all), { ...comparable(expected), timeline: all.timeline });
+    });
+
+    test('a named request’s progress and cancellation: unknown names are 404, bad names 400', async () => {
+      const headers = { Cookie: cookieOf(server.url) };
+      for (const [method, p] of [
+        ['GET', '/engine/progress/0123abcd'],
+        ['POST', '/engine/cancel/0123abcd'],
+      ]) {
+        const r = await raw(server.url, { method, path: p, headers, body: method === 'POST' ? '' : null });
+        assert.equal(r.status, 404, p);
+        assert.deepEqual(json(r), { type: 'error', status: 404, message: 'no such request is waiting or running' });
+      }
+      const bad = await ask({ type: 'engine-version' }, { 'X-Scope-Request': '../x' });
+      assert.equal(bad.status, 400);
+      assert.deepEqual(json(bad), {
+        type: 'error',
+        status: 400,
+        message: 'X-Scope-Request must be 1 to 64 hex digits',
+      });
+      const named = await ask({ type: 'engine-version' }, { 'X-Scope-Request': 'ab12' });
+      assert.equal(named.status, 200);
+      assert.deepEqual(decodeAnswer(new Uint8Array(named.body)), { type: 'result', protocol: 2, version: sp.version });
     });
 
     test('without the token every request is 401, the page too; the token sets an HttpOnly, SameSite=Strict cookie', async () => {

@@ -48,7 +48,10 @@ export function startCli(args, { cwd, env = {}, timeout = 30_000, cli = nodeCli,
       const url = stdout.match(/http:\/\/127\.0\.0\.1:\d+\/\S*/)[0];
       resolve({
         url,
-        stdout,
+        // All it printed so far (more may follow: native serve says when every rank is open).
+        get stdout() {
+          return stdout;
+        },
         child,
         stop: async (signal = 'SIGINT') => {
           if (child.exitCode === null && child.signalCode === null) child.kill(signal);

@@ -329,7 +329,7 @@ json export_document(Engine::State& s, const json& r, const EngineIo& io) {
   const std::string filepath =
       path.is_string() ? path.get<std::string>() : "profile.speedscope.json";
   const ReadRest read_rest = [&](const std::vector<int64_t>& ranks) {
-    if (s.rest_read) return;
+    if (s.rest_read || io.ranks_checked) return;
     if (!io.read) refuse("this engine cannot read the ranks the timeline did not read");
     ReadPlan plan;
     plan.ranks = ranks;
@@ -397,7 +397,7 @@ json answer(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out
 }  // namespace
 }  // namespace engine
 
-Engine::Engine() : state_(std::make_unique<State>()) {}
+Engine::Engine(int first_id) : state_(std::make_unique<State>()) { state_->next_id = first_id; }
 Engine::~Engine() = default;
 
 std::size_t Engine::memory_bytes() const {

@@ -32,11 +32,17 @@ struct EngineIo {
   std::function<Run(const std::string& which, const Progress& progress, const ReadPlan& plan)> read;
   Progress progress;               // a long request's progress (may be empty)
   OutputTarget* output = nullptr;  // where timeline-export writes
+  // Every rank of the inputs has been read without error already (serve's
+  // open ahead): an export of some ranks need not read the others to check
+  // them.
+  bool ranks_checked = false;
 };
 
 class Engine {
  public:
-  Engine();
+  // first_id: the id of the first timeline it opens (the next ones count
+  // on): two engines of one server give no timeline the same id.
+  explicit Engine(int first_id = 1);
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;

@@ -205,10 +205,19 @@ Error unreadable(const std::string& path, const std::string& reason) {
   return e;
 }
 
+// HDF5 as built is not thread-safe: one read at a time in the process (a
+// server's reads on several threads wait here; decoding a read's chunks on
+// worker threads is ours, outside HDF5: h5_chunks.cpp).
+std::mutex& hdf5_mutex() {
+  static std::mutex m;
+  return m;
+}
+
 // Every reading error blames the file; a source that failed to give bytes
 // is the reason, whatever HDF5 made of the missing bytes.
 Run read_source(ByteSource& source, const std::string& shown, const Progress& progress,
                 const ReadPlan& plan) {
+  const std::lock_guard<std::mutex> one_read(hdf5_mutex());
   h5::SourceState state;
   state.source = &source;
   try {

@@ -54,6 +54,7 @@ struct Timeline::Builder {
   void take_columns(Run* consumed);
   void number_frames_and_move_origin();
   void index_frame_changes();
+  void reserve_chunks();
   void summarize_chunks();
   void describe_lanes();
   void describe_selection(const Run& run, const std::vector<uint32_t>& regions,
@@ -241,7 +242,6 @@ std::vector<int64_t> Timeline::Builder::plan_in_place(const std::vector<uint32_t
     tl.start_.reserve(total);
     tl.call_.reserve(total);
   }
-  tl.nested_.reserve((total + 63) / 64);
   return in_place ? order : listed;
 }
 
@@ -266,7 +266,6 @@ std::vector<Timeline::Builder::LaneOf> Timeline::Builder::add_rank(int64_t rank,
     }
     tl.depth_begin_.push_back(at);
     tl.blocks_.push_back(b);
-    tl.nested_.resize((at + 63) / 64, 0);
     if (in_place) {
       starts.resize(at - base);
       calls.resize(at - base);
@@ -318,23 +317,24 @@ void Timeline::Builder::fill_block(const NamedCalls& nc, const Block& b, int64_t
       const uint32_t r = c->region;
       const int64_t start = minus(c->start_ns, origin), end = minus(c->end_ns, origin);
       const uint64_t length = static_cast<uint64_t>(end) - static_cast<uint64_t>(start);
-      S[pos - base] = start;
-      if (length < detail::kLongCall) {  // start + length gives the end back, wrapping
-        P[pos - base] = detail::pack_call(static_cast<uint32_t>(length), static_cast<int32_t>(r));
-      } else {
-        P[pos - base] = detail::pack_call(detail::kLongCall, static_cast<int32_t>(r));
-        longs.emplace_back(pos, end);
-      }
       while (path.size() > d) {
         --on_path[path.back()];
         path.pop_back();
+      }
+      const bool nested = on_path[r]++ > 0;
+      S[pos - base] = start;
+      if (length < detail::kLongCall) {  // start + length gives the end back, wrapping
+        P[pos - base] =
+            detail::pack_call(static_cast<uint32_t>(length), static_cast<int32_t>(r), nested);
+      } else {
+        P[pos - base] = detail::pack_call(detail::kLongCall, static_cast<int32_t>(r), nested);
+        longs.emplace_back(pos, end);
       }
       const int128 duration = int128{c->end_ns} - c->start_ns;
       ++region_calls[r];
       region_total[r] += duration;
       region_self[r] += duration;
       if (!path.empty()) region_self[path.back()] -= duration;
-      if (on_path[r]++ > 0) tl.nested_[pos >> 6] |= uint64_t{1} << (pos & 63);
       path.push_back(r);
     }
   });
@@ -400,10 +400,23 @@ void Timeline::Builder::number_frames_and_move_origin() {
   if (renumber) {
     for (uint64_t i = 0; i < at; ++i) {
       const auto word = static_cast<uint64_t>(tl.call_[i]);
-      const auto frame = static_cast<int32_t>(frame_of_region[word >> 32]);
-      tl.call_[i] = detail::pack_call(static_cast<uint32_t>(word), frame);
+      const auto frame = static_cast<int32_t>(frame_of_region[detail::frame_of_word(tl.call_[i])]);
+      tl.call_[i] =
+          detail::pack_call(static_cast<uint32_t>(word), frame, (word & detail::kNestedBit) != 0);
     }
   }
+}
+
+// The chunk columns sized once (kChunk calls of a depth a chunk).
+void Timeline::Builder::reserve_chunks() {
+  const std::size_t slots = tl.depth_begin_.size();
+  uint64_t chunks = 0;
+  for (std::size_t k = 0; k + 1 < slots; ++k) {
+    chunks += (tl.depth_begin_[k + 1] - tl.depth_begin_[k] + kChunk - 1) / kChunk;
+  }
+  tl.chunk_begin_.reserve(slots + 1);
+  tl.chunk_duration_.reserve(chunks);
+  tl.summary_begin_.reserve(chunks + 1);
 }
 
 // Per kChunk calls of each depth: the sum of their durations, and per frame
@@ -426,6 +439,7 @@ void Timeline::Builder::summarize_chunks() {
                ? uint64_t{d}
                : static_cast<uint64_t>(tl.longs_.end_of(i)) - static_cast<uint64_t>(tl.start_[i]);
   };
+  reserve_chunks();
   tl.summary_begin_.push_back(0);
   for (std::size_t k = 0; k < slots; ++k) {
     tl.chunk_begin_.push_back(tl.summary_begin_.size() - 1);
@@ -479,6 +493,12 @@ void Timeline::Builder::summarize_chunks() {
     }
   }
   tl.chunk_begin_.push_back(tl.summary_begin_.size() - 1);
+  // Their length was not known before: no slack kept.
+  tl.summary_frame_.shrink_to_fit();
+  tl.summary_calls_.shrink_to_fit();
+  tl.summary_covered_.shrink_to_fit();
+  tl.summary_total_.shrink_to_fit();
+  tl.summary_self_.shrink_to_fit();
 }
 
 // Where the frame changes within each depth (counted, then written: no slack).

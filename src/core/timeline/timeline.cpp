@@ -96,15 +96,15 @@ Timeline::DepthView Timeline::depth_view(std::size_t lane, uint32_t depth) const
 }
 
 std::size_t Timeline::memory_bytes() const {
-  std::size_t n =
-      start_.capacity() * 8 + call_.capacity() * 8 + longs_.at.capacity() * 16 +
-      nested_.capacity() * 8 + chunk_begin_.capacity() * 8 + summary_begin_.capacity() * 8 +
-      chunk_duration_.capacity() * 8 + summary_frame_.capacity() * 4 +
-      summary_calls_.capacity() * 4 + summary_covered_.capacity() * 8 +
-      summary_total_.capacity() * 8 + summary_self_.capacity() * 8 + depth_begin_.capacity() * 8 +
-      changes_.capacity() * 4 + change_begin_.capacity() * 8 + blocks_.capacity() * sizeof(Block) +
-      lane_block_.capacity() * sizeof(std::size_t) + lanes_.capacity() * sizeof(LaneInfo) +
-      frames_.capacity() * sizeof(std::string);
+  std::size_t n = start_.capacity() * 8 + call_.capacity() * 8 + longs_.at.capacity() * 16 +
+                  chunk_begin_.capacity() * 8 + summary_begin_.capacity() * 8 +
+                  chunk_duration_.capacity() * 8 + summary_frame_.capacity() * 4 +
+                  summary_calls_.capacity() * 4 + summary_covered_.capacity() * 8 +
+                  summary_total_.capacity() * 8 + summary_self_.capacity() * 8 +
+                  depth_begin_.capacity() * 8 + changes_.capacity() * 4 +
+                  change_begin_.capacity() * 8 + blocks_.capacity() * sizeof(Block) +
+                  lane_block_.capacity() * sizeof(std::size_t) +
+                  lanes_.capacity() * sizeof(LaneInfo) + frames_.capacity() * sizeof(std::string);
   for (const LaneInfo& l : lanes_) n += l.name.capacity();
   for (const std::string& f : frames_) n += f.capacity();
   return n;

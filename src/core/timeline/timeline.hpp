@@ -9,12 +9,13 @@
 // Layout: per distinct lane (a rank listed twice shares its columns), the
 // calls grouped by depth, each depth in time order, in two columns of
 // 8 bytes: its start (ns), and its duration (32 bits) beside its frame
-// (32 bits) in one word, 16 bytes a call. A call whose duration does not fit
+// (31 bits) and a bit saying whether a call of its frame encloses it (not
+// counted in covered time: the outermost one is) in one word, 16 bytes a
+// call. A call whose duration does not fit
 // in 32 bits (4.29 s or more, or an end before its start) keeps its end in
 // a table of such calls (by position; at one depth of one lane at most one
 // call in 4.29 s can be that long). Beside them: the positions where the
-// frame changes within a depth (at most 4 bytes a call), a bit a call saying
-// whether a call of its frame encloses it, and per 256 calls of a depth a
+// frame changes within a depth (at most 4 bytes a call), and per 256 calls of a depth a
 // summary per frame present (calls, covered time) and their durations' sum
 // (under 1 byte a call); a call's self time is computed when asked. At one
 // depth of one lane calls never overlap, so starts, ends and covered ends
@@ -47,20 +48,27 @@ struct LongEnds {
   int64_t end_of(uint64_t pos) const;
 };
 
-// A call's duration and frame in one word (see the top of this file).
-inline int64_t pack_call(uint32_t duration, int32_t frame) {
-  return static_cast<int64_t>(static_cast<uint64_t>(static_cast<uint32_t>(frame)) << 32 | duration);
+// A call's duration, frame and nested bit in one word (see the top of this
+// file): the duration in bits 0-31, the frame in bits 32-62, bit 63 set
+// when a call of its frame encloses it.
+constexpr uint64_t kNestedBit = uint64_t{1} << 63;
+inline int64_t pack_call(uint32_t duration, int32_t frame, bool nested = false) {
+  return static_cast<int64_t>((nested ? kNestedBit : 0) |
+                              static_cast<uint64_t>(static_cast<uint32_t>(frame)) << 32 | duration);
+}
+inline int32_t frame_of_word(int64_t word) {
+  return static_cast<int32_t>((static_cast<uint64_t>(word) >> 32) & 0x7fffffffu);
 }
 
 // The columns of one depth of one lane: n calls in time order.
 struct DepthColumns {
   const int64_t* s;
-  const int64_t* p;         // per call: its duration (low 32 bits) and frame (high 32 bits)
+  const int64_t* p;         // per call: its duration, frame and nested bit (pack_call)
   const uint32_t* changes;  // positions (in the slice) where the frame differs from the one before
   std::size_t n, changes_n;
   const LongEnds* longs;  // the ends of long calls
   uint64_t at;            // the position of call 0 among the timeline's calls
-  int32_t f(std::size_t i) const { return static_cast<int32_t>(static_cast<uint64_t>(p[i]) >> 32); }
+  int32_t f(std::size_t i) const { return frame_of_word(p[i]); }
   int64_t e(std::size_t i) const {
     const auto d = static_cast<uint32_t>(static_cast<uint64_t>(p[i]));
     return d != kLongCall ? static_cast<int64_t>(static_cast<uint64_t>(s[i]) + d)
@@ -355,7 +363,7 @@ class Timeline {
   // calls: per chunk, per frame present, its calls and their covered time
   // counting only calls outermost of their frame (imbalance's covered time).
   static constexpr std::size_t kChunk = 256;
-  bool nested(uint64_t at) const { return (nested_[at >> 6] >> (at & 63)) & 1; }
+  bool nested(uint64_t at) const { return call_[at] < 0; }  // detail::kNestedBit
   int64_t self_of(const Block& b, uint32_t depth, std::size_t index) const;
   // The calls [lo, hi) of a depth of a block: their durations, summed in
   // wrapping arithmetic as the durations' int64 differences are.
@@ -378,22 +386,17 @@ class Timeline {
   // Columns of every block, block after block, depth after depth.
   // (start_ and call_ may be the run's own start and end columns, taken over.)
   std::vector<int64_t> start_;
-  std::vector<int64_t> call_;  // per call: detail::pack_call(duration, frame)
+  std::vector<int64_t> call_;  // per call: detail::pack_call(duration, frame, nested)
   detail::LongEnds longs_;
   int64_t end_at(uint64_t pos) const {
     const auto d = static_cast<uint32_t>(static_cast<uint64_t>(call_[pos]));
     return d != detail::kLongCall ? static_cast<int64_t>(static_cast<uint64_t>(start_[pos]) + d)
                                   : longs_.end_of(pos);
   }
-  int32_t frame_at(uint64_t pos) const {
-    return static_cast<int32_t>(static_cast<uint64_t>(call_[pos]) >> 32);
-  }
+  int32_t frame_at(uint64_t pos) const { return detail::frame_of_word(call_[pos]); }
   std::vector<uint64_t> depth_begin_;  // per block: depths + 1 entries into the columns
   std::vector<uint32_t, UninitializedAllocator<uint32_t>> changes_;
-  std::vector<uint64_t> change_begin_;  // per block: depths + 1 entries into changes_
-  // Bit per call: set when a call of its frame encloses it (not counted in
-  // covered time: the outermost one is).
-  std::vector<uint64_t> nested_;
+  std::vector<uint64_t> change_begin_;   // per block: depths + 1 entries into changes_
   std::vector<uint64_t> chunk_begin_;    // per depth slot: its first chunk (+1 entry)
   std::vector<uint64_t> summary_begin_;  // per chunk: its first summary (+1 entry)
   std::vector<int64_t> chunk_duration_;  // per chunk: its calls' durations, summed

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <fstream>
 #include <sstream>
 
@@ -52,6 +53,91 @@ TEST(serve_engine, an_open_asked_again_is_the_same_timeline_read_once) {
   const Answer other = host.ask(R"({"type":"timeline-open","options":{"ranks":"all"}})");
   EXPECT_EQ(wire_header(other.bytes)["timeline"], 2);
   EXPECT_EQ(wire_header(host.ask(open).bytes)["timeline"], 3);
+}
+
+// The page's All ranks of one file, as it sends it.
+constexpr const char* kAllRanks =
+    R"({"type":"timeline-open","options":{"ranks":"all","include":null,"exclude":null,)"
+    R"("sourceLocations":true},"served":{"file":0}})";
+
+TEST(serve_engine, every_rank_opened_ahead_is_the_answer_to_all_ranks) {
+  const std::string run = fixture("ranks_imbalance_s3.h5");
+  EngineHost host({run});
+  host.check_runs();
+  std::atomic<uint64_t> told{0};
+  host.open_ahead([&told](uint64_t calls, double) { told = calls; });
+  const Answer all = host.ask(kAllRanks);  // waits for the open ahead
+  ASSERT_EQ(all.type, "result") << wire_header(all.bytes).dump();
+  json header = wire_header(all.bytes);
+  EXPECT_EQ(header["timeline"], 1 << 24);  // the open ahead's engine, taken over
+  uint64_t calls = 0;
+  for (const json& lane : header["lanes"]) calls += lane["calls"].get<uint64_t>();
+  EXPECT_EQ(calls, 60u);
+  // The same answer as an open asked then (its timeline's id aside).
+  EngineHost fresh({run});
+  fresh.check_runs();
+  json expected = wire_header(fresh.ask(kAllRanks).bytes);
+  header.erase("timeline");
+  expected.erase("timeline");
+  EXPECT_EQ(header, expected);
+  // Queries of the taken-over timeline are answered.
+  const Answer bars = host.ask(R"({"type":"timeline-bars","timeline":16777216,"lanes":[0],)"
+                               R"("start":0,"end":1000000,"width":100})");
+  EXPECT_EQ(bars.type, "result") << wire_header(bars.bytes).dump();
+  // Another tab's All ranks: the same timeline.
+  EXPECT_EQ(host.ask(kAllRanks).bytes, all.bytes);
+  // Told from the thread, after its answer was ready.
+  for (int i = 0; i < 500 && told == 0; ++i) ::usleep(10000);
+  EXPECT_EQ(told.load(), calls);
+}
+
+TEST(serve_engine, every_rank_with_other_options_drops_the_open_ahead) {
+  EngineHost host({fixture("ranks_imbalance_s3.h5")});
+  host.check_runs();
+  host.open_ahead();
+  const Answer other = host.ask(
+      R"({"type":"timeline-open","options":{"ranks":"all","exclude":["^c"]},"served":{"file":0}})");
+  ASSERT_EQ(other.type, "result") << wire_header(other.bytes).dump();
+  EXPECT_LT(wire_header(other.bytes)["timeline"].get<int>(), 1 << 24);
+  // The open ahead is gone: All ranks is opened when asked.
+  EXPECT_LT(wire_header(host.ask(kAllRanks).bytes)["timeline"].get<int>(), 1 << 24);
+}
+
+TEST(serve_engine, a_request_cancelled_or_left_by_its_page_is_answered_cancelled) {
+  EngineHost host({fixture("ranks_imbalance_s3.h5")});
+  const std::string open = R"({"type":"timeline-open","options":{"ranks":[0,1]}})";
+  EXPECT_FALSE(EngineHost::watch_id_ok("XYZ"));
+  EXPECT_FALSE(EngineHost::watch_id_ok(std::string(65, 'a')));
+  EXPECT_TRUE(EngineHost::watch_id_ok("0a9f"));
+  EXPECT_TRUE(host.progress("0a9f").is_null());  // no such request
+  EXPECT_FALSE(host.cancel("0a9f"));
+  // Cancelled while it waits: never run.
+  json seen;
+  host.on_watched = [&](const std::string& id) {
+    seen = host.progress(id);
+    EXPECT_TRUE(host.cancel(id));
+  };
+  const Answer cancelled = host.ask(open, "c1");
+  EXPECT_EQ(seen, json::object());  // watched, no progress yet
+  EXPECT_EQ(cancelled.type, "cancelled");
+  EXPECT_EQ(wire_header(cancelled.bytes)["type"], "cancelled");
+  EXPECT_TRUE(host.progress("c1").is_null());  // answered: no longer watched
+  // Its page asked its progress once and then no more (a closed tab).
+  host.set_lease(std::chrono::milliseconds(0));
+  host.on_watched = [&](const std::string& id) {
+    host.progress(id);
+    ::usleep(5000);
+  };
+  EXPECT_EQ(host.ask(open, "c2").type, "cancelled");
+  // Within its lease, or unnamed: answered.
+  host.set_lease(std::chrono::milliseconds(60000));
+  const Answer answered = host.ask(open, "c3");
+  EXPECT_EQ(answered.type, "result") << wire_header(answered.bytes).dump();
+  EXPECT_EQ(wire_header(answered.bytes)["timeline"], 1);
+  EXPECT_EQ(host.ask(open).type, "result");
+  // The server stopping: every request cancelled.
+  host.stop();
+  EXPECT_EQ(host.ask(R"({"type":"timeline-open","options":{"ranks":[2]}})").type, "cancelled");
 }
 
 TEST(serve_engine, a_download_is_the_exports_bytes_in_a_file_removed_after) {

@@ -140,6 +140,45 @@ TEST(serve_runs, an_open_is_the_same_with_the_same_options_counts_and_served_fil
   EXPECT_NE(key(R"({"type": "timeline-compare-open", "countA": 2})"),
             key(R"({"type": "timeline-compare-open", "countB": 2})"));
   EXPECT_EQ(open_key(json()), "");
+  // An option given as null is one not given (the page sends include: null).
+  EXPECT_EQ(key(R"({"type": "timeline-open", "options": {"ranks": "all", "include": null}})"),
+            key(R"({"type": "timeline-open", "options": {"ranks": "all"}})"));
+  EXPECT_NE(key(R"({"type": "timeline-open", "options": {"ranks": "all", "include": ["a"]}})"),
+            key(R"({"type": "timeline-open", "options": {"ranks": "all"}})"));
+}
+
+TEST(serve_runs, a_run_is_opened_first_as_a_page_opens_it) {
+  const auto dumped = [](const std::vector<json>& opens) {
+    std::vector<std::string> out;
+    for (const json& o : opens) out.push_back(o.dump());
+    return out;
+  };
+  // One file of four ranks: rank 0, then every rank.
+  EXPECT_EQ(dumped(first_opens(plan({h5("ranks_imbalance_s3.h5")}))),
+            Strings({R"({"options":{"ranks":[0],"sourceLocations":true},"served":{"file":0},)"
+                     R"("type":"timeline-open"})",
+                     R"({"options":{"ranks":"all","sourceLocations":true},"served":{"file":0},)"
+                     R"("type":"timeline-open"})"}));
+  // A job of two files: counted, each file in its place.
+  EXPECT_EQ(dumped(first_opens(plan({job("job_rank00000.h5"), job("job_rank00001.h5")}))),
+            Strings({R"({"count":2,"options":{"ranks":[0],"sourceLocations":true},)"
+                     R"("served":{"file0":0,"file1":1},"type":"timeline-open"})",
+                     R"({"count":2,"options":{"ranks":"all","sourceLocations":true},)"
+                     R"("served":{"file0":0,"file1":1},"type":"timeline-open"})"}));
+  // Without rank 0: the lowest; one rank: no All ranks to open.
+  EXPECT_EQ(dumped(first_opens(plan({job("job_rank00001.h5")}))),
+            Strings({R"({"options":{"ranks":[1],"sourceLocations":true},"served":{"file":0},)"
+                     R"("type":"timeline-open"})"}));
+  // A comparison: nothing (the page opens it as it chooses).
+  EXPECT_TRUE(first_opens(plan({job("job_rank00000.h5"), job("rerun_rank00000.h5")})).empty());
+  // What the page sends for All ranks is the same open.
+  EXPECT_EQ(open_key(first_opens(plan({h5("ranks_imbalance_s3.h5")}))[1]),
+            open_key(json::parse(R"({"type":"timeline-open","options":{"ranks":"all",)"
+                                 R"("include":null,"exclude":null,"sourceLocations":true},)"
+                                 R"("served":{"file":0}})")));
+  EXPECT_TRUE(opens_every_rank(json::parse(R"({"options":{"ranks":"all"}})")));
+  EXPECT_FALSE(opens_every_rank(json::parse(R"({"options":{"ranks":[0,1]}})")));
+  EXPECT_FALSE(opens_every_rank(json::parse(R"({"type":"timeline-bars"})")));
 }
 
 }  // namespace
