@@ -495,6 +495,9 @@ describe('the ranks as bands', { timeout: 600_000 }, () => {
     }
     // Depth 1 (auto) again; pointing at rank 2's band names the core's region.
     await page.getByTestId('band-mode').selectOption('auto');
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid=band-legend]').textContent.startsWith('At depth 1:'),
+    );
     const band = await page.locator('[data-testid=rank-band][data-rank="2"]').boundingBox();
     const x = Math.floor(chart.width * 0.7) + 0.5;
     await page.mouse.move(chart.x + x, band.y + band.height / 2);

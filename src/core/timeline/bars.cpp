@@ -21,10 +21,6 @@ class DepthBars {
 
   // Items for the calls [lo, hi) (those overlapping the window).
   void emit_all(std::size_t lo, std::size_t hi) {
-    // The frame changes after the current block's first call, found by a
-    // cursor that only moves forward.
-    change_ =
-        std::lower_bound(sl_.changes, sl_.changes + sl_.changes_n, static_cast<uint32_t>(lo + 1));
     std::size_t i = lo;
     while (i < hi) {
       if (lasts_a_pixel(i)) {
@@ -78,12 +74,7 @@ class DepthBars {
   // The block's frame when no change falls in (i, last], else -1.
   int32_t frame_of_block(std::size_t i, std::size_t last) {
     if (last == i) return sl_.f(i);
-    const auto first = static_cast<uint32_t>(i + 1);
-    change_ = sl_.changes +
-              detail::gallop_index(static_cast<std::size_t>(change_ - sl_.changes), sl_.changes_n,
-                                   [&](std::size_t c) { return sl_.changes[c] < first; });
-    const bool changes = change_ != sl_.changes + sl_.changes_n && *change_ <= last;
-    return changes ? -1 : sl_.f(i);
+    return sl_.frame_changes(i, last) ? -1 : sl_.f(i);
   }
 
   const DepthColumns& sl_;
@@ -91,7 +82,6 @@ class DepthBars {
   int128 px_wide_;
   uint64_t px_;  // <= 2^63
   Timeline::Bars& out_;
-  const uint32_t* change_ = nullptr;
   std::size_t advance_ = 1;  // calls the last jump went over: the next guess
 };
 

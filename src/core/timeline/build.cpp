@@ -196,8 +196,8 @@ Timeline Timeline::Builder::build(const Run& run, Run* consumed, const TimelineO
   tl.origin_in_run_ns_ =
       minus(b.first_start, static_cast<uint64_t>(run_first.value_or(b.first_start)));
   b.number_frames_and_move_origin();
-  b.index_frame_changes();
   b.summarize_chunks();
+  b.index_frame_changes();
   b.describe_lanes();
   if (options.progress) options.progress("index", 1, 1);
   return tl;
@@ -501,28 +501,32 @@ void Timeline::Builder::summarize_chunks() {
   tl.summary_self_.shrink_to_fit();
 }
 
-// Where the frame changes within each depth (counted, then written: no slack).
+// Where the frame changes within each depth, chunk by chunk (counted, then
+// written: no slack); after summarize_chunks (its chunks).
 void Timeline::Builder::index_frame_changes() {
+  const std::size_t slots = tl.depth_begin_.size();
   std::size_t changes = 0;
-  for (std::size_t k = 0; k + 1 < tl.depth_begin_.size(); ++k) {
+  for (std::size_t k = 0; k + 1 < slots; ++k) {
     for (uint64_t i = tl.depth_begin_[k] + 1; i < tl.depth_begin_[k + 1]; ++i) {
       changes += tl.frame_at(i) != tl.frame_at(i - 1);
     }
   }
-  tl.changes_.resize(changes);
-  std::size_t filled = 0;
-  for (const Block& b : tl.blocks_) {
-    for (uint32_t d = 0; d < b.depths; ++d) {
-      const std::size_t k = b.first_depth + d;
-      tl.change_begin_.push_back(filled);
-      const uint64_t begin = tl.depth_begin_[k];
-      for (uint64_t i = begin + 1; i < tl.depth_begin_[k + 1]; ++i) {
-        if (tl.frame_at(i) != tl.frame_at(i - 1))
-          tl.changes_[filled++] = static_cast<uint32_t>(i - begin);
+  tl.change_low_.resize(changes);
+  tl.chunk_change_.assign(tl.chunk_begin_.back() + 1, 0);
+  uint64_t filled = 0;
+  for (std::size_t k = 0; k + 1 < slots; ++k) {
+    const uint64_t begin = tl.depth_begin_[k], n = tl.depth_begin_[k + 1] - begin;
+    for (uint64_t j = 0; j * kChunk < n; ++j) {
+      tl.chunk_change_[tl.chunk_begin_[k] + j] = filled;
+      const uint64_t stop = std::min<uint64_t>(n, (j + 1) * kChunk);
+      for (uint64_t i = std::max<uint64_t>(1, j * kChunk); i < stop; ++i) {
+        if (tl.frame_at(begin + i) != tl.frame_at(begin + i - 1)) {
+          tl.change_low_[filled++] = static_cast<uint8_t>(i % kChunk);
+        }
       }
     }
-    tl.change_begin_.push_back(filled);
   }
+  tl.chunk_change_.back() = filled;
 }
 
 // The lanes: the document's profiles.

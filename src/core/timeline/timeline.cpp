@@ -65,12 +65,11 @@ int64_t Timeline::run_end_ns() const {
 Timeline::Slice Timeline::slice(const Block& b, uint32_t depth) const {
   const std::size_t k = b.first_depth + depth;
   const uint64_t at = depth_begin_[k];
-  const uint64_t c = change_begin_[k];
   return Slice{start_.data() + at,
                call_.data() + at,
-               changes_.data() + c,
+               chunk_change_.data() + chunk_begin_[k],
+               change_low_.data(),
                static_cast<std::size_t>(depth_begin_[k + 1] - at),
-               static_cast<std::size_t>(change_begin_[k + 1] - c),
                &longs_,
                at};
 }
@@ -101,8 +100,8 @@ std::size_t Timeline::memory_bytes() const {
                   chunk_duration_.capacity() * 8 + summary_frame_.capacity() * 4 +
                   summary_calls_.capacity() * 4 + summary_covered_.capacity() * 8 +
                   summary_total_.capacity() * 8 + summary_self_.capacity() * 8 +
-                  depth_begin_.capacity() * 8 + changes_.capacity() * 4 +
-                  change_begin_.capacity() * 8 + blocks_.capacity() * sizeof(Block) +
+                  depth_begin_.capacity() * 8 + change_low_.capacity() +
+                  chunk_change_.capacity() * 8 + blocks_.capacity() * sizeof(Block) +
                   lane_block_.capacity() * sizeof(std::size_t) +
                   lanes_.capacity() * sizeof(LaneInfo) + frames_.capacity() * sizeof(std::string);
   for (const LaneInfo& l : lanes_) n += l.name.capacity();

@@ -15,11 +15,11 @@
 // in 32 bits (4.29 s or more, or an end before its start) keeps its end in
 // a table of such calls (by position; at one depth of one lane at most one
 // call in 4.29 s can be that long). Beside them: the positions where the
-// frame changes within a depth (at most 4 bytes a call), and per 256 calls of a depth a
-// summary per frame present (calls, covered time) and their durations' sum
-// (under 1 byte a call); a call's self time is computed when asked. At one
-// depth of one lane calls never overlap, so starts, ends and covered ends
-// all ascend and one binary search finds the first call of a window.
+// frame changes within a depth (a byte each, and 8 bytes per 256 calls), and per 256 calls of a
+// depth a summary per frame present (calls, covered time) and their durations' sum (under 1 byte a
+// call); a call's self time is computed when asked. At one depth of one lane calls never overlap,
+// so starts, ends and covered ends all ascend and one binary search finds the first call of a
+// window.
 #pragma once
 
 #include <cstddef>
@@ -48,6 +48,10 @@ struct LongEnds {
   int64_t end_of(uint64_t pos) const;
 };
 
+// The calls a chunk of a depth counts (Timeline::kChunk, for its summaries
+// and its frame changes alike).
+constexpr std::size_t kChangeChunk = 256;
+
 // A call's duration, frame and nested bit in one word (see the top of this
 // file): the duration in bits 0-31, the frame in bits 32-62, bit 63 set
 // when a call of its frame encloses it.
@@ -63,12 +67,32 @@ inline int32_t frame_of_word(int64_t word) {
 // The columns of one depth of one lane: n calls in time order.
 struct DepthColumns {
   const int64_t* s;
-  const int64_t* p;         // per call: its duration, frame and nested bit (pack_call)
-  const uint32_t* changes;  // positions (in the slice) where the frame differs from the one before
-  std::size_t n, changes_n;
+  const int64_t* p;  // per call: its duration, frame and nested bit (pack_call)
+  // Where the frame differs from the call before: per chunk of 256 calls
+  // (kChangeChunk) of the slice, the index of its first change into
+  // change_low (one more entry: the end), and per change its position in
+  // its chunk.
+  const uint64_t* chunk_change;
+  const uint8_t* change_low;
+  std::size_t n;
   const LongEnds* longs;  // the ends of long calls
   uint64_t at;            // the position of call 0 among the timeline's calls
   int32_t f(std::size_t i) const { return frame_of_word(p[i]); }
+  // The frame changes at positions below q (q <= n), counted from an
+  // origin of the timeline's (only differences mean anything).
+  uint64_t changes_below(std::size_t q) const {
+    const std::size_t c = q / kChangeChunk;
+    uint64_t k = chunk_change[c];
+    const auto low = static_cast<uint8_t>(q % kChangeChunk);
+    if (low == 0) return k;
+    const uint64_t stop = chunk_change[c + 1];
+    while (k < stop && change_low[k] < low) ++k;
+    return k;
+  }
+  // Whether the frame changes at a position in (i, last].
+  bool frame_changes(std::size_t i, std::size_t last) const {
+    return changes_below(last + 1) != changes_below(i + 1);
+  }
   int64_t e(std::size_t i) const {
     const auto d = static_cast<uint32_t>(static_cast<uint64_t>(p[i]));
     return d != kLongCall ? static_cast<int64_t>(static_cast<uint64_t>(s[i]) + d)
@@ -332,7 +356,7 @@ class Timeline {
   friend Timeline open_timeline(const Run& run, const TimelineOptions& options);
   friend Timeline open_timeline(Run&& run, const TimelineOptions& options);
   struct Block {              // the columns of one distinct lane
-    std::size_t first_depth;  // into depth_begin_ / change_begin_
+    std::size_t first_depth;  // into depth_begin_ / chunk_begin_
     uint32_t depths = 0;
   };
   using Slice = detail::DepthColumns;
@@ -362,7 +386,7 @@ class Timeline {
   // Calls of one depth slot (depth_begin_ index) summarised per kChunk
   // calls: per chunk, per frame present, its calls and their covered time
   // counting only calls outermost of their frame (imbalance's covered time).
-  static constexpr std::size_t kChunk = 256;
+  static constexpr std::size_t kChunk = detail::kChangeChunk;
   bool nested(uint64_t at) const { return call_[at] < 0; }  // detail::kNestedBit
   int64_t self_of(const Block& b, uint32_t depth, std::size_t index) const;
   // The calls [lo, hi) of a depth of a block: their durations, summed in
@@ -395,8 +419,10 @@ class Timeline {
   }
   int32_t frame_at(uint64_t pos) const { return detail::frame_of_word(call_[pos]); }
   std::vector<uint64_t> depth_begin_;  // per block: depths + 1 entries into the columns
-  std::vector<uint32_t, UninitializedAllocator<uint32_t>> changes_;
-  std::vector<uint64_t> change_begin_;   // per block: depths + 1 entries into changes_
+  // Where the frame changes (detail::DepthColumns): per chunk (+1 entry)
+  // its first change; per change its position in its chunk.
+  std::vector<uint64_t> chunk_change_;
+  std::vector<uint8_t, UninitializedAllocator<uint8_t>> change_low_;
   std::vector<uint64_t> chunk_begin_;    // per depth slot: its first chunk (+1 entry)
   std::vector<uint64_t> summary_begin_;  // per chunk: its first summary (+1 entry)
   std::vector<int64_t> chunk_duration_;  // per chunk: its calls' durations, summed
