@@ -283,6 +283,7 @@ void Timeline::walk_aligned(std::vector<FrameWalk>& walks,
   int64_t* by_duration = by_start + R;
   double* lateness = rows.data();
   double* excess = lateness + part * R;
+  const bool late_wanted = visitor.reads_lateness(), excess_wanted = visitor.reads_excess();
   uint64_t walked = wanted.front().first;  // the walks stand before this k
   for (const auto& [a, b] : wanted) {
     for (FrameWalk& w : walks) w.take(static_cast<std::size_t>(a - walked), nullptr, nullptr, 0);
@@ -300,17 +301,20 @@ void Timeline::walk_aligned(std::vector<FrameWalk>& walks,
           for (std::size_t j = 0; j < n; ++j) {
             const int64_t* s = starts + (j0 + j) * R;
             const int64_t* e = ends + (j0 + j) * R;
-            for (std::size_t r = 0; r < R; ++r) {
-              by_start[r] = s[r];
-              by_duration[r] = e[r] - s[r];
+            if (late_wanted) {
+              std::copy(s, s + R, by_start);
+              const double start_median = detail::median_of(by_start, R);
+              double* late = lateness + j * R;
+              for (std::size_t r = 0; r < R; ++r)
+                late[r] = static_cast<double>(s[r]) - start_median;
             }
-            const double start_median = detail::median_of(by_start, R);
-            const double duration_median = detail::median_of(by_duration, R);
-            double* late = lateness + j * R;
-            double* more = excess + j * R;
-            for (std::size_t r = 0; r < R; ++r) {
-              late[r] = static_cast<double>(s[r]) - start_median;
-              more[r] = static_cast<double>(e[r] - s[r]) - duration_median;
+            if (excess_wanted) {
+              for (std::size_t r = 0; r < R; ++r) by_duration[r] = e[r] - s[r];
+              const double duration_median = detail::median_of(by_duration, R);
+              double* more = excess + j * R;
+              for (std::size_t r = 0; r < R; ++r) {
+                more[r] = static_cast<double>(e[r] - s[r]) - duration_median;
+              }
             }
           }
         }

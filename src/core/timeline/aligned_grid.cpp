@@ -65,6 +65,7 @@ class GridBuilder final : public Timeline::AlignedVisitor {
       step(k0 + j, start + j * rows, end + j * rows, excess + j * rows);
   }
   AlignedGrid take() { return std::move(g_); }
+  bool reads_lateness() const override { return false; }
 
  private:
   void step(uint64_t k, const int64_t* start, const int64_t* end, const double* excess) noexcept {
@@ -113,6 +114,7 @@ class LatenessBuilder final : public Timeline::AlignedVisitor {
     }
     steps_ += n;
   }
+  bool reads_excess() const override { return false; }
   RankLateness take() {
     out_.lateness.resize(sum_.size());
     for (std::size_t r = 0; r < sum_.size(); ++r) {

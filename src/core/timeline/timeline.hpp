@@ -297,6 +297,10 @@ class Timeline {
     // is 5 M calls fewer.
     virtual void steps(uint64_t k0, std::size_t n, const int64_t* start, const int64_t* end,
                        const double* lateness, const double* excess) noexcept = 0;
+    // Which of lateness and excess it reads (the other is not computed:
+    // each is a median a step; its entries are then unspecified).
+    virtual bool reads_lateness() const { return true; }
+    virtual bool reads_excess() const { return true; }
   };
   // Throws as aligned_calls; `visitor` sees begin() and then every step, block by block.
   void visit_aligned(int32_t frame, int64_t start, int64_t end, AlignedVisitor& visitor) const;
