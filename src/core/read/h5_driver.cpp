@@ -19,6 +19,7 @@ namespace {
 // is a call out of WebAssembly.
 constexpr std::size_t kBlockBytes = std::size_t{1} << 20;
 constexpr std::size_t kBlocksKept = 8;
+constexpr std::size_t kPieceBytes = std::size_t{16} << 20;  // a lazy source's longest read
 
 struct Info {  // what the file-access property list carries (copied by HDF5)
   SourceState* state;
@@ -173,8 +174,19 @@ herr_t driver_read(H5FD_t* file, H5FD_mem_t, hid_t, haddr_t addr, size_t size, v
   const uint64_t stored = addr < f.eof ? std::min<uint64_t>(end, f.eof) - addr : 0;
   if (stored > 0) {
     const auto n = static_cast<std::size_t>(stored);
-    const bool ok = f.state->source->lazy() && n < kBlockBytes ? read_cached(f, addr, out, n)
-                                                               : read_direct(f, addr, out, n);
+    bool ok = true;
+    if (!f.state->source->lazy()) {
+      ok = read_direct(f, addr, out, n);
+    } else if (n < kBlockBytes) {
+      ok = read_cached(f, addr, out, n);
+    } else {
+      // A lazy source (a File read in the page's worker) in pieces: each
+      // read of it allocates a buffer as long outside the module, so a
+      // column of 768 MB read at once took as much again until collected.
+      for (std::size_t done = 0; ok && done < n; done += kPieceBytes) {
+        ok = read_direct(f, addr + done, out + done, std::min(kPieceBytes, n - done));
+      }
+    }
     if (!ok) return -1;
   }
   std::memset(out + stored, 0, size - static_cast<std::size_t>(stored));
