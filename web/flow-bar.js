@@ -107,6 +107,7 @@ export function wireBar() {
   });
   actionsMenu.setUp();
   $('cancel').addEventListener('click', () => {
+    flow.cancels += 1; // a conversion still waiting for the timeline's completion never starts
     engine.cancelAll(); // an open replaces the engine; a conversion or export is dropped
     cancelled();
     $('options-toggle').focus();

@@ -214,7 +214,9 @@ export async function convert(opts, mine, { reveal, show = false }) {
 export async function writeDownload(files, opts, watch) {
   const [file] = files;
   let reply = null;
+  const cancels = flow.cancels;
   await flow.completed; // the timeline's order is the file's
+  if (flow.cancels !== cancels) return { type: 'cancelled' }; // Cancel came while it waited
   // (A job's files: its one document, written from the job's timeline.)
   const one = files.length === 1 || flow.job?.length === files.length;
   if (one && timeline.timeline && flow.timelineKey === timelineKeyOf(file, opts)) {

@@ -19,8 +19,9 @@ import { exactTime } from './timeline/format.js';
 export async function openInSpeedscope() {
   const file = timelineFile();
   if (!file || !timeline.timeline) return;
+  const cancels = flow.cancels;
   await flow.completed; // its origin in the run is the file's
-  if (!timeline.timeline) return;
+  if (!timeline.timeline || flow.cancels !== cancels) return;
   const mine = flow.run;
   const opts = options.read();
   const have = budget.budget();

@@ -255,6 +255,38 @@ describe('the page flow', { timeout: 900_000 }, () => {
     await page.close();
   });
 
+  test('Cancel while the conversion waits for the first view to be made exact: nothing converts', async () => {
+    // Rank 0 of two is opened provisionally; the download waits for its
+    // completion. The page presses Cancel the moment it says it converts,
+    // before that completion can have answered (a worker's reply is a task).
+    const page = await browser.openPage();
+    const c = caseNamed('large_s3');
+    const pressed = page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const watch = new MutationObserver(() => {
+            if (document.body.dataset.phase !== 'converting') return;
+            watch.disconnect();
+            document.querySelector('[data-testid=cancel]').click();
+            resolve(document.body.dataset.phase);
+          });
+          watch.observe(document.body, { attributes: true, attributeFilter: ['data-phase'] });
+        }),
+    );
+    await page.setInputFiles(
+      '[data-testid=file-input]',
+      c.inputs.map((n) => join(fixtures, 'h5', n)),
+    );
+    assert.equal(await pressed, 'cancelled');
+    // Long enough for the completion and a whole conversion of this file.
+    await page.waitForTimeout(2000);
+    assert.equal(await page.evaluate(() => document.body.dataset.phase), 'cancelled');
+    assert.ok(await page.getByTestId('progress').isHidden());
+    assert.ok(await page.getByTestId('download').isHidden());
+    assert.equal(await page.getByTestId('status').innerText(), 'Cancelled.');
+    await page.close();
+  });
+
   test('several outputs: a selector, one download each; no sideways scrolling on a phone', async () => {
     const page = await browser.openPage();
     const c = caseNamed('multi_fixtures');
