@@ -29,18 +29,18 @@ void in_start_order(const Timeline& tl, std::size_t lane, Fn&& fn) {
   std::priority_queue<Head, std::vector<Head>, std::greater<Head>> heads;
   std::vector<std::size_t> next(depths, 0);
   for (uint32_t d = 0; d < depths; ++d)
-    if (views[d].calls > 0) heads.emplace(views[d].start[0], d);
+    if (views[d].calls > 0) heads.emplace(views[d].start(0), d);
   while (!heads.empty()) {
     const uint32_t d = heads.top().second;
     heads.pop();
     const std::size_t i = next[d]++;
     fn(d, i);
-    if (next[d] < views[d].calls) heads.emplace(views[d].start[next[d]], d);
+    if (next[d] < views[d].calls) heads.emplace(views[d].start(next[d]), d);
   }
 }
 
 int64_t duration(const Timeline::DepthView& v, std::size_t i) {
-  return static_cast<int64_t>(static_cast<uint64_t>(v.end(i)) - static_cast<uint64_t>(v.start[i]));
+  return static_cast<int64_t>(static_cast<uint64_t>(v.end(i)) - static_cast<uint64_t>(v.start(i)));
 }
 
 }  // namespace
@@ -227,7 +227,7 @@ uint64_t calls_before(const Timeline& tl, std::size_t lane, int32_t frame, const
   uint64_t k = 0;
   for (uint32_t d = 0; d <= tl.lanes()[lane].max_depth; ++d) {
     const Timeline::DepthView v = tl.depth_view(lane, d);
-    for (std::size_t i = 0; i < v.calls && Place{v.start[i], d, i} < at; ++i)
+    for (std::size_t i = 0; i < v.calls && Place{v.start(i), d, i} < at; ++i)
       k += v.frame(i) == frame;
   }
   return k;
@@ -239,7 +239,7 @@ std::optional<Place> kth_call(const Timeline& tl, std::size_t lane, int32_t fram
   for (uint32_t d = 0; d <= tl.lanes()[lane].max_depth; ++d) {
     const Timeline::DepthView v = tl.depth_view(lane, d);
     for (std::size_t i = 0; i < v.calls; ++i)
-      if (v.frame(i) == frame) calls.emplace_back(v.start[i], d, i);
+      if (v.frame(i) == frame) calls.emplace_back(v.start(i), d, i);
   }
   if (k >= calls.size()) return std::nullopt;
   const auto nth = calls.begin() + static_cast<std::ptrdiff_t>(k);
@@ -267,7 +267,7 @@ std::optional<AlignedRuns::Call> AlignedRuns::partner(bool of_a, std::size_t lan
       std::find(names.begin(), names.end(), own.frames()[static_cast<std::size_t>(frame)]);
   if (named == names.end()) return std::nullopt;
   const auto ol = static_cast<std::size_t>(other_lane);
-  const uint64_t k = calls_before(own, lane, frame, Place{v.start[index], depth, index});
+  const uint64_t k = calls_before(own, lane, frame, Place{v.start(index), depth, index});
   const auto found = kth_call(other, ol, static_cast<int32_t>(named - names.begin()), k);
   if (!found) return std::nullopt;
   return Call{ol, std::get<1>(*found), std::get<2>(*found)};

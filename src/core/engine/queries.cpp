@@ -11,6 +11,7 @@
 #include "engine/state.hpp"
 #include "export/overview.hpp"
 #include "timeline/aligned_grid.hpp"
+#include "timeline/search.hpp"
 
 namespace scope_speedscope::engine {
 
@@ -225,8 +226,8 @@ json compare_partner(Engine::State& s, const json& r, WireAnswer&) {
   const Timeline::DepthView v =
       own.depth_view(own_lane, depth > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(depth));
   const std::size_t index =
-      static_cast<std::size_t>(std::lower_bound(v.start, v.start + v.calls, start) - v.start);
-  if (index == v.calls || v.start[index] != start) {
+      detail::partition_index(0, v.calls, [&](std::size_t i) { return v.start(i) < start; });
+  if (index == v.calls || v.start(index) != start) {
     refuse("no call of lane " + std::to_string(lane) + " at depth " + std::to_string(depth) +
            " starts at " + std::to_string(start));
   }
@@ -238,7 +239,7 @@ json compare_partner(Engine::State& s, const json& r, WireAnswer&) {
   return {{"partner",
            {{"lane", of_a ? p->lane : p->lane + s.lanes_b},
             {"depth", p->depth},
-            {"start", pv.start[p->index]},
+            {"start", pv.start(p->index)},
             {"end", pv.end(p->index)},
             {"frame", of_a ? frame : s.runs->frame_of_a()[static_cast<std::size_t>(frame)]}}}};
 }

@@ -164,7 +164,7 @@ Overview overview_timeline(const Timeline& tl, std::size_t bins) {
       if (!seen.emplace(info.rank, info.lane_id).second) continue;
       for (uint32_t d = 0; d <= info.max_depth; ++d) {
         const Timeline::DepthView v = tl.depth_view(l, d);
-        for (std::size_t i = 0; i < v.calls; ++i) fn(absolute(v.start[i]), absolute(v.end(i)));
+        for (std::size_t i = 0; i < v.calls; ++i) fn(absolute(v.start(i)), absolute(v.end(i)));
       }
     }
   });

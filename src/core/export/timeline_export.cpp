@@ -31,7 +31,7 @@ int64_t absolute(const Timeline& tl, int64_t t) {
 void keep_call(const Timeline& tl, const Timeline::CallAt& at, const Clip& clip, bool kept_only,
                std::vector<KeptCall>& out) {
   const Timeline::DepthView v = tl.depth_view(at.lane, at.depth);
-  const int64_t s = absolute(tl, v.start[at.index]), e = absolute(tl, v.end(at.index));
+  const int64_t s = absolute(tl, v.start(at.index)), e = absolute(tl, v.end(at.index));
   if (clip.keep(s, e) != kept_only) return;
   const Timeline::LaneInfo& info = tl.lanes()[at.lane];
   out.push_back(KeptCall{tl.frame_regions()[v.frame(at.index)], info.rank, s, e, info.lane_id});
@@ -45,10 +45,10 @@ void keep_calls(const Timeline& tl, std::size_t lane, uint32_t depth, const Clip
   std::size_t lo = 0, hi = v.calls;
   if (clip.window) {
     lo = detail::partition_index(0, v.calls, [&](std::size_t i) {
-      return covered_end(absolute(tl, v.start[i]), absolute(tl, v.end(i))) <= clip.lo;
+      return covered_end(absolute(tl, v.start(i)), absolute(tl, v.end(i))) <= clip.lo;
     });
     hi = detail::partition_index(lo, v.calls,
-                                 [&](std::size_t i) { return absolute(tl, v.start[i]) < clip.hi; });
+                                 [&](std::size_t i) { return absolute(tl, v.start(i)) < clip.hi; });
   }
   for (std::size_t i = lo; i < hi; ++i) keep_call(tl, {lane, depth, i}, clip, true, out);
 }
@@ -141,7 +141,7 @@ class TimelineLaneCalls final : public CallStream {
       heads_.pop();
       const Timeline::DepthView& v = views_[h.depth];
       const std::size_t i = at_[h.depth]++;
-      out[n] = Call{absolute(tl_, v.start[i]), absolute(tl_, v.end(i)),
+      out[n] = Call{absolute(tl_, v.start(i)), absolute(tl_, v.end(i)),
                     tl_.frame_regions()[static_cast<std::size_t>(v.frame(i))], h.depth};
       if (at_[h.depth] < v.calls) heads_.push(head(h.depth));
     }
@@ -160,7 +160,7 @@ class TimelineLaneCalls final : public CallStream {
   };
   Head head(uint32_t d) const {
     const Timeline::DepthView& v = views_[d];
-    return Head{v.start[at_[d]], v.end(at_[d]), d};
+    return Head{v.start(at_[d]), v.end(at_[d]), d};
   }
 
   const Timeline& tl_;

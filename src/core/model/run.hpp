@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/column.hpp"
+
 namespace scope_speedscope {
 
 // The calls one region recorded on one rank: events [offset, offset + count)
@@ -85,9 +87,10 @@ struct Run {
   std::vector<std::string> job_files;
   std::vector<Region> regions;  // each name once, first-appearance order
 
-  // Event columns, shared by all regions and ranks (nanoseconds).
-  std::vector<int64_t> start_ns;
-  std::vector<int64_t> end_ns;
+  // Event columns, shared by all regions and ranks (nanoseconds). A
+  // timeline may take them over (timeline/build.cpp).
+  Column<int64_t> start_ns;
+  Column<int64_t> end_ns;
   // Lane of each event (threads <= -2, tasks >= 0, -1 unknown); empty when
   // the file recorded no thread_ids column (then a rank is one stack).
   std::vector<int64_t> lane;

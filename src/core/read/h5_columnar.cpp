@@ -393,7 +393,8 @@ class HeldRead {
     if (!r.min || start < *r.min) r.min = start;
   }
 
-  void read_held(const std::string& path, std::vector<int64_t>& into) {
+  template <class Out>
+  void read_held(const std::string& path, Out& into) {
     claim(path);
     into.resize(held_values_);
     RowCursor cursor(held_);
@@ -517,8 +518,8 @@ void read_columnar(File& f, Run& run) {
   f.events_total = events * ((f.times ? 2 : 0) + (threads ? 1 : 0) + (tasks ? 1 : 0));
 
   if (f.times && (events > 0 || link_exists(root, start_path))) {
-    run.start_ns = read_int64_column(f, root, start_path, true);
-    run.end_ns = read_int64_column(f, root, end_path, true);
+    run.start_ns = read_event_column(f, root, start_path);
+    run.end_ns = read_event_column(f, root, end_path);
     if (run.end_ns.size() < run.start_ns.size()) {
       f.fail("column '" + end_path + "' has " + std::to_string(run.end_ns.size()) +
              " values but '" + start_path + "' has " + std::to_string(run.start_ns.size()));

@@ -200,8 +200,11 @@ hsize_t chunk_length(hid_t dset) {
 
 }  // namespace
 
-std::vector<int64_t> read_int64_column(File& f, hid_t loc, const std::string& path, bool events,
-                                       const std::string& shown_name) {
+namespace {
+
+template <class Out>
+Out read_int64_values(File& f, hid_t loc, const std::string& path, bool events,
+                      const std::string& shown_name) {
   const std::string& shown = shown_name.empty() ? path : shown_name;
   Handle dset = open_dataset(f, loc, path);
   Handle type(H5Dget_type(dset.get()), H5Tclose);
@@ -213,7 +216,8 @@ std::vector<int64_t> read_int64_column(File& f, hid_t loc, const std::string& pa
   const ChunkSize chunk_size(
       check_dataset(f, dset.get(), shown, n, std::max<std::size_t>(H5Tget_size(type.get()), 1)));
   f.claim_memory(n * 8, "dataset '" + shown + "' (" + std::to_string(n) + " values)");
-  std::vector<int64_t> out(n);
+  Out out;
+  out.resize(n);
   if (n == 0) return out;
   if (read_column_in_parallel(f, dset.get(), n, out.data(), events)) return out;
 
@@ -240,6 +244,17 @@ std::vector<int64_t> read_int64_column(File& f, hid_t loc, const std::string& pa
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<int64_t> read_int64_column(File& f, hid_t loc, const std::string& path, bool events,
+                                       const std::string& shown_name) {
+  return read_int64_values<std::vector<int64_t>>(f, loc, path, events, shown_name);
+}
+
+Column<int64_t> read_event_column(File& f, hid_t loc, const std::string& path) {
+  return read_int64_values<Column<int64_t>>(f, loc, path, true, {});
 }
 
 uint64_t read_int64_ranges(File& f, hid_t loc, const std::string& path,

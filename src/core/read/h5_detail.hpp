@@ -121,6 +121,8 @@ uint64_t dataset_length(const File& f, hid_t dset, const std::string& what);
 // the file stores for the dataset (no buffer is sized from a lie).
 std::vector<int64_t> read_int64_column(File& f, hid_t loc, const std::string& path,
                                        bool events = false, const std::string& shown = {});
+// The same of an event column (progress reported), as a Column.
+Column<int64_t> read_event_column(File& f, hid_t loc, const std::string& path);
 // The same column's n values into `out` with its chunks decoded on every
 // core (h5_chunks.cpp), when set_decode_threads asked for more than one and
 // the dataset is one whose chunks we decode; false when it did not (then

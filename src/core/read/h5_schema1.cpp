@@ -125,12 +125,8 @@ std::vector<RegionGroup> region_groups(const File& f, hid_t rank_group,
   return found;
 }
 
-void append_column(std::vector<int64_t>& dest, std::vector<int64_t>&& values) {
-  if (dest.empty()) {
-    dest = std::move(values);
-  } else {
-    dest.insert(dest.end(), values.begin(), values.end());
-  }
+void append_column(Column<int64_t>& dest, const std::vector<int64_t>& values) {
+  dest.append(values.data(), values.data() + values.size());
 }
 
 }  // namespace
@@ -189,8 +185,8 @@ void read_schema1(File& f, Run& run) {
       }
       const uint64_t offset = run.start_ns.size();
       const uint64_t count = starts.size();
-      append_column(run.start_ns, std::move(starts));
-      append_column(run.end_ns, std::move(ends));
+      append_column(run.start_ns, starts);
+      append_column(run.end_ns, ends);
 
       const auto [it, added] = region_index.emplace(rg.name, run.regions.size());
       if (added) run.regions.push_back(Region{rg.name, {}});

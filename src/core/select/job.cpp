@@ -189,6 +189,11 @@ class JobMerge {
     to.insert(to.end(), from.begin(), from.end());
     std::vector<int64_t>().swap(from);
   }
+  void append(Column<int64_t>& to, Column<int64_t>& from) {
+    if (to.capacity() < expected_) to.reserve(expected_);
+    to.append(from.begin(), from.end());
+    from = Column<int64_t>();
+  }
 
   // job_not_one_job against the first part; job_same_rank against the
   // parts before.

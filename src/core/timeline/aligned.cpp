@@ -74,7 +74,7 @@ struct Timeline::FrameWalk {
     }
     return 0;
   }
-  int64_t start(const Slot& s, std::size_t i) const noexcept { return tl.start_[s.begin + i]; }
+  int64_t start(const Slot& s, std::size_t i) const noexcept { return tl.start_at(s.begin + i); }
   bool is_frame(const Slot& s, std::size_t i) const noexcept {
     return tl.frame_at(s.begin + i) == frame;
   }
@@ -181,7 +181,7 @@ struct Timeline::FrameWalk {
       for (std::size_t j = 0; j < n; ++j) {
         const uint64_t c = take_next();
         if (starts == nullptr) continue;
-        starts[j * stride] = tl.start_[c];
+        starts[j * stride] = tl.start_at(c);
         ends[j * stride] = tl.end_at(c);
       }
       return;
@@ -191,13 +191,14 @@ struct Timeline::FrameWalk {
       if (starts != nullptr) {
         // The columns' pointers held here: the writes below may not move them.
         const uint64_t from = s.begin + s.pos;
-        const int64_t* start = tl.start_.data() + from;
+        const detail::Starts start = tl.starts();
         const int64_t* call = tl.call_.data() + from;
         for (std::size_t j = 0; j < n; ++j) {
           const auto d = static_cast<uint32_t>(static_cast<uint64_t>(call[j]));
-          starts[j * stride] = start[j];
+          const int64_t at = start.at(from + j);
+          starts[j * stride] = at;
           ends[j * stride] = d != detail::kLongCall
-                                 ? static_cast<int64_t>(static_cast<uint64_t>(start[j]) + d)
+                                 ? static_cast<int64_t>(static_cast<uint64_t>(at) + d)
                                  : tl.longs_.end_of(from + j);
         }
       }
@@ -208,7 +209,7 @@ struct Timeline::FrameWalk {
     for (std::size_t j = 0; j < n; ++j, ++i) {
       i = next_in(s, i);
       if (starts == nullptr) continue;
-      starts[j * stride] = tl.start_[s.begin + i];
+      starts[j * stride] = tl.start_at(s.begin + i);
       ends[j * stride] = tl.end_at(s.begin + i);
     }
     s.move_to(i);

@@ -55,7 +55,7 @@ uint32_t Timeline::band_depth(const std::vector<std::size_t>& lanes) const {
         }
       }
       for (std::size_t i = whole_chunks * kChunk; i < sl.n; ++i) {
-        add(sl.f(i), static_cast<double>(int128{sl.e(i)} - sl.s[i]));
+        add(sl.f(i), static_cast<double>(int128{sl.e(i)} - sl.s(i)));
       }
     }
     double most = 0.0;
@@ -98,9 +98,9 @@ std::vector<int32_t> Timeline::band_frames(const std::vector<std::size_t>& lanes
         // The first call whose covered end (a call of no length covers
         // [s, s + 1)) is after mid: it covers mid when it starts by then.
         at[d] = detail::gallop_index(
-            at[d], sl.n, [&](std::size_t k) { return sl.e(k) <= mid && sl.s[k] < mid; });
+            at[d], sl.n, [&](std::size_t k) { return sl.e(k) <= mid && sl.s(k) < mid; });
         const std::size_t i = at[d];
-        if (i < sl.n && sl.s[i] <= mid) {
+        if (i < sl.n && sl.s(i) <= mid) {
           out[p] = sl.f(i);
           break;
         }

@@ -24,19 +24,19 @@ class DepthBars {
     std::size_t i = lo;
     while (i < hi) {
       if (lasts_a_pixel(i)) {
-        emit(i, sl_.s[i], sl_.e(i), sl_.f(i), 1);
+        emit(i, sl_.s(i), sl_.e(i), sl_.f(i), 1);
         ++i;
         continue;
       }
       const std::size_t last = block_end(i, hi);
-      emit(i, sl_.s[i], sl_.e(last), frame_of_block(i, last), last - i + 1);
+      emit(i, sl_.s(i), sl_.e(last), frame_of_block(i, last), last - i + 1);
       i = last + 1;
     }
   }
 
  private:
   bool lasts_a_pixel(std::size_t i) const {
-    return static_cast<uint64_t>(sl_.e(i)) - static_cast<uint64_t>(sl_.s[i]) >= px_;
+    return static_cast<uint64_t>(sl_.e(i)) - static_cast<uint64_t>(sl_.s(i)) >= px_;
   }
   void emit(std::size_t first, int64_t s, int64_t e, int32_t frame, uint64_t count) {
     out_.first.push_back(first);
@@ -59,7 +59,7 @@ class DepthBars {
       const int128 reach = int128{end} + px_wide_;
       const bool all_near = reach > int128{INT64_MAX};
       const int64_t limit = all_near ? INT64_MAX : static_cast<int64_t>(reach);
-      auto near = [&](std::size_t k) { return all_near || sl_.s[k] < limit; };
+      auto near = [&](std::size_t k) { return all_near || sl_.s(k) < limit; };
       const std::size_t j =
           detail::gallop_from(last + 1, hi, last + advance_, near);  // first too far
       if (j == last + 1) break;                                      // a gap of a pixel
@@ -98,9 +98,9 @@ void Timeline::bars(std::size_t lane, int64_t start, int64_t end, uint32_t width
     const Slice sl = slice(b, d);
     // Overlapping calls: covered end after the window's start, start before its end.
     const std::size_t lo = detail::partition_index(
-        0, sl.n, [&](std::size_t i) { return covered_end(sl.s[i], sl.e(i)) <= start; });
+        0, sl.n, [&](std::size_t i) { return covered_end(sl.s(i), sl.e(i)) <= start; });
     const std::size_t hi =
-        detail::partition_index(lo, sl.n, [&](std::size_t i) { return sl.s[i] < end; });
+        detail::partition_index(lo, sl.n, [&](std::size_t i) { return sl.s(i) < end; });
     if (lo >= hi) break;  // nothing deeper overlaps either
     DepthBars(sl, d, px, out).emit_all(lo, hi);
   }

@@ -19,6 +19,8 @@
 // allocated (the peak is the file's columns plus one rank's reconstruction,
 // 16 bytes a call and the summaries).
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <future>
 #include <map>
 #include <utility>
@@ -53,6 +55,7 @@ struct Timeline::Builder {
   void fill_block(const NamedCalls& nc, const Block& b, int64_t* S, int64_t* P, uint64_t base);
   void take_columns(Run* consumed);
   void number_frames_and_move_origin();
+  void pack_starts();
   void index_frame_changes();
   void reserve_chunks();
   void summarize_chunks();
@@ -196,6 +199,7 @@ Timeline Timeline::Builder::build(const Run& run, Run* consumed, const TimelineO
   tl.origin_in_run_ns_ =
       minus(b.first_start, static_cast<uint64_t>(run_first.value_or(b.first_start)));
   b.number_frames_and_move_origin();
+  b.pack_starts();
   b.summarize_chunks();
   b.index_frame_changes();
   b.describe_lanes();
@@ -239,7 +243,7 @@ std::vector<int64_t> Timeline::Builder::plan_in_place(const std::vector<uint32_t
     last = hi;
   }
   if (!in_place) {  // columns of their own, sized once
-    tl.start_.reserve(total);
+    tl.built_start_.reserve(total);
     tl.call_.reserve(total);
   }
   return in_place ? order : listed;
@@ -271,9 +275,9 @@ std::vector<Timeline::Builder::LaneOf> Timeline::Builder::add_rank(int64_t rank,
       calls.resize(at - base);
       fill_block(named, b, starts.data(), calls.data(), base);
     } else {
-      tl.start_.resize(at);
+      tl.built_start_.resize(at);
       tl.call_.resize(at);
-      fill_block(named, b, tl.start_.data(), tl.call_.data(), 0);
+      fill_block(named, b, tl.built_start_.data(), tl.call_.data(), 0);
     }
     out.push_back(
         LaneOf{std::move(named.name), rank, lane.lane, tl.blocks_.size() - 1, std::move(seen)});
@@ -344,10 +348,11 @@ void Timeline::Builder::fill_block(const NamedCalls& nc, const Block& b, int64_t
 // calls' table.
 void Timeline::Builder::take_columns(Run* consumed) {
   if (in_place) {
-    tl.start_ = std::move(consumed->start_ns);
+    tl.built_start_ = std::move(consumed->start_ns);
     tl.call_ = std::move(consumed->end_ns);
-    tl.start_.resize(at);
+    tl.built_start_.resize(at);
     tl.call_.resize(at);
+    tl.call_.shrink_to_fit();  // the events it did not take, given back
     consumed->start_ns = {};
     consumed->end_ns = {};
   }
@@ -394,7 +399,7 @@ void Timeline::Builder::number_frames_and_move_origin() {
   tl.origin_ns_ = any ? first_start : 0;
   const uint64_t shift = static_cast<uint64_t>(tl.origin_ns_) - static_cast<uint64_t>(run_first);
   if (shift != 0) {
-    for (uint64_t i = 0; i < at; ++i) tl.start_[i] = minus(tl.start_[i], shift);
+    for (uint64_t i = 0; i < at; ++i) tl.built_start_[i] = minus(tl.built_start_[i], shift);
     for (int64_t& end : tl.longs_.end) end = minus(end, shift);
   }
   if (renumber) {
@@ -405,6 +410,50 @@ void Timeline::Builder::number_frames_and_move_origin() {
           detail::pack_call(static_cast<uint32_t>(word), frame, (word & detail::kNestedBit) != 0);
     }
   }
+}
+
+// The starts made 32 bits from their group's least start (see
+// timeline.hpp), written over the first half of the whole starts' memory,
+// group after group (a group's 32-bit starts end before its whole starts
+// begin, and it is read before it is written), which then gives its second
+// half back: the calls take 12 bytes, never more than 16 on the way.
+void Timeline::Builder::pack_starts() {
+  constexpr std::size_t G = detail::kStartGroup;
+  const std::size_t n = tl.built_start_.size();
+  tl.start_base_.assign((n + G - 1) / G, 0);
+  auto* bytes = reinterpret_cast<unsigned char*>(tl.built_start_.data());
+  int64_t whole[G];
+  uint32_t off[G];
+  for (std::size_t g = 0; g * G < n; ++g) {
+    const std::size_t first = g * G, m = std::min(G, n - first);
+    std::memcpy(whole, bytes + first * sizeof(int64_t), m * sizeof(int64_t));
+    const int64_t lo = *std::min_element(whole, whole + m);
+    const int64_t hi = *std::max_element(whole, whole + m);
+    const bool wide = lo == detail::kWideGroup ||
+                      static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) > UINT32_MAX;
+    if (wide) {
+      for (std::size_t i = 0; i < m; ++i) {
+        off[i] = static_cast<uint32_t>(tl.wide_start_.size());
+        tl.wide_start_.push_back(whole[i]);
+      }
+    } else {
+      for (std::size_t i = 0; i < m; ++i) {
+        off[i] = static_cast<uint32_t>(static_cast<uint64_t>(whole[i]) - static_cast<uint64_t>(lo));
+      }
+    }
+    tl.start_base_[g] = wide ? detail::kWideGroup : lo;
+    std::memcpy(bytes + first * sizeof(uint32_t), off, m * sizeof(uint32_t));
+  }
+  tl.wide_start_.shrink_to_fit();
+  const std::size_t held = tl.built_start_.capacity() * sizeof(int64_t);
+  void* memory = tl.built_start_.release();
+  if (n == 0) {
+    std::free(memory);
+    return;
+  }
+  void* shrunk = std::realloc(memory, n * sizeof(uint32_t));
+  tl.start_off_ = shrunk != nullptr ? Column<uint32_t>::adopt(shrunk, n, n * sizeof(uint32_t))
+                                    : Column<uint32_t>::adopt(memory, n, held);
 }
 
 // The chunk columns sized once (kChunk calls of a depth a chunk).
@@ -437,7 +486,7 @@ void Timeline::Builder::summarize_chunks() {
     const auto d = static_cast<uint32_t>(static_cast<uint64_t>(tl.call_[i]));
     return d != detail::kLongCall
                ? uint64_t{d}
-               : static_cast<uint64_t>(tl.longs_.end_of(i)) - static_cast<uint64_t>(tl.start_[i]);
+               : static_cast<uint64_t>(tl.longs_.end_of(i)) - static_cast<uint64_t>(tl.start_at(i));
   };
   reserve_chunks();
   tl.summary_begin_.push_back(0);
@@ -458,13 +507,13 @@ void Timeline::Builder::summarize_chunks() {
         const int32_t f = tl.frame_at(i);
         if (calls[f]++ == 0) touched.push_back(f);
         const int64_t end_i = tl.end_at(i);
-        if (!tl.nested(i)) covered[f] += std::max<int64_t>(0, end_i - tl.start_[i]);
-        total[f] = saturating_add(total[f], std::max<int64_t>(0, end_i - tl.start_[i]));
+        if (!tl.nested(i)) covered[f] += std::max<int64_t>(0, end_i - tl.start_at(i));
+        total[f] = saturating_add(total[f], std::max<int64_t>(0, end_i - tl.start_at(i)));
         uint64_t own = duration(i);
         if (has_kids[k]) {
-          const int64_t from = tl.start_[i], until = covered_end(tl.start_[i], end_i);
-          while (hi < kids_stop && tl.start_[hi] < until) kids_sum += duration(hi++);
-          while (lo < hi && tl.start_[lo] < from) kids_sum -= duration(lo++);
+          const int64_t from = tl.start_at(i), until = covered_end(tl.start_at(i), end_i);
+          while (hi < kids_stop && tl.start_at(hi) < until) kids_sum += duration(hi++);
+          while (lo < hi && tl.start_at(lo) < from) kids_sum -= duration(lo++);
           own -= kids_sum;
         }
         self[f] += own;
@@ -541,7 +590,7 @@ void Timeline::Builder::describe_lanes() {
     const uint64_t first = tl.depth_begin_[b.first_depth];
     info.calls = tl.depth_begin_[b.first_depth + b.depths] - first;
     info.max_depth = b.depths - 1;
-    info.start_ns = tl.start_[first];
+    info.start_ns = tl.start_at(first);
     info.end_ns = tl.end_at(tl.depth_begin_[b.first_depth + 1] - 1);  // the last root's end
     info.rank = lane.rank;
     info.lane_id = lane.lane_id;

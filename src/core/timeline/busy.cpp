@@ -28,12 +28,12 @@ std::vector<float> Timeline::busy(const std::vector<std::size_t>& lanes, int64_t
       if (z == a) z = a + 1;  // narrower than 1 ns: the instant
       i = detail::gallop_index(i, sl.n, [&](std::size_t k) { return sl.e(k) <= a; });
       const std::size_t stop =
-          detail::gallop_index(i, sl.n, [&](std::size_t k) { return sl.s[k] < z; });
+          detail::gallop_index(i, sl.n, [&](std::size_t k) { return sl.s(k) < z; });
       if (i >= stop) continue;
       // The calls [i, stop) overlap [a, z); only the first may start
       // before it and only the last end after it.
       uint64_t ns = duration_sum(b, 0, i, stop);
-      if (sl.s[i] < a) ns -= static_cast<uint64_t>(a) - static_cast<uint64_t>(sl.s[i]);
+      if (sl.s(i) < a) ns -= static_cast<uint64_t>(a) - static_cast<uint64_t>(sl.s(i));
       if (sl.e(stop - 1) > z)
         ns -= static_cast<uint64_t>(sl.e(stop - 1)) - static_cast<uint64_t>(z);
       covered[p] += static_cast<double>(ns) / static_cast<double>(int128{z} - a);

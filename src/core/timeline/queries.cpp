@@ -17,11 +17,11 @@ std::vector<Timeline::StackEntry> Timeline::stack_at(std::size_t lane, int64_t t
   for (uint32_t d = 0; d < b.depths; ++d) {
     const Slice sl = slice(b, d);
     const std::size_t after =
-        detail::partition_index(0, sl.n, [&](std::size_t i) { return sl.s[i] <= time; });
+        detail::partition_index(0, sl.n, [&](std::size_t i) { return sl.s(i) <= time; });
     if (after == 0) break;
     const std::size_t i = after - 1;
-    if (covered_end(sl.s[i], sl.e(i)) <= time) break;
-    out.push_back(StackEntry{sl.f(i), sl.s[i], sl.e(i), d, self_of(b, d, i)});
+    if (covered_end(sl.s(i), sl.e(i)) <= time) break;
+    out.push_back(StackEntry{sl.f(i), sl.s(i), sl.e(i), d, self_of(b, d, i)});
   }
   return out;
 }
@@ -44,14 +44,14 @@ int64_t Timeline::self_of(const Block& b, uint32_t depth, std::size_t index) con
   auto duration = [](int64_t s, int64_t e) {
     return static_cast<uint64_t>(e) - static_cast<uint64_t>(s);
   };
-  uint64_t self = duration(sl.s[index], sl.e(index));
+  uint64_t self = duration(sl.s(index), sl.e(index));
   if (depth + 1 >= b.depths) return static_cast<int64_t>(self);
   const Slice kids = slice(b, depth + 1);
-  const int64_t from = sl.s[index], until = covered_end(sl.s[index], sl.e(index));
+  const int64_t from = sl.s(index), until = covered_end(sl.s(index), sl.e(index));
   const std::size_t lo =
-      detail::partition_index(0, kids.n, [&](std::size_t i) { return kids.s[i] < from; });
+      detail::partition_index(0, kids.n, [&](std::size_t i) { return kids.s(i) < from; });
   const std::size_t hi =
-      detail::partition_index(lo, kids.n, [&](std::size_t i) { return kids.s[i] < until; });
+      detail::partition_index(lo, kids.n, [&](std::size_t i) { return kids.s(i) < until; });
   return static_cast<int64_t>(self - duration_sum(b, depth + 1, lo, hi));
 }
 
@@ -59,7 +59,7 @@ uint64_t Timeline::duration_sum(const Block& b, uint32_t depth, std::size_t lo,
                                 std::size_t hi) const {
   const Slice sl = slice(b, depth);
   auto duration = [&](std::size_t i) {
-    return static_cast<uint64_t>(sl.e(i)) - static_cast<uint64_t>(sl.s[i]);
+    return static_cast<uint64_t>(sl.e(i)) - static_cast<uint64_t>(sl.s(i));
   };
   const std::size_t k = b.first_depth + depth;
   const std::size_t first_chunk = (lo + kChunk - 1) / kChunk, stop_chunk = hi / kChunk;
@@ -85,9 +85,9 @@ void Timeline::window_slices(const Block& b, int64_t start, int64_t end, std::ve
   for (uint32_t d = 0; d < b.depths; ++d) {
     const Slice sl = slice(b, d);
     const std::size_t lo = detail::partition_index(
-        0, sl.n, [&](std::size_t i) { return covered_end(sl.s[i], sl.e(i)) <= start; });
+        0, sl.n, [&](std::size_t i) { return covered_end(sl.s(i), sl.e(i)) <= start; });
     const std::size_t hi =
-        detail::partition_index(lo, sl.n, [&](std::size_t i) { return sl.s[i] < end; });
+        detail::partition_index(lo, sl.n, [&](std::size_t i) { return sl.s(i) < end; });
     if (lo >= hi) break;  // nothing deeper overlaps either
     slices.push_back(sl);
     first.push_back(lo);
@@ -120,23 +120,23 @@ void Timeline::add_depth_regions(const Block& b, std::size_t d, const std::vecto
   auto children_of = [&](std::size_t i) -> uint64_t {
     if (d + 1 >= slices.size()) return 0;
     const Slice& kids = slices[d + 1];
-    const int64_t from = sl.s[i], until = covered_end(sl.s[i], sl.e(i));
+    const int64_t from = sl.s(i), until = covered_end(sl.s(i), sl.e(i));
     const std::size_t lo = detail::partition_index(first[d + 1], stop[d + 1],
-                                                   [&](std::size_t j) { return kids.s[j] < from; });
+                                                   [&](std::size_t j) { return kids.s(j) < from; });
     const std::size_t hi =
-        detail::partition_index(lo, stop[d + 1], [&](std::size_t j) { return kids.s[j] < until; });
-    const std::size_t whole_lo = lo + (lo < hi && kids.s[lo] < start ? 1 : 0);
+        detail::partition_index(lo, stop[d + 1], [&](std::size_t j) { return kids.s(j) < until; });
+    const std::size_t whole_lo = lo + (lo < hi && kids.s(lo) < start ? 1 : 0);
     const std::size_t whole_hi = hi - (hi > whole_lo && kids.e(hi - 1) > end ? 1 : 0);
     uint64_t sum = 0;
     if (whole_lo < whole_hi)
       sum += duration_sum(b, static_cast<uint32_t>(d + 1), whole_lo, whole_hi);
-    if (whole_lo != lo) sum += static_cast<uint64_t>(clip(kids.s[lo], kids.e(lo)));
-    if (whole_hi != hi) sum += static_cast<uint64_t>(clip(kids.s[hi - 1], kids.e(hi - 1)));
+    if (whole_lo != lo) sum += static_cast<uint64_t>(clip(kids.s(lo), kids.e(lo)));
+    if (whole_hi != hi) sum += static_cast<uint64_t>(clip(kids.s(hi - 1), kids.e(hi - 1)));
     return sum;
   };
   auto cut = [&](std::size_t i) {
     const int32_t f = sl.f(i);
-    const int64_t c = clip(sl.s[i], sl.e(i));
+    const int64_t c = clip(sl.s(i), sl.e(i));
     ++sums.calls[f];
     sums.total[f] = saturating_add(sums.total[f], c);  // every call, recursion too (as diff)
     sums.self[f] += static_cast<uint64_t>(c) - children_of(i);
@@ -144,10 +144,10 @@ void Timeline::add_depth_regions(const Block& b, std::size_t d, const std::vecto
   auto whole = [&](std::size_t i) {
     const int32_t f = sl.f(i);
     ++sums.calls[f];
-    sums.total[f] = saturating_add(sums.total[f], std::max<int64_t>(0, sl.e(i) - sl.s[i]));
+    sums.total[f] = saturating_add(sums.total[f], std::max<int64_t>(0, sl.e(i) - sl.s(i)));
     sums.self[f] += static_cast<uint64_t>(self_of(b, static_cast<uint32_t>(d), i));
   };
-  auto inside = [&](std::size_t i) { return sl.s[i] >= start && sl.e(i) <= end; };
+  auto inside = [&](std::size_t i) { return sl.s(i) >= start && sl.e(i) <= end; };
   std::size_t lo = first[d], hi = stop[d];
   if (lo < hi && !inside(lo)) cut(lo++);
   if (lo < hi && !inside(hi - 1)) cut(--hi);

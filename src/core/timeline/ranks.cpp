@@ -37,7 +37,7 @@ struct Timeline::RankSums {
   void add_call(uint64_t at, int64_t start, int64_t end) {
     const int32_t f = tl.frame_at(at);
     if (calls[f]++ == 0) touched.push_back(f);
-    const int64_t a = std::max(tl.start_[at], start), z = std::min(tl.end_at(at), end);
+    const int64_t a = std::max(tl.start_at(at), start), z = std::min(tl.end_at(at), end);
     if (!tl.nested(at) && z > a) covered[f] += z - a;
   }
   void add_chunk(uint64_t chunk) {
@@ -56,9 +56,9 @@ void Timeline::RankSums::add_block(const Block& b, int64_t start, int64_t end) {
     const std::size_t k = b.first_depth + d;
     const Slice sl = tl.slice(b, d);
     const std::size_t lo = detail::partition_index(
-        0, sl.n, [&](std::size_t i) { return covered_end(sl.s[i], sl.e(i)) <= start; });
+        0, sl.n, [&](std::size_t i) { return covered_end(sl.s(i), sl.e(i)) <= start; });
     const std::size_t hi =
-        detail::partition_index(lo, sl.n, [&](std::size_t i) { return sl.s[i] < end; });
+        detail::partition_index(lo, sl.n, [&](std::size_t i) { return sl.s(i) < end; });
     if (lo >= hi) break;  // nothing deeper overlaps either
     const uint64_t base = tl.depth_begin_[k];
     // Calls [lo + 1, hi - 1) lie within the window: cutting them changes nothing.

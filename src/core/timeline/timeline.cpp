@@ -65,7 +65,7 @@ int64_t Timeline::run_end_ns() const {
 Timeline::Slice Timeline::slice(const Block& b, uint32_t depth) const {
   const std::size_t k = b.first_depth + depth;
   const uint64_t at = depth_begin_[k];
-  return Slice{start_.data() + at,
+  return Slice{starts(),
                call_.data() + at,
                chunk_change_.data() + chunk_begin_[k],
                change_low_.data(),
@@ -90,12 +90,13 @@ void Timeline::check_lane(std::size_t lane) const {
 Timeline::DepthView Timeline::depth_view(std::size_t lane, uint32_t depth) const {
   check_lane(lane);
   const Block& b = blocks_[lane_block_[lane]];
-  if (depth >= b.depths) return DepthView(Slice{nullptr, nullptr, nullptr, 0, 0, &longs_, 0});
+  if (depth >= b.depths) return DepthView(Slice{{}, nullptr, nullptr, nullptr, 0, &longs_, 0});
   return DepthView(slice(b, depth));
 }
 
 std::size_t Timeline::memory_bytes() const {
-  std::size_t n = start_.capacity() * 8 + call_.capacity() * 8 + longs_.at.capacity() * 16 +
+  std::size_t n = start_off_.capacity() * 4 + start_base_.capacity() * 8 +
+                  wide_start_.capacity() * 8 + call_.capacity() * 8 + longs_.at.capacity() * 16 +
                   chunk_begin_.capacity() * 8 + summary_begin_.capacity() * 8 +
                   chunk_duration_.capacity() * 8 + summary_frame_.capacity() * 4 +
                   summary_calls_.capacity() * 4 + summary_covered_.capacity() * 8 +

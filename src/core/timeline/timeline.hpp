@@ -1,25 +1,29 @@
-// timeline: a run's calls as columns for a viewer (ours; scope-profiler has
-// no such stage). A stage beside the writer, fed by the same reconstruction:
-// the lanes are exactly the profiles of the speedscope document the same
-// options write (order and names), the frames its shared.frames, and times
-// integer nanoseconds from its origin (the earliest first call of the lanes
-// shown). Queries answer one window at one resolution; their work depends on
-// the pixels and the depth, not on the number of calls.
+// timeline: a run's calls as columns for a viewer (ours; scope-profiler has no
+// such stage). A stage beside the writer, fed by the same reconstruction: the
+// lanes are exactly the profiles of the speedscope document the same options
+// write (order and names), the frames its shared.frames, and times integer
+// nanoseconds from its origin (the earliest first call of the lanes shown).
+// Queries answer one window at one resolution; their work depends on the pixels
+// and the depth, not on the number of calls.
 //
-// Layout: per distinct lane (a rank listed twice shares its columns), the
-// calls grouped by depth, each depth in time order, in two columns of
-// 8 bytes: its start (ns), and its duration (32 bits) beside its frame
-// (31 bits) and a bit saying whether a call of its frame encloses it (not
-// counted in covered time: the outermost one is) in one word, 16 bytes a
-// call. A call whose duration does not fit
-// in 32 bits (4.29 s or more, or an end before its start) keeps its end in
-// a table of such calls (by position; at one depth of one lane at most one
-// call in 4.29 s can be that long). Beside them: the positions where the
-// frame changes within a depth (a byte each, and 8 bytes per 256 calls), and per 256 calls of a
-// depth a summary per frame present (calls, covered time) and their durations' sum (under 1 byte a
-// call); a call's self time is computed when asked. At one depth of one lane calls never overlap,
-// so starts, ends and covered ends all ascend and one binary search finds the first call of a
-// window.
+// Layout: per distinct lane (a rank listed twice shares its columns), the calls
+// grouped by depth, each depth in time order, 12 bytes a call in two columns:
+// its start, 32 bits from the least start of its group (256 consecutive
+// positions of the columns, 8 bytes a group), and one word of 8 bytes holding
+// its duration (32 bits) beside its frame (31 bits) and a bit saying whether a
+// call of its frame encloses it (not counted in covered time: the outermost one
+// is). A group whose starts span 2^32 ns (4.29 s) or more keeps them whole in a
+// table of its own (its 32 bits then number them there): such a group is one of
+// slow calls (256 that take 4.29 s or more together) or one where a depth ends
+// and the next begins. A call whose duration does not fit in 32 bits (4.29 s or
+// more, or an end before its start) keeps its end in a table of such calls (by
+// position; at one depth of one lane at most one call in 4.29 s can be that
+// long). Beside them: the positions where the frame changes within a depth (a
+// byte each, and 8 bytes per 256 calls), and per 256 calls of a depth a summary
+// per frame present (calls, covered time) and their durations' sum (under 1
+// byte a call); a call's self time is computed when asked. At one depth of one
+// lane calls never overlap, so starts, ends and covered ends all ascend and one
+// binary search finds the first call of a window.
 #pragma once
 
 #include <cstddef>
@@ -64,9 +68,27 @@ inline int32_t frame_of_word(int64_t word) {
   return static_cast<int32_t>((static_cast<uint64_t>(word) >> 32) & 0x7fffffffu);
 }
 
+// Starts are held 32 bits from the least start of their group of
+// kStartGroup positions; a group marked kWideGroup holds, instead, the
+// index of each start in a table of whole starts.
+constexpr std::size_t kStartGroup = 256;
+constexpr int64_t kWideGroup = INT64_MIN;
+
+// The start column: per position its 32 bits, per group its base.
+struct Starts {
+  const uint32_t* off = nullptr;
+  const int64_t* base = nullptr;
+  const int64_t* wide = nullptr;
+  int64_t at(uint64_t pos) const {
+    const int64_t b = base[pos / kStartGroup];
+    const uint32_t o = off[pos];
+    return b != kWideGroup ? static_cast<int64_t>(static_cast<uint64_t>(b) + o) : wide[o];
+  }
+};
+
 // The columns of one depth of one lane: n calls in time order.
 struct DepthColumns {
-  const int64_t* s;
+  Starts starts;     // the timeline's (positions from its first call)
   const int64_t* p;  // per call: its duration, frame and nested bit (pack_call)
   // Where the frame differs from the call before: per chunk of 256 calls
   // (kChangeChunk) of the slice, the index of its first change into
@@ -78,6 +100,7 @@ struct DepthColumns {
   const LongEnds* longs;  // the ends of long calls
   uint64_t at;            // the position of call 0 among the timeline's calls
   int32_t f(std::size_t i) const { return frame_of_word(p[i]); }
+  int64_t s(std::size_t i) const { return starts.at(at + i); }
   // The frame changes at positions below q (q <= n), counted from an
   // origin of the timeline's (only differences mean anything).
   uint64_t changes_below(std::size_t q) const {
@@ -95,7 +118,7 @@ struct DepthColumns {
   }
   int64_t e(std::size_t i) const {
     const auto d = static_cast<uint32_t>(static_cast<uint64_t>(p[i]));
-    return d != kLongCall ? static_cast<int64_t>(static_cast<uint64_t>(s[i]) + d)
+    return d != kLongCall ? static_cast<int64_t>(static_cast<uint64_t>(s(i)) + d)
                           : longs->end_of(at + i);
   }
 };
@@ -341,9 +364,9 @@ class Timeline {
 
   // One depth of one lane: `calls` calls, their starts a column.
   struct DepthView {
-    explicit DepthView(const detail::DepthColumns& c) : start(c.s), calls(c.n), cols_(c) {}
-    const int64_t* start;
+    explicit DepthView(const detail::DepthColumns& c) : calls(c.n), cols_(c) {}
     std::size_t calls;
+    int64_t start(std::size_t i) const { return cols_.s(i); }
     int64_t end(std::size_t i) const { return cols_.e(i); }
     int32_t frame(std::size_t i) const { return cols_.f(i); }
 
@@ -412,13 +435,22 @@ class Timeline {
   int64_t origin_ns_ = 0;
   int64_t origin_in_run_ns_ = 0;
   // Columns of every block, block after block, depth after depth.
-  // (start_ and call_ may be the run's own start and end columns, taken over.)
-  std::vector<int64_t> start_;
-  std::vector<int64_t> call_;  // per call: detail::pack_call(duration, frame, nested)
+  // (built_start_ and call_ may be the run's own start and end columns,
+  // taken over; built_start_ holds whole starts only while the timeline is
+  // built, then becomes start_off_: Builder::pack_starts.)
+  Column<int64_t> built_start_;
+  Column<uint32_t> start_off_;
+  std::vector<int64_t> start_base_;  // per group of detail::kStartGroup positions
+  std::vector<int64_t> wide_start_;  // the starts of the wide groups
+  Column<int64_t> call_;             // per call: detail::pack_call(duration, frame, nested)
   detail::LongEnds longs_;
+  detail::Starts starts() const {
+    return detail::Starts{start_off_.data(), start_base_.data(), wide_start_.data()};
+  }
+  int64_t start_at(uint64_t pos) const { return starts().at(pos); }
   int64_t end_at(uint64_t pos) const {
     const auto d = static_cast<uint32_t>(static_cast<uint64_t>(call_[pos]));
-    return d != detail::kLongCall ? static_cast<int64_t>(static_cast<uint64_t>(start_[pos]) + d)
+    return d != detail::kLongCall ? static_cast<int64_t>(static_cast<uint64_t>(start_at(pos)) + d)
                                   : longs_.end_of(pos);
   }
   int32_t frame_at(uint64_t pos) const { return detail::frame_of_word(call_[pos]); }

@@ -75,7 +75,7 @@ void expect_aligned(const AlignedRuns& runs, const Model& ma, const Model& mb,
         const uint32_t d = got.bars.depth[i];
         const Timeline::DepthView v = tb.depth_view(lane, d);
         const std::size_t first = got.bars.first[i];
-        ASSERT_EQ(v.start[first], got.bars.start[i]);
+        ASSERT_EQ(v.start(first), got.bars.start[i]);
         ASSERT_EQ(v.end(first + got.bars.count[i] - 1), got.bars.end[i]);
         double sb = 0, sa = 0;
         for (std::size_t c = first; c < first + got.bars.count[i]; ++c) {
@@ -275,7 +275,7 @@ TEST(AlignedRuns, a_run_slowed_everywhere_is_slower_by_its_factor) {
     const Timeline::DepthView v = runs.b().depth_view(0, got.bars.depth[i]);
     bool zero = true;
     for (std::size_t c = got.bars.first[i]; c < got.bars.first[i] + got.bars.count[i]; ++c)
-      zero = zero && v.start[c] == v.end(c);
+      zero = zero && v.start(c) == v.end(c);
     const double r = got.ratio[i];
     EXPECT_TRUE(r == 2.0 || (zero && (r == 1.0 || (got.bars.count[i] > 1 && std::isnan(r))))) << r;
   }

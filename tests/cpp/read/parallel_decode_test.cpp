@@ -23,8 +23,8 @@ Read read_with(const std::string& path, unsigned threads) {
   Read r;
   try {
     Run run = read_run(path);
-    r.start = std::move(run.start_ns);
-    r.end = std::move(run.end_ns);
+    r.start = run.start_ns.to_vector();
+    r.end = run.end_ns.to_vector();
     r.lane = std::move(run.lane);
   } catch (const Error& e) {
     r.error = std::string(e.kind_name()) + ": " + e.what();

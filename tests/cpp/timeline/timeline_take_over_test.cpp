@@ -66,7 +66,7 @@ void expect_same_timeline(const Timeline& got, const Timeline& want) {
       const Timeline::DepthView y = want.depth_view(l, d);
       ASSERT_EQ(x.calls, y.calls) << "lane " << l << " depth " << d;
       for (std::size_t i = 0; i < y.calls; ++i) {
-        ASSERT_EQ(x.start[i], y.start[i]) << "lane " << l << " depth " << d << " call " << i;
+        ASSERT_EQ(x.start(i), y.start(i)) << "lane " << l << " depth " << d << " call " << i;
         ASSERT_EQ(x.end(i), y.end(i)) << "lane " << l << " depth " << d << " call " << i;
         ASSERT_EQ(x.frame(i), y.frame(i)) << "lane " << l << " depth " << d << " call " << i;
         ASSERT_EQ(got.self_ns(l, d, i), want.self_ns(l, d, i));

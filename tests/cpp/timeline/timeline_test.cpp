@@ -109,7 +109,7 @@ TEST_P(TimelineRandom, every_query_matches_the_model) {
       for (const auto& c : ml.calls) {
         if (c.depth != d) continue;
         ASSERT_LT(k, v.calls);
-        ASSERT_EQ(v.start[k], c.s);
+        ASSERT_EQ(v.start(k), c.s);
         ASSERT_EQ(v.end(k), c.e);
         ASSERT_EQ(v.frame(k), c.frame);
         ASSERT_EQ(tl.self_ns(l, d, k), c.self) << "lane " << l << " depth " << d << " call " << k;
@@ -208,7 +208,11 @@ INSTANTIATE_TEST_SUITE_P(
                       RandomCase{2, 4, 500, 4, 12, 10, 3}, RandomCase{1, 6, 300, 2, 6, 1, 4},
                       RandomCase{3, 3, 800, 7, 200, 20, 5}, RandomCase{1, 1, 3000, 1, 3, 1000, 6},
                       RandomCase{1, 2, 1500, 6, 1000, 2, 7}, RandomCase{2, 1, 50, 3, 4, 0, 8},
-                      RandomCase{1, 1, 5000, 4, 16, 7, 9}, RandomCase{1, 8, 400, 5, 30, 50, 10}));
+                      RandomCase{1, 1, 5000, 4, 16, 7, 9}, RandomCase{1, 8, 400, 5, 30, 50, 10},
+                      // Times of milliseconds: groups of 256 starts spanning
+                      // 2^32 ns and more (held whole) beside groups within it.
+                      RandomCase{1, 1, 4000, 3, 10, 8'000'000, 11},
+                      RandomCase{2, 2, 2000, 4, 6, 60'000'000, 12}));
 
 // window_within against its rule, searched naively: the widest half-width
 // around the middle that fits, [m, m + 1) when none does.
@@ -335,6 +339,45 @@ TEST(Timeline, calls_of_4_seconds_and_more_keep_their_ends) {
   EXPECT_EQ(regions[1].self_ns, c_end - 3);
 }
 
+// Starts are 32 bits from their group's least start; a group spanning 2^32
+// ns or more holds them whole. Each gives back the starts it was given: a
+// group of calls 1 ms apart, one of calls 100 s apart, and one crossing
+// from depth 0 to depth 1 (its starts go back in time).
+TEST(Timeline, starts_come_back_exact_from_narrow_and_wide_groups) {
+  std::vector<std::pair<int64_t, int64_t>> outer, inner;
+  int64_t t = 5;
+  for (int i = 0; i < 300; ++i, t += 1'000'000) outer.emplace_back(t, t + 999'999);
+  for (int i = 0; i < 300; ++i, t += 100'000'000'000) outer.emplace_back(t, t + 7);
+  for (int i = 0; i < 40; ++i) inner.emplace_back(outer[i].first + 3, outer[i].first + 9);
+  const scope_speedscope::Run run = make_run({{"outer", 0, outer}, {"inner", 0, inner}});
+  const Timeline tl = open_timeline(run);
+  const int64_t origin = tl.origin_ns();
+  const Timeline::DepthView top = tl.depth_view(0, 0), below = tl.depth_view(0, 1);
+  ASSERT_EQ(top.calls, outer.size());
+  for (std::size_t i = 0; i < outer.size(); ++i) {
+    ASSERT_EQ(top.start(i) + origin, outer[i].first) << "call " << i;
+    ASSERT_EQ(top.end(i) + origin, outer[i].second) << "call " << i;
+  }
+  ASSERT_EQ(below.calls, inner.size());
+  for (std::size_t i = 0; i < inner.size(); ++i) {
+    ASSERT_EQ(below.start(i) + origin, inner[i].first) << "call " << i;
+  }
+  // A query over the wide groups finds its calls by their starts.
+  const int64_t at = outer[450].first - origin;
+  const auto stack = tl.stack_at(0, at + 3);
+  ASSERT_EQ(stack.size(), 1u);
+  EXPECT_EQ(stack[0].start_ns, at);
+  const Timeline::Bars bars = tl.bars(0, at, at + 8, 8);
+  ASSERT_EQ(bars.size(), 1u);
+  EXPECT_EQ(bars.start[0], at);
+  EXPECT_EQ(bars.end[0], at + 7);
+  // 640 calls: 12 bytes each, 3 groups' bases, and the whole starts of the
+  // groups that span 2^32 ns (positions 256-511 and 512-639: 384 starts).
+  const std::size_t columns = 640 * 12 + 3 * 8 + 384 * 8;
+  EXPECT_GE(tl.memory_bytes(), columns);
+  EXPECT_LE(tl.memory_bytes(), columns + 2048);
+}
+
 TEST(Timeline, origin_in_run_counts_from_the_files_first_call_whatever_is_selected) {
   // rank 0 starts at 1000, rank 1 at 1300 with "late" first at 1450.
   const scope_speedscope::Run run = make_run(
@@ -389,19 +432,19 @@ TEST(Timeline, bad_arguments_are_errors) {
   EXPECT_EQ(code_of([&] { tl.regions(0, 4, {3}); }), "bad_argument");
 }
 
-// 20 bytes a call of columns, at most 4 of frame changes (this random run
-// changes frame at 4 calls in 5, the worst a run gets; the 64-rank job of
-// the benchmark holds 20.5), the nested bits and the summaries.
-TEST(Timeline, memory_held_is_within_21_bytes_a_call) {
+// 12 bytes a call of columns and 8 a group of 256 starts, a byte for each
+// frame change and 8 bytes for 256 calls (this random run changes frame at
+// 4 calls in 5, the worst a run gets) and the summaries (this run's 5
+// regions in most chunks: 32 bytes each per 256 calls).
+TEST(Timeline, memory_held_is_within_14_bytes_a_call) {
   std::mt19937_64 rng(11);
   const scope_speedscope::Run run = random_run(rng, 1, 4, 50000, 5, 20, 10);
   const Timeline tl = open_timeline(run);
   uint64_t calls = 0;
   for (const auto& l : tl.lanes()) calls += l.calls;
-  // 16 bytes of columns, and this run's frame changes (at most 4 bytes).
-  EXPECT_LE(tl.memory_bytes(), 21 * calls)
+  EXPECT_LE(tl.memory_bytes(), 14 * calls)
       << tl.memory_bytes() << " bytes for " << calls << " calls";
-  EXPECT_GE(tl.memory_bytes(), 16 * calls);  // it counts the columns
+  EXPECT_GE(tl.memory_bytes(), 12 * calls);  // it counts the columns
 }
 
 // ---- against the exported document of the fixtures ----------------------------------
@@ -501,10 +544,10 @@ TEST_P(TimelineFixture, lanes_frames_and_times_are_the_documents) {
       ASSERT_EQ(v.calls, by_depth[d].size()) << "depth " << d;
       for (std::size_t k = 0; k < v.calls; ++k) {
         ASSERT_EQ(v.frame(k), by_depth[d][k].frame);
-        ASSERT_EQ(at_of(v.start[k]), by_depth[d][k].open) << "depth " << d << " call " << k;
+        ASSERT_EQ(at_of(v.start(k)), by_depth[d][k].open) << "depth " << d << " call " << k;
         ASSERT_EQ(at_of(v.end(k)), by_depth[d][k].close);
         // start / 1e9 is the event's `at` up to the document's rounding.
-        ASSERT_NEAR(static_cast<double>(v.start[k]) / 1e9, by_depth[d][k].open,
+        ASSERT_NEAR(static_cast<double>(v.start(k)) / 1e9, by_depth[d][k].open,
                     1e-15 * (std::abs(static_cast<double>(tl->origin_ns())) / 1e9 + 1) * 4 + 1e-12);
       }
     }
