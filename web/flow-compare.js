@@ -48,6 +48,7 @@ export async function compareRuns(fileA, fileB) {
   flow.comparing = { fileA, fileB };
   document.body.dataset.compare = 'on';
   showTimelineBox(true);
+  flow.unchecked = 0; // a comparison's download is converted from the files
   timeline.show({ ...reply, fileName: runName(fileB), baselineName: runName(fileA) });
   linkShown({ comparing: true });
   status.setStatus(`Comparing ${runName(fileB)} (B) with ${runName(fileA)} (A).`);

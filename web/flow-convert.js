@@ -211,6 +211,27 @@ export async function convert(opts, mine, { reveal, show = false }) {
 // (the engine refuses only a narrowing whose region order depends on ranks
 // it does not hold); else converted from the files. data-download-from on
 // the bar says which ('timeline' or 'file'), for tests.
+// The ranks the timeline did not read, which its download must read to
+// check them (the file's export fails on damage there), are read a slice
+// of about CHECK_CALLS calls at a time (timeline-check): between slices the
+// engine answers the timeline's requests, so zooming goes on while a big
+// job's first download is prepared. A failed check stops the slices: the
+// export reads them all and says why, as the file's export would. False
+// when Cancel came meanwhile. (?check-calls=N sets the slice: tests.)
+const CHECK_CALLS = Number(params.get('check-calls')) || 1_000_000;
+
+async function checkRest(watch, cancels) {
+  const total = flow.unchecked;
+  while (flow.unchecked > 0) {
+    const reply = await engine.query('check', { timeline: timeline.timeline, calls: CHECK_CALLS });
+    if (flow.cancels !== cancels) return false;
+    if (reply.type !== 'result' || !reply.ok) return true;
+    flow.unchecked = reply.left;
+    watch.onProgress?.({ phase: 'check', done: total - reply.left, total });
+  }
+  return true;
+}
+
 export async function writeDownload(files, opts, watch) {
   const [file] = files;
   let reply = null;
@@ -220,6 +241,7 @@ export async function writeDownload(files, opts, watch) {
   // (A job's files: its one document, written from the job's timeline.)
   const one = files.length === 1 || flow.job?.length === files.length;
   if (one && timeline.timeline && flow.timelineKey === timelineKeyOf(file, opts)) {
+    if (!(await checkRest(watch, cancels))) return { type: 'cancelled' };
     const { filepath, timeWindow, minDuration, sourceLocations } = opts;
     reply = await engine.exportDocument(
       timeline.timeline,

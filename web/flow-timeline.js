@@ -110,6 +110,8 @@ export async function drawTimeline(opts, mine, { reveal = true } = {}) {
   showTimelineBox(true);
   $('fullscreen').hidden = false;
   flow.firstPaint = new Promise((done) => (flow.paintedNow = done));
+  // A served engine checks its own disk's ranks (serve opens every rank ahead).
+  flow.unchecked = SERVED ? 0 : (reply.unreadRanks?.length ?? 0);
   timeline.show({ ...reply, fileName: name });
   flow.completed = reply.provisional ? completeTimeline(reply.timeline, file, mine) : Promise.resolve();
   linkShown({ comparing: false });

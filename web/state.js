@@ -39,6 +39,7 @@ export const flow = {
   converting: null, // the running conversion (a promise), for Open in speedscope to wait for
   run: 0, // bumps with every selection and every conversion started; late replies are dropped
   cancels: 0, // bumps with every Cancel: work that was waiting to start when it came does not start
+  unchecked: 0, // the ranks the shown timeline did not read and no timeline-check read yet
   comparing: null, // two runs compared on the timeline: { fileA, fileB }
   // Several files holding disjoint ranks of one job (scope-profiler's C API
   // writes one a process): their Files, opened on the timeline as one run.

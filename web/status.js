@@ -38,6 +38,8 @@ export function showProgress({ phase, done, total, unit, output }, { file } = {}
     text = `Reading the calls of ${file} for the timeline${total > 0 ? `: ${pct}%` : '…'}`;
   } else if (phase === 'suggest') {
     text = 'Too big to show at once: looking for a narrowing that fits…';
+  } else if (phase === 'check') {
+    text = `Checking the ranks the timeline did not read${file ? ` in ${file}` : ''}: ${count(done)} of ${count(total)}`;
   } else if (phase === 'write') {
     text = `Writing ${output ?? 'the JSON'}: ${count(done)} of ${count(total)} calls`;
   } else if (phase === 'reconstruct') {

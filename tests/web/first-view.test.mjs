@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { chartPainted, downloads, fixtures, nativeCli, pick, startBrowser } from './harness.mjs';
+import { chartPainted, converterReady, downloads, fixtures, nativeCli, pick, startBrowser } from './harness.mjs';
 
 const completed = (page) =>
   page.waitForFunction(() => document.getElementById('timeline-box').dataset.provisional === 'false', null, {
@@ -75,4 +75,39 @@ describe('the first view, provisional then complete', { timeout: 300_000 }, () =
       await page.close();
     });
   }
+
+  // The download of rank 0 of 4 reads ranks 1 to 3 to check them: a slice at
+  // a time (timeline-check, ?check-calls=1: one rank each), each its own
+  // request to the engine, so the timeline's requests are answered between
+  // them; the export after them reads nothing more and is the CLI's.
+  test("the ranks a download checks are read a slice at a time; the download is the CLI's", async () => {
+    const file = 'ranks_imbalance_s3.h5';
+    const page = await browser.context.newPage();
+    await page.addInitScript(() => {
+      window.sentTypes = [];
+      const send = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function (message, ...rest) {
+        if (message?.type) window.sentTypes.push(message.type);
+        return send.call(this, message, ...rest);
+      };
+    });
+    await page.goto(`${browser.server.url}?check-calls=1`);
+    await converterReady(page);
+    assert.equal(await pick(page, [file]), 'done');
+    const sent = await page.evaluate(() => window.sentTypes);
+    const checks = sent.filter((t) => t === 'timeline-check').length;
+    assert.equal(checks, 3, sent.join(' '));
+    assert.ok(sent.lastIndexOf('timeline-check') < sent.indexOf('timeline-export'), sent.join(' '));
+    const dir = mkdtempSync(join(tmpdir(), 'first-view-'));
+    try {
+      const made = spawnSync(nativeCli, [join(fixtures, 'h5', file), '-o', dir, '--quiet']);
+      assert.equal(made.status, 0, String(made.stderr));
+      const got = await downloads(page);
+      const want = readFileSync(join(dir, 'profile.speedscope.json'), 'utf8');
+      assert.equal(got.get('profile.speedscope.json').toString('utf8'), want);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await page.close();
+  });
 });

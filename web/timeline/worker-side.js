@@ -51,6 +51,10 @@ function ioOf(data, post) {
     // The other ranks' first starts: read from the open's file.
     return { inputs: again ?? {}, onProgress: openProgress(data.id, post), names: [] };
   }
+  if (data.type === 'timeline-check') {
+    // Some of the ranks the open did not read, read from its file to check them.
+    return { inputs: again ?? {}, names: [] };
+  }
   if (data.type === 'timeline-export') {
     const onProgress = progressReporter(data.id, post);
     const { sink, outputs } = blobSink(onProgress);

@@ -2,6 +2,7 @@
 // requests that open, close and write the run; the queries are queries.cpp's.
 #include "engine/engine.hpp"
 
+#include <algorithm>
 #include <map>
 #include <new>
 #include <string>
@@ -310,6 +311,59 @@ namespace {
 // The open run's document (whole, or narrowed) into io.output; the ranks it
 // did not read are read once first and checked, not kept, so damage there
 // fails the download as it fails the CLI.
+// Reads `ranks` of the open run's inputs once, checking them (nothing kept).
+void check_ranks(const Engine::State& s, const EngineIo& io, const std::vector<int64_t>& ranks,
+                 const Progress& progress) {
+  if (!io.read) refuse("this engine cannot read the ranks the timeline did not read");
+  ReadPlan plan;
+  plan.ranks = ranks;
+  plan.others_first_starts = false;
+  plan.keep = false;  // checked block by block; the export needs none of them
+  for (const std::string& input : s.inputs) io.read(input, progress, plan);
+}
+
+// timeline-check: the next of the ranks the open timeline did not read
+// (ascending), as many as hold about `calls` calls (one at least), read and
+// checked now rather than by the export: the page asks a slice at a time,
+// so that its other requests are answered in between. A rank that fails
+// is not said here: the export reads every unread rank again and fails with
+// the file's error, whatever the slices were.
+json check_request(Engine::State& s, const json& r, const EngineIo& io) {
+  const Timeline& tl = timeline_of(s, r);
+  const json& budget = field(r, "calls");
+  if (!budget.is_number_integer() || budget.get<int64_t>() < 1)
+    refuse("timeline-check needs 'calls', a whole number of at least 1");
+  const auto most = budget.get<uint64_t>();
+  const bool done = s.rest_read || io.ranks_checked;
+  std::vector<int64_t> ranks;
+  if (!done) {
+    uint64_t taken = 0;
+    for (std::size_t i = 0; i < tl.unread_ranks().size(); ++i) {
+      const int64_t rank = tl.unread_ranks()[i];
+      if (s.checked.count(rank) != 0) continue;
+      const uint64_t n = tl.unread_calls()[i];
+      if (!ranks.empty() && taken + n > most) break;
+      ranks.push_back(rank);
+      taken += n;
+    }
+  }
+  bool ok = true;
+  if (!ranks.empty()) {
+    try {
+      check_ranks(s, io, ranks, io.progress);
+      s.checked.insert(ranks.begin(), ranks.end());
+    } catch (const Error&) {
+      ok = false;
+      s.checked.clear();
+    }
+  }
+  std::size_t left = 0;
+  if (!done) {
+    for (int64_t rank : tl.unread_ranks()) left += s.checked.count(rank) == 0 ? 1 : 0;
+  }
+  return {{"ok", ok}, {"checked", ok ? ranks : std::vector<int64_t>{}}, {"left", ok ? left : 0}};
+}
+
 json export_document(Engine::State& s, const json& r, const EngineIo& io) {
   timeline_of(s, r);
   // A provisional timeline's order may not be the file's: made exact
@@ -330,12 +384,9 @@ json export_document(Engine::State& s, const json& r, const EngineIo& io) {
       path.is_string() ? path.get<std::string>() : "profile.speedscope.json";
   const ReadRest read_rest = [&](const std::vector<int64_t>& ranks) {
     if (s.rest_read || io.ranks_checked) return;
-    if (!io.read) refuse("this engine cannot read the ranks the timeline did not read");
-    ReadPlan plan;
-    plan.ranks = ranks;
-    plan.others_first_starts = false;
-    plan.keep = false;  // checked block by block; the export needs none of them
-    for (const std::string& input : s.inputs) io.read(input, io.progress, plan);
+    const bool all_checked = std::all_of(ranks.begin(), ranks.end(),
+                                         [&](int64_t rank) { return s.checked.count(rank) != 0; });
+    if (!all_checked) check_ranks(s, io, ranks, io.progress);
     s.rest_read = true;
   };
   return {{"files", export_timeline(tl, filepath, opts, *io.output, read_rest)}};
@@ -383,6 +434,7 @@ json answer(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out
   if (t == "timeline-close") return close(s, r);
   if (t == "timeline-complete") return complete_request(s, r, io, out);
   if (t == "timeline-export") return export_document(s, r, io);
+  if (t == "timeline-check") return check_request(s, r, io);
   if (t == "inspect") return inspect(r, io);
   if (t == "check") return check(r);
   if (t == "overview") return file_overview(r, io);

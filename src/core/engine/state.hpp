@@ -7,6 +7,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 
 #include "compare/aligned_runs.hpp"
 #include "engine/engine.hpp"
@@ -23,6 +24,10 @@ struct Engine::State {
   std::unique_ptr<AlignedRuns> runs;  // comparing: B lined up with A
   std::size_t lanes_b = 0;            // comparing: B's lanes come first
   bool rest_read = false;             // the ranks it did not read were checked for an export
+  // Of those ranks, the ones timeline-check read without error (a check
+  // that failed empties it: the export then reads them all at once, so its
+  // error is the file's whatever the slices were).
+  std::set<int64_t> checked;
   // The inputs the open run (comparing: B) was read from: "file", or a
   // job's "file0" .. (timeline-open's count), for a download's rest.
   std::vector<std::string> inputs;
@@ -47,6 +52,7 @@ struct Engine::State {
     id = 0;
     lanes_b = 0;
     rest_read = false;
+    checked.clear();
     inputs.clear();
     provisional = false;
     open_request = nullptr;

@@ -633,6 +633,16 @@ void Timeline::Builder::describe_selection(const Run& run, const std::vector<uin
   described->region_order_keys = region_order_keys(run);
   tl.described_ = std::move(described);
   tl.unread_ranks_ = scope_speedscope::unread_ranks(run);
+  tl.unread_calls_.assign(tl.unread_ranks_.size(), 0);
+  for (const Region& region : run.regions) {
+    for (const RankSlice& slice : region.ranks) {
+      if (slice.held) continue;
+      const auto it =
+          std::lower_bound(tl.unread_ranks_.begin(), tl.unread_ranks_.end(), slice.rank);
+      if (it != tl.unread_ranks_.end() && *it == slice.rank)
+        tl.unread_calls_[static_cast<std::size_t>(it - tl.unread_ranks_.begin())] += slice.count;
+    }
+  }
   std::vector<int64_t> in = ranks;
   std::sort(in.begin(), in.end());
   tl.holds_every_rank_ = true;

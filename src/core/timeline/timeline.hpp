@@ -197,6 +197,8 @@ class Timeline {
   // fails on damage in their calls, so a download reads them first
   // (export_timeline's read_rest).
   const std::vector<int64_t>& unread_ranks() const { return unread_ranks_; }
+  // The calls of each of them (the file's index says), in the same order.
+  const std::vector<uint64_t>& unread_calls() const { return unread_calls_; }
   // The longest call of all (lane, depth, index), for messages about a
   // narrowing that keeps nothing.
   struct CallAt {
@@ -430,6 +432,7 @@ class Timeline {
   std::shared_ptr<const Run> described_;
   bool holds_every_rank_ = false;
   std::vector<int64_t> unread_ranks_;
+  std::vector<uint64_t> unread_calls_;
   CallAt longest_{0, 0, 0};
   std::vector<FrameTotals> frame_totals_;
   int64_t origin_ns_ = 0;

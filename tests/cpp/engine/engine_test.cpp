@@ -343,6 +343,100 @@ TEST(Engine, a_download_is_the_files_export_byte_for_byte) {
   EXPECT_FALSE(sh.reads[1].keep);
 }
 
+// timeline-check: the ranks a first view did not read, checked a few at a
+// time between other requests (the page's download). The export then reads
+// nothing more; its document, or its error, is the one without checks, on
+// every damaged file and every fixture with several ranks.
+struct Exported {
+  json header;
+  std::vector<std::string> docs;
+  std::size_t reads_after_checks = 0;
+};
+
+Exported export_first_rank(const std::string& path, bool checked_first) {
+  Shell sh;
+  CollectTarget target;
+  sh.output = &target;
+  sh.files["file"] = path;
+  Exported out;
+  const Asked open = sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", {0}}}}});
+  if (open.header["type"] != "result") {
+    out.header = open.header;
+    return out;
+  }
+  const json id = open.header["timeline"];
+  for (int slice = 0; checked_first; ++slice) {  // a few hundred calls a slice
+    const Asked c = sh.ask({{"type", "timeline-check"}, {"timeline", id}, {"calls", 300}});
+    EXPECT_EQ(c.header["type"], "result") << c.header.dump();
+    if (c.header["left"] == 0 || slice > 10000) break;
+  }
+  const std::size_t reads = sh.reads.size();
+  out.header = sh.ask({{"type", "timeline-export"},
+                       {"timeline", id},
+                       {"options", {{"filepath", "out.speedscope.json"}}}})
+                   .header;
+  out.reads_after_checks = sh.reads.size() - reads;
+  for (const StringSink& d : target.docs) out.docs.push_back(d.text);
+  return out;
+}
+
+TEST(Engine, checked_a_rank_at_a_time_a_download_is_the_same_bytes_or_error) {
+  std::vector<std::string> files;
+  for (const std::string& dir : {shared_dir() + "/bad", std::string(SCOPE_TEST_MUTATIONS_DIR)}) {
+    for (const std::string& f : files_under(dir)) {
+      if (f.size() > 3 && f.substr(f.size() - 3) == ".h5") files.push_back(dir + "/" + f);
+    }
+  }
+  for (const char* f : {"ranks_imbalance_s3.h5", "ranks_main_s3.h5", "large_s3.h5", "nested_s3.h5"})
+    files.push_back(fixture(f));
+  EXPECT_GT(files.size(), 20u);
+  int checked_and_clean = 0;
+  for (const std::string& f : files) {
+    SCOPED_TRACE(f);
+    const Exported once = export_first_rank(f, false);
+    const Exported sliced = export_first_rank(f, true);
+    json a = once.header, b = sliced.header;
+    EXPECT_EQ(b.dump(), a.dump());
+    EXPECT_EQ(sliced.docs, once.docs);
+    if (b["type"] == "result" && once.reads_after_checks > 0) {
+      EXPECT_EQ(sliced.reads_after_checks, 0u);  // every rank checked before
+      ++checked_and_clean;
+    }
+  }
+  EXPECT_GE(checked_and_clean, 3);
+}
+
+TEST(Engine, timeline_check_answers_what_is_left_and_refuses_bad_requests) {
+  Shell sh;
+  sh.files["file"] = fixture("ranks_imbalance_s3.h5");
+  const Asked open = sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", {2}}}}});
+  ASSERT_EQ(open.header["unreadRanks"], json({0, 1, 3}));
+  const std::size_t reads = sh.reads.size();
+  // One rank at least, however few calls are asked.
+  Asked c = sh.ask({{"type", "timeline-check"}, {"timeline", 1}, {"calls", 1}});
+  EXPECT_EQ(c.header["ok"], true);
+  EXPECT_EQ(c.header["checked"], json({0}));
+  EXPECT_EQ(c.header["left"], 2);
+  ASSERT_EQ(sh.reads.size(), reads + 1);
+  EXPECT_EQ(sh.reads.back().ranks, (std::vector<int64_t>{0}));
+  EXPECT_FALSE(sh.reads.back().keep);
+  // Enough calls for the rest: both in one read.
+  c = sh.ask({{"type", "timeline-check"}, {"timeline", 1}, {"calls", 1000000}});
+  EXPECT_EQ(c.header["checked"], json({1, 3}));
+  EXPECT_EQ(c.header["left"], 0);
+  EXPECT_EQ(sh.reads.back().ranks, (std::vector<int64_t>{1, 3}));
+  // Nothing left: nothing read, and the export reads nothing more.
+  c = sh.ask({{"type", "timeline-check"}, {"timeline", 1}, {"calls", 5}});
+  EXPECT_EQ(c.header["checked"], json::array());
+  EXPECT_EQ(sh.reads.size(), reads + 2);
+  c = sh.ask({{"type", "timeline-check"}, {"timeline", 1}, {"calls", 0}});
+  EXPECT_EQ(c.header["type"], "error");
+  EXPECT_EQ(c.header["message"],
+            "scope-speedscope engine: timeline-check needs 'calls', a whole number of at least 1");
+  c = sh.ask({{"type", "timeline-check"}, {"timeline", 7}, {"calls", 5}});
+  EXPECT_EQ(c.header["type"], "error");
+}
+
 // The open of the page's first view: provisional (nothing of the other
 // ranks read), then made exact by timeline-complete. Once complete, every
 // answer is an exact open's; the id stays unless the frames' order changed.
