@@ -218,7 +218,7 @@ export async function convert(opts, mine, { reveal, show = false }) {
 // job's first download is prepared. A failed check stops the slices: the
 // export reads them all and says why, as the file's export would. False
 // when Cancel came meanwhile. (?check-calls=N sets the slice: tests.)
-const CHECK_CALLS = Number(params.get('check-calls')) || 1_000_000;
+const CHECK_CALLS = Number(params.get('check-calls')) || 4_000_000;
 
 async function checkRest(watch, cancels) {
   const total = flow.unchecked;
