@@ -71,8 +71,8 @@ std::string read_outcome(const uint8_t* data, std::size_t size, unsigned threads
   std::string error;
   try {
     ss::Run run = ss::read_run_from_memory(data, size, "fuzz.h5");
-    start = std::move(run.start_ns);
-    end = std::move(run.end_ns);
+    start = run.start_ns.to_vector();
+    end = run.end_ns.to_vector();
   } catch (const ss::Error& e) {
     error = e.what();
   }

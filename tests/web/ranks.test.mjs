@@ -473,17 +473,26 @@ describe('the ranks as bands', { timeout: 600_000 }, () => {
         }
         assert.ok(xs.length >= 8, `pixels to check: ${xs}`);
         const y = band.y - chart.y + band.height / 2 + 2;
-        const got = await page.evaluate(
-          ([points, yy]) => {
-            const canvas = document.getElementById('tl-canvas');
-            const k = canvas.width / canvas.clientWidth;
-            const ctx = canvas.getContext('2d');
-            return points.map((x) =>
-              [...ctx.getImageData(Math.round((x + 0.5) * k), Math.round(yy * k), 1, 1).data].slice(0, 3),
-            );
-          },
-          [xs, y],
-        );
+        const read = () =>
+          page.evaluate(
+            ([points, yy]) => {
+              const canvas = document.getElementById('tl-canvas');
+              const k = canvas.width / canvas.clientWidth;
+              const ctx = canvas.getContext('2d');
+              return points.map((x) =>
+                [...ctx.getImageData(Math.round((x + 0.5) * k), Math.round(yy * k), 1, 1).data].slice(0, 3),
+              );
+            },
+            [xs, y],
+          );
+        const matches = (got) => xs.every((x, i) => got[i].every((v, c) => Math.abs(v - colourOf(want[x])[c]) <= 1));
+        // The legend follows the first rows drawn at the new depth; a band
+        // whose answer is still on its way is drawn when it comes.
+        let got = await read();
+        for (const until = Date.now() + 10_000; !matches(got) && Date.now() < until;) {
+          await page.waitForTimeout(50);
+          got = await read();
+        }
         xs.forEach((x, i) => {
           const expected = colourOf(want[x]);
           assert.ok(
