@@ -76,13 +76,10 @@ import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/serve.mjs';
+import { benchArgs } from './args.mjs';
 
 const repo = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : fallback;
-};
+const { args, opt: arg } = benchArgs(null);
 const SIZES = arg('--calls', '0,1000001,4000001,20000001').split(',').map(Number);
 const RUNS = Number(arg('--runs', '2'));
 const LIMIT_MS = Number(arg('--limit-s', '420')) * 1000;

@@ -16,17 +16,11 @@ import { basename } from 'node:path';
 
 import { createScopeSpeedscope } from '../dist/node.js';
 import { decodeAnswer } from '../dist/wire.js';
+import { benchArgs } from './args.mjs';
 
-const args = process.argv.slice(2);
-const opt = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : fallback;
-};
-const file = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
-if (!file) {
-  console.error('usage: node bench/engine-queries.mjs FILE [--other FILE2] [--width 1600] [--repeat 5] [--frame NAME]');
-  process.exit(2);
-}
+const { file, opt } = benchArgs(
+  'node bench/engine-queries.mjs FILE [--other FILE2] [--width 1600] [--repeat 5] [--frame NAME]',
+);
 const other = opt('--other', null);
 const width = Number(opt('--width', 1600));
 const repeat = Number(opt('--repeat', 5));

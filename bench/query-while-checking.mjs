@@ -14,17 +14,9 @@
 import { performance } from 'node:perf_hooks';
 
 import { converterReady, startBrowser } from '../tests/web/harness.mjs';
+import { benchArgs } from './args.mjs';
 
-const args = process.argv.slice(2);
-const opt = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : fallback;
-};
-const file = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
-if (!file) {
-  console.error('usage: node bench/query-while-checking.mjs FILE [--slice 1000000] [--asks 20]');
-  process.exit(2);
-}
+const { file, opt } = benchArgs('node bench/query-while-checking.mjs FILE [--slice 1000000]');
 const slice = opt('--slice', '1000000');
 
 const browser = await startBrowser();

@@ -10,14 +10,10 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 import { decodeAnswer } from '../dist/wire.js';
+import { benchArgs } from './args.mjs';
 
-const args = process.argv.slice(2);
-const run = args.find((a) => !a.startsWith('--'));
-if (!run) {
-  process.stderr.write('usage: node bench/serve-cancel.mjs RUN.h5 [--cli native|node]\n');
-  process.exit(2);
-}
-const cli = args.includes('--cli') ? args[args.indexOf('--cli') + 1] : 'native';
+const { file: run, opt } = benchArgs('node bench/serve-cancel.mjs RUN.h5 [--cli native|node]');
+const cli = opt('--cli', 'native');
 const program = cli === 'native' ? ['build/native/scope-speedscope'] : [process.execPath, 'dist/cli.js'];
 const server = spawn(program[0], [...program.slice(1), 'serve', run, '--port', '0'], {
   stdio: ['ignore', 'pipe', 'inherit'],

@@ -16,17 +16,11 @@ import { createScopeSpeedscope } from '../dist/node.js';
 import { decodeAnswer } from '../dist/wire.js';
 import { nativeCli } from '../tests/js/helpers.mjs';
 import { nodeCli, startCli } from '../tests/js/serve-helpers.mjs';
+import { benchArgs } from './args.mjs';
 
-const args = process.argv.slice(2);
-const opt = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : fallback;
-};
-const run = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
-if (!run) {
-  console.error('usage: node bench/serve-load.mjs RUN.h5 [--cli native|node] [--clients 16] [--queries 1000]');
-  process.exit(2);
-}
+const { file: run, opt } = benchArgs(
+  'node bench/serve-load.mjs RUN.h5 [--cli native|node] [--clients 16] [--queries 1000]',
+);
 const cli = opt('--cli', 'native');
 const clients = Number(opt('--clients', 16));
 const perClient = Number(opt('--queries', 1000));

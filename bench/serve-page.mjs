@@ -16,18 +16,11 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
-const args = process.argv.slice(2);
-const run = args.find((a) => !a.startsWith('--'));
-const flag = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
-if (!run) {
-  process.stderr.write('usage: node bench/serve-page.mjs RUN.h5 [--cli native|node] [--steps 40]\n');
-  process.exit(2);
-}
-const cli = flag('cli', 'native');
-const steps = Number(flag('steps', '40'));
+import { benchArgs } from './args.mjs';
+
+const { file: run, opt, args } = benchArgs('node bench/serve-page.mjs RUN.h5 [--cli native|node] [--steps 40]');
+const cli = opt('--cli', 'native');
+const steps = Number(opt('--steps', '40'));
 const program = cli === 'native' ? ['build/native/scope-speedscope'] : ['node', 'dist/cli.js'];
 
 const t0 = performance.now();
@@ -67,7 +60,7 @@ try {
   const page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
   const painted = () =>
     page.waitForFunction(() => ['painted', 'failed'].includes(document.body.dataset.chart), null, {
-      timeout: Number(flag('limit-s', '600')) * 1000,
+      timeout: Number(opt('--limit-s', '600')) * 1000,
     });
   await page.goto(url);
   await painted();

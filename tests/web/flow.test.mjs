@@ -224,22 +224,8 @@ describe('the page flow', { timeout: 900_000 }, () => {
     assert.ok(await page.getByTestId('download').isHidden());
     assert.ok(await page.getByTestId('progress').isHidden());
     // Cancel while reading what a file holds: reading the index is quick, so
-    // the page itself presses Cancel the moment it says it is reading (a
-    // click from here could come after the reading ended).
-    const offered = page.evaluate(
-      () =>
-        new Promise((resolve) => {
-          const watch = new MutationObserver(() => {
-            if (document.body.dataset.phase !== 'inspecting') return;
-            watch.disconnect();
-            const cancel = document.querySelector('[data-testid=cancel]');
-            const visible = cancel.checkVisibility();
-            cancel.click();
-            resolve(visible);
-          });
-          watch.observe(document.body, { attributes: true, attributeFilter: ['data-phase'] });
-        }),
-    );
+    // the page itself presses Cancel the moment it says it is reading.
+    const offered = cancelAtPhase(page, 'inspecting');
     await page.setInputFiles(
       '[data-testid=file-input]',
       [...c.inputs, ...c.inputs].map((n, i) => ({
@@ -248,7 +234,7 @@ describe('the page flow', { timeout: 900_000 }, () => {
         buffer: require_(n),
       })),
     );
-    assert.ok(await offered, 'Cancel is offered while reading');
+    assert.ok((await offered).visible, 'Cancel is offered while reading');
     await page.waitForFunction(() => document.body.dataset.phase === 'cancelled');
     assert.equal(await pick(page, ['real_run_s1.h5']), 'done');
     await assertOutputs(page, caseNamed('real_run_s1'));
@@ -261,23 +247,12 @@ describe('the page flow', { timeout: 900_000 }, () => {
     // before that completion can have answered (a worker's reply is a task).
     const page = await browser.openPage();
     const c = caseNamed('large_s3');
-    const pressed = page.evaluate(
-      () =>
-        new Promise((resolve) => {
-          const watch = new MutationObserver(() => {
-            if (document.body.dataset.phase !== 'converting') return;
-            watch.disconnect();
-            document.querySelector('[data-testid=cancel]').click();
-            resolve(document.body.dataset.phase);
-          });
-          watch.observe(document.body, { attributes: true, attributeFilter: ['data-phase'] });
-        }),
-    );
+    const pressed = cancelAtPhase(page, 'converting');
     await page.setInputFiles(
       '[data-testid=file-input]',
       c.inputs.map((n) => join(fixtures, 'h5', n)),
     );
-    assert.equal(await pressed, 'cancelled');
+    assert.equal((await pressed).after, 'cancelled');
     // Long enough for the completion and a whole conversion of this file.
     await page.waitForTimeout(2000);
     assert.equal(await page.evaluate(() => document.body.dataset.phase), 'cancelled');
@@ -389,6 +364,27 @@ describe('the page flow', { timeout: 900_000 }, () => {
     );
   });
 });
+
+// The page itself presses Cancel the moment its phase becomes `phase` (a
+// click from the test could come after that phase ended): resolves with
+// whether Cancel was visible then and the phase right after the click.
+function cancelAtPhase(page, phase) {
+  return page.evaluate(
+    (wanted) =>
+      new Promise((resolve) => {
+        const watch = new MutationObserver(() => {
+          if (document.body.dataset.phase !== wanted) return;
+          watch.disconnect();
+          const cancel = document.querySelector('[data-testid=cancel]');
+          const visible = cancel.checkVisibility();
+          cancel.click();
+          resolve({ visible, after: document.body.dataset.phase });
+        });
+        watch.observe(document.body, { attributes: true, attributeFilter: ['data-phase'] });
+      }),
+    phase,
+  );
+}
 
 function require_(name) {
   return readFileSync(join(fixtures, 'h5', name));
