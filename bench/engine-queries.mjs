@@ -4,7 +4,7 @@
 // dispatcher (sp.engineAnswer: request bytes → answer bytes, what the
 // page's worker does between a message's arrival and its postMessage), then
 // asks each query over the whole run at --width px (1,600 by default), the
-// median and worst of --repeat (5) after one warm-up. `timeline-busy` and
+// median and worst of --repeat (5) after one warm-up (its time: firstMs). `timeline-busy` and
 // `timeline-band` (each rank's own depth) ask one group a rank (the
 // collapsed bands); `timeline-aligned` and
 // `timeline-lateness` ask of `step` (the Ranks panel's usual region) or
@@ -86,7 +86,8 @@ const out = {
 };
 for (const [type, fields] of Object.entries(queries)) {
   const request = { type, timeline: id, start, end, ...fields };
-  decoded(ask(request).answer); // warm-up, and it must answer
+  const first = ask(request); // the warm-up (timed too: the first of its kind), and it must answer
+  decoded(first.answer);
   const times = [];
   let bytes = 0;
   for (let i = 0; i < repeat; i++) {
@@ -96,6 +97,7 @@ for (const [type, fields] of Object.entries(queries)) {
   }
   times.sort((a, b) => a - b);
   out.queries[type] = {
+    firstMs: Number(first.ms.toFixed(1)),
     medianMs: Number(times[times.length >> 1].toFixed(1)),
     worstMs: Number(times.at(-1).toFixed(1)),
     answerBytes: bytes,

@@ -132,6 +132,16 @@ std::string run_origin_text(const Timeline& tl) {
   return std::to_string(tl.origin_ns() - tl.origin_in_run_ns());
 }
 
+// A timeline of several ranks, just opened: the step medians of its
+// regions of up to kPreparedEntries steps × ranks made now (as far as the
+// timeline keeps them), so that the Ranks panel's first heatmap and
+// lateness of each is as quick as the next (a query of a larger region's
+// whole run walks too many calls to be quick either way).
+constexpr uint64_t kPreparedEntries = uint64_t{64} << 20;
+void prepare(const Timeline& tl) {
+  if (tl.ranks().size() > 1) tl.prepare_aligned(kPreparedEntries);
+}
+
 // The answer to an open (and to a timeline-complete that reopened).
 json opened(Engine::State& s, WireAnswer& out) {
   const Timeline& tl = *s.tl;
@@ -167,6 +177,7 @@ json open(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) 
   s.id = s.next_id++;
   s.provisional = provisional && !s.tl->unread_ranks().empty();
   s.open_request = r;
+  prepare(*s.tl);
   return opened(s, out);
 }
 
@@ -196,6 +207,7 @@ bool complete(Engine::State& s, const EngineIo& io) {
       open_one(s.inputs, opts, io, false, sources_of(s.open_request) ? &warnings : nullptr);
   const bool changed = exact.frames() != s.tl->frames();
   s.tl.emplace(std::move(exact));
+  prepare(*s.tl);
   s.warnings = std::move(warnings);
   s.provisional = false;
   if (changed) s.id = s.next_id++;

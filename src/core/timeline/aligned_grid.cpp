@@ -33,7 +33,10 @@ void feed(const Timeline::AlignedCalls& a, Timeline::AlignedVisitor& v) {
   }
 }
 
-class GridBuilder final : public Timeline::AlignedVisitor {
+// The grid, fed either step by step (an answer's columns) or rank by rank
+// (a timeline's walk): each cell sees its rank's steps in order either way,
+// so the two give the same bits.
+class GridBuilder final : public Timeline::AlignedVisitor, public Timeline::RankVisitor {
  public:
   explicit GridBuilder(uint64_t max_columns) : max_columns_(max_columns) {}
   void begin(const Timeline::AlignedHead& head) override {
@@ -56,55 +59,76 @@ class GridBuilder final : public Timeline::AlignedVisitor {
     stray_.assign(cells, 0);
     j_ = 0;
   }
-  // A cell shows the step of its column whose call strays furthest
-  // (|stray_share|), the first on ties.
   void steps(uint64_t k0, std::size_t n, const int64_t* start, const int64_t* end,
              const double* /*lateness*/, const double* excess) noexcept override {
     const uint64_t rows = g_.rows;
-    for (std::size_t j = 0; j < n; ++j)
-      step(k0 + j, start + j * rows, end + j * rows, excess + j * rows);
+    for (std::size_t i = 0; i < n; ++i, ++j_) {
+      const int64_t* s = start + i * rows;
+      const int64_t* e = end + i * rows;
+      int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+      for (uint64_t r = 0; r < rows; ++r) {
+        lo = std::min(lo, s[r]);
+        hi = std::max(hi, e[r]);
+      }
+      const uint64_t c = j_ / g_.group;
+      const bool first = j_ % g_.group == 0;
+      step_column(c, first, k0 + i);
+      for (uint64_t r = 0; r < rows; ++r) {
+        cell(r * g_.cols + c, first, k0 + i, static_cast<double>(e[r] - s[r]), excess[i * rows + r],
+             lo, hi);
+      }
+    }
+  }
+  // (The column and the place in it counted along: a division a call
+  // would cost more than the rest of the call's work.)
+  void calls(std::size_t r, uint64_t j0, uint64_t k0, std::size_t n, const int64_t* start,
+             const int64_t* end, const Timeline::StepStats& st) noexcept override {
+    uint64_t c = j0 / g_.group, in = j0 % g_.group;
+    const std::size_t row = r * g_.cols;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (r == 0) step_column(c, in == 0, k0 + i);
+      const auto duration = static_cast<double>(end[i] - start[i]);
+      cell(row + c, in == 0, k0 + i, duration, duration - st.duration_median[i], st.first_start[i],
+           st.last_end[i]);
+      if (++in == g_.group) in = 0, ++c;
+    }
   }
   AlignedGrid take() { return std::move(g_); }
   bool reads_lateness() const override { return false; }
 
  private:
-  void step(uint64_t k, const int64_t* start, const int64_t* end, const double* excess) noexcept {
-    const uint64_t rows = g_.rows, c = j_ / g_.group;
-    int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
-    for (uint64_t r = 0; r < rows; ++r) {
-      lo = std::min(lo, start[r]);
-      hi = std::max(hi, end[r]);
-    }
-    const bool first_of_column = j_ % g_.group == 0;
-    if (first_of_column) g_.k_first[c] = k;
+  void step_column(uint64_t c, bool first, uint64_t k) noexcept {
+    if (first) g_.k_first[c] = k;
     g_.k_last[c] = k;
-    for (uint64_t r = 0; r < rows; ++r) {
-      const std::size_t cell = r * g_.cols + c;
-      const double duration = static_cast<double>(end[r] - start[r]);
-      const double strays = std::fabs(stray_share(excess[r], duration - excess[r]));
-      if (!first_of_column && strays <= stray_[cell]) continue;
-      stray_[cell] = strays;
-      g_.k[cell] = k;
-      g_.excess[cell] = excess[r];
-      g_.duration[cell] = duration;
-      g_.span_start[cell] = lo;
-      g_.span_end[cell] = hi;
-    }
-    ++j_;
+  }
+  // A step's call on a rank, in cell `at` (the first of its column or
+  // not): the cell shows the step of its column whose call strays furthest
+  // (|stray_share|), the first on ties.
+  void cell(std::size_t at, bool first, uint64_t k, double duration, double excess, int64_t lo,
+            int64_t hi) noexcept {
+    const double strays = std::fabs(stray_share(excess, duration - excess));
+    if (!first && strays <= stray_[at]) return;
+    stray_[at] = strays;
+    g_.k[at] = k;
+    g_.excess[at] = excess;
+    g_.duration[at] = duration;
+    g_.span_start[at] = lo;
+    g_.span_end[at] = hi;
   }
 
   uint64_t max_columns_;
   AlignedGrid g_;
   std::vector<double> stray_;  // |share| of the call each cell shows
-  uint64_t j_ = 0;             // the steps seen
+  uint64_t j_ = 0;             // the steps seen (step by step)
 };
 
-class LatenessBuilder final : public Timeline::AlignedVisitor {
+// Each rank's lateness summed in step order, fed either way (the same bits).
+class LatenessBuilder final : public Timeline::AlignedVisitor, public Timeline::RankVisitor {
  public:
   void begin(const Timeline::AlignedHead& head) override {
     out_.ranks = head.ranks;
     sum_.assign(head.ranks.size(), 0.0);
-    steps_ = 0;
+    steps_ = head.ranks.empty() ? 0 : head.steps;
   }
   void steps(uint64_t /*k0*/, std::size_t n, const int64_t* /*start*/, const int64_t* /*end*/,
              const double* lateness, const double* /*excess*/) noexcept override {
@@ -112,7 +136,12 @@ class LatenessBuilder final : public Timeline::AlignedVisitor {
     for (std::size_t j = 0; j < n; ++j) {
       for (std::size_t r = 0; r < rows; ++r) sum_[r] += lateness[j * rows + r];
     }
-    steps_ += n;
+  }
+  void calls(std::size_t r, uint64_t /*j0*/, uint64_t /*k0*/, std::size_t n, const int64_t* start,
+             const int64_t* /*end*/, const Timeline::StepStats& st) noexcept override {
+    double sum = sum_[r];
+    for (std::size_t i = 0; i < n; ++i) sum += static_cast<double>(start[i]) - st.start_median[i];
+    sum_[r] = sum;
   }
   bool reads_excess() const override { return false; }
   RankLateness take() {
@@ -141,7 +170,7 @@ AlignedGrid aligned_grid(const Timeline::AlignedCalls& a, uint64_t max_columns) 
 AlignedGrid aligned_grid(const Timeline& tl, int32_t frame, int64_t start, int64_t end,
                          uint64_t max_columns) {
   GridBuilder b(max_columns);
-  tl.visit_aligned(frame, start, end, b);
+  tl.visit_aligned_ranks(frame, start, end, b);
   return b.take();
 }
 
@@ -153,7 +182,7 @@ RankLateness mean_lateness(const Timeline::AlignedCalls& a) {
 
 RankLateness mean_lateness(const Timeline& tl, int32_t frame, int64_t start, int64_t end) {
   LatenessBuilder b;
-  tl.visit_aligned(frame, start, end, b);
+  tl.visit_aligned_ranks(frame, start, end, b);
   return b.take();
 }
 

@@ -329,6 +329,43 @@ class Timeline {
   };
   // Throws as aligned_calls; `visitor` sees begin() and then every step, block by block.
   void visit_aligned(int32_t frame, int64_t start, int64_t end, AlignedVisitor& visitor) const;
+  // What every rank's call at a step shares (aligned_steps.cpp), for the
+  // steps k0 .. k0 + n - 1 a visitor is given: the median over the ranks of
+  // their calls' starts and of their durations (as AlignedCalls' lateness
+  // and excess take them), and the earliest start and latest end. Made a
+  // block of kAlignedBlock steps at a time when a query first needs it and
+  // kept while the timeline lives (32 bytes a step made): the medians are
+  // the walk's dearest part, and the same for every window and width.
+  static constexpr std::size_t kAlignedBlock = 1024;
+  struct StepStats {
+    const double* start_median;
+    const double* duration_median;
+    const int64_t* first_start;
+    const int64_t* last_end;
+  };
+  // The same answer rank by rank, for what reads each rank's calls apart
+  // (the heatmap's grid, the ranks' lateness): each rank's calls are read
+  // in their columns' order instead of a step of every rank at a time.
+  class RankVisitor {
+   public:
+    virtual ~RankVisitor() = default;
+    // Once, before the calls (may allocate and throw).
+    virtual void begin(const AlignedHead& head) = 0;
+    // Rank r's (of head.ranks) calls at steps k0 .. k0 + n - 1, the answer's
+    // j0-th to (j0 + n - 1)-th steps, all in one block of kAlignedBlock
+    // steps; `steps` their statistics. A rank's calls come in order; natively
+    // the calls of different ranks may come at once, on different threads.
+    virtual void calls(std::size_t r, uint64_t j0, uint64_t k0, std::size_t n, const int64_t* start,
+                       const int64_t* end, const StepStats& steps) noexcept = 0;
+  };
+  // Throws as aligned_calls.
+  void visit_aligned_ranks(int32_t frame, int64_t start, int64_t end, RankVisitor& visitor) const;
+  // Makes and keeps the steps' statistics of every frame whose aligned
+  // calls over the whole run are at most `max_entries` (steps × ranks) and
+  // whose statistics the timeline would keep, so that the first heatmap or
+  // lateness of each is as quick as the next (the engine does this when it
+  // opens several ranks). Returns the entries made.
+  uint64_t prepare_aligned(uint64_t max_entries) const;
   // The selected ranks, ascending (each rank with a lane, once).
   std::vector<int64_t> ranks() const;
 
@@ -398,10 +435,23 @@ class Timeline {
   void window_slices(const Block& b, int64_t start, int64_t end, std::vector<Slice>& slices,
                      std::vector<std::size_t>& first, std::vector<std::size_t>& stop) const;
   std::vector<std::vector<std::size_t>> rank_blocks() const;  // per rank of ranks(): its blocks
-  struct FrameWalk;                                           // aligned.cpp
-  void walk_aligned(std::vector<FrameWalk>& walks,
-                    const std::vector<std::pair<uint64_t, uint64_t>>& wanted, std::size_t ranks,
-                    AlignedVisitor& visitor) const;
+  struct FrameWalk;                                           // frame_walk.hpp
+  struct AlignedPlan;                                         // frame_walk.hpp
+  AlignedPlan plan_aligned(int32_t frame, int64_t start, int64_t end) const;  // aligned.cpp
+  void walk_aligned(AlignedPlan& plan, AlignedVisitor& visitor) const;
+  // The statistics of the plan's wanted steps in [lo, hi) (whole blocks of
+  // kAlignedBlock steps, at most kAlignedPart), made where missing from the
+  // plan's walks (standing before step plan.at): kept by the timeline while
+  // they fit its budget (StepCache), else held by the answer alone.
+  static constexpr std::size_t kAlignedPart = 64 * kAlignedBlock;
+  struct StepBlock;   // frame_walk.hpp
+  struct StepBlocks;  // frame_walk.hpp
+  struct StepCache;   // aligned_steps.cpp
+  StepBlocks step_blocks(const AlignedPlan& plan, uint64_t lo, uint64_t hi) const;
+  std::shared_ptr<StepCache> step_cache() const;  // made when first asked
+  // The frames' statistics kept (shared by copies of the timeline: they are
+  // the same).
+  mutable std::shared_ptr<StepCache> step_cache_;
   struct RegionSums;  // queries.cpp: per frame, a window's calls, total and self
   // Adds depth d of block b (its calls overlapping [start, end): [first[d],
   // stop[d]) of slices[d]) to `sums`.

@@ -203,6 +203,94 @@ TEST(AlignedGrid, a_timelines_answers_of_random_runs) {
   }
 }
 
+// Each entry's lateness and excess against its step's medians, taken again
+// from the answer's own starts and ends (every rank's call of each step).
+void expect_medians_of_steps(const Timeline::AlignedCalls& a) {
+  const std::size_t rows = a.ranks.size();
+  ASSERT_GT(rows, 0u);
+  auto median = [](std::vector<int64_t> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t m = v.size() / 2;
+    return v.size() % 2 ? static_cast<double>(v[m])
+                        : (static_cast<double>(v[m - 1]) + static_cast<double>(v[m])) / 2;
+  };
+  for (std::size_t j = 0; j * rows < a.size(); ++j) {
+    std::vector<int64_t> starts, durations;
+    for (std::size_t r = 0; r < rows; ++r) {
+      starts.push_back(a.start_ns[j * rows + r]);
+      durations.push_back(a.end_ns[j * rows + r] - a.start_ns[j * rows + r]);
+    }
+    const double start_median = median(starts), duration_median = median(durations);
+    for (std::size_t r = 0; r < rows; ++r) {
+      const std::size_t i = j * rows + r;
+      ASSERT_EQ(a.lateness_ns[i], static_cast<double>(starts[r]) - start_median) << "entry " << i;
+      ASSERT_EQ(a.excess_ns[i], static_cast<double>(durations[r]) - duration_median)
+          << "entry " << i;
+    }
+  }
+}
+
+// Runs of more than a block of steps (1,024) and enough calls to be walked
+// on several threads natively: a region alone at one depth (its slot
+// copied), regions mixed over depths and lanes, and more steps than a part
+// (65,536), whose blocks do not all fit the timeline's budget (the others
+// are made for each query). The steps' medians are
+// kept by the timeline: asked first by windows (some blocks made), then
+// over the whole run, the answers are those of a timeline asked the whole
+// run first, bit for bit, and the models'.
+TEST(AlignedGrid, many_steps_kept_and_shared_among_threads) {
+  struct Shape {
+    int ranks, lanes, calls, regions, depth;
+    bool kept;  // its blocks fit the timeline's budget (1 MiB: 32 blocks)
+  };
+  for (const Shape& shape : {Shape{6, 1, 14000, 1, 1, true}, Shape{5, 2, 16000, 2, 4, true},
+                             Shape{2, 1, 70000, 1, 1, false}}) {
+    SCOPED_TRACE(std::to_string(shape.ranks) + " ranks, depth " + std::to_string(shape.depth));
+    std::mt19937_64 rng(static_cast<unsigned>(shape.calls));
+    std::vector<int64_t> all;
+    for (int r = 0; r < shape.ranks; ++r) all.push_back(r);
+    TimelineOptions o;
+    o.ranks = all;
+    const scope_speedscope::Run run =
+        random_run(rng, shape.ranks, shape.lanes, shape.calls, shape.regions, shape.depth, 30);
+    const Timeline fresh = open_timeline(run, o), windowed = open_timeline(run, o);
+    int64_t end = 0;
+    for (const auto& l : fresh.lanes()) end = std::max(end, l.end_ns + 1);
+    const int32_t f = 0;
+    for (int w = 1; w <= 3; ++w) {
+      const int64_t from = end * w / 5, to = from + end / 7;
+      expect_same_grid(aligned_grid(windowed, f, from, to, 50),
+                       grid_model(windowed.aligned_calls(f, from, to), 50));
+      expect_same_lateness(mean_lateness(windowed, f, from, to),
+                           lateness_model(fresh.aligned_calls(f, from, to)));
+    }
+    const Timeline::AlignedCalls a = fresh.aligned_calls(f, 0, end);
+    ASSERT_GT(a.size(), 65536u);
+    ASSERT_GT(a.size() / a.ranks.size(), 3 * Timeline::kAlignedBlock);
+    expect_medians_of_steps(a);
+    for (uint64_t columns : {1u, 999u, 100000u}) {
+      const AlignedGrid want = grid_model(a, columns);
+      expect_same_grid(aligned_grid(fresh, f, 0, end, columns), want);
+      expect_same_grid(aligned_grid(windowed, f, 0, end, columns), want);
+    }
+    expect_same_lateness(mean_lateness(fresh, f, 0, end), lateness_model(a));
+    expect_same_lateness(mean_lateness(windowed, f, 0, end), lateness_model(a));
+    expect_medians_of_steps(windowed.aligned_calls(f, 0, end));
+    // Made ahead (serve's open), frames over the budget left out: the same.
+    const Timeline prepared = open_timeline(run, o);
+    uint64_t entries = 0, fewest = UINT64_MAX;
+    for (int32_t g = 0; g < static_cast<int32_t>(fresh.frames().size()); ++g) {
+      const uint64_t n = fresh.aligned_calls(g, 0, end).size();
+      entries += n;
+      fewest = std::min(fewest, n);
+    }
+    EXPECT_EQ(prepared.prepare_aligned(fewest - 1), 0u);
+    EXPECT_EQ(prepared.prepare_aligned(entries), shape.kept ? entries : 0u);
+    expect_same_grid(aligned_grid(prepared, f, 0, end, 999), grid_model(a, 999));
+    expect_same_lateness(mean_lateness(prepared, f, 0, end), lateness_model(a));
+  }
+}
+
 TEST(AlignedGrid, zero_columns_is_refused) {
   std::mt19937_64 rng(1);
   try {
