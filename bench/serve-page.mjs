@@ -1,9 +1,14 @@
 // The page on `scope-speedscope serve RUN.h5` (issue 34): from the command's
 // start until the page's first view (rank 0) is painted, then from ticking
 // All ranks until every rank is painted; the server's peak memory (VmHWM of
-// its process); then zoom and pan steps timed as the page draws them.
+// its process); then zoom steps by the keyboard timed as the page draws
+// them (each step waited for: Playwright's round trips and two animation
+// frames included), and the gaps between the page's frames while it zooms
+// and pans a wheel step a frame (bench/zoom-frames.mjs, as bench/browser.mjs
+// does in the wasm page; --unthrottled: Chromium's frame-rate limit and
+// vsync off, so a gap is what the frame cost).
 //
-//   node bench/serve-page.mjs RUN.h5 [--cli native|node] [--steps 40] [--connect-when-open]
+//   node bench/serve-page.mjs RUN.h5 [--cli native|node] [--steps 40] [--connect-when-open] [--unthrottled]
 //
 // The native serve opens the run's first view and then every rank before
 // any page asks (it prints "Every rank is open" then): --connect-when-open
@@ -17,8 +22,15 @@ import { readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
 import { benchArgs } from './args.mjs';
+import { ZOOM_SCRIPT } from './zoom-frames.mjs';
 
-const { file: run, opt, args } = benchArgs('node bench/serve-page.mjs RUN.h5 [--cli native|node] [--steps 40]');
+const {
+  file: run,
+  opt,
+  args,
+} = benchArgs(
+  'node bench/serve-page.mjs RUN.h5 [--cli native|node] [--steps 40] [--connect-when-open] [--unthrottled]',
+);
 const cli = opt('--cli', 'native');
 const steps = Number(opt('--steps', '40'));
 const program = cli === 'native' ? ['build/native/scope-speedscope'] : ['node', 'dist/cli.js'];
@@ -55,7 +67,11 @@ if (args.includes('--connect-when-open')) {
 }
 const say = (what) => process.stderr.write(`serve-page: ${what} at ${since()} s\n`);
 say('URL printed');
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true });
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  args: args.includes('--unthrottled') ? ['--disable-frame-rate-limit', '--disable-gpu-vsync'] : [],
+});
 try {
   const page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
   const painted = () =>
@@ -98,6 +114,8 @@ try {
   gaps.sort((a, b) => a - b);
   const q = (p) => Math.round(gaps[Math.min(gaps.length - 1, Math.floor(p * gaps.length))] * 10) / 10;
   result.zoomStepMs = { median: q(0.5), p99: q(0.99), worst: q(1) };
+  result.unthrottled = args.includes('--unthrottled');
+  result.wheelFrames = await page.evaluate(ZOOM_SCRIPT);
 } catch (error) {
   const page = browser.contexts()[0]?.pages()[0];
   if (page) {
