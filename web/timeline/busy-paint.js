@@ -26,6 +26,7 @@ export class BusyPainter {
   #pixels = new Uint32Array(0); // over #image's data
   #pool = [];
   #mix = new Float32Array(0);
+  #tallies = new Uint32Array(64); // #tally's, per frame (zero between paints)
   #count = new Uint32Array(0);
   #colours = new Uint32Array(0); // the busy scale's levels, as pixels
   #blank = 0; // a share not known yet: the band colour
@@ -102,12 +103,27 @@ export class BusyPainter {
     ctx.restore();
   }
 
-  // The frames drawn, CSS pixels each, over the rows in [top, bottom).
+  // The frames drawn, CSS pixels each, over the rows in [top, bottom), in
+  // the order first met (counted in a typed array: a Map's set a pixel was
+  // most of a frame's time with 512 ranks in view).
   #tally(values, rows, top, bottom) {
+    let tallies = this.#tallies;
+    const met = [];
     values.forEach((frames, k) => {
       if (!frames || rows[k].y + rows[k].h <= top || rows[k].y >= bottom) return;
-      for (const f of frames) if (f >= 0) this.counts.set(f, (this.counts.get(f) ?? 0) + 1);
+      for (let x = 0; x < frames.length; x++) {
+        const f = frames[x];
+        if (!(f >= 0)) continue;
+        if (f >= tallies.length) {
+          const more = new Uint32Array(Math.max(f + 1, 2 * tallies.length));
+          more.set(tallies);
+          tallies = this.#tallies = more;
+        }
+        if (tallies[f]++ === 0) met.push(f);
+      }
     });
+    this.counts = new Map(met.map((f) => [f, tallies[f]]));
+    for (const f of met) tallies[f] = 0;
   }
 
   // The shares of one pixel row: a rank's, or the mean known share of
@@ -144,18 +160,21 @@ export class BusyPainter {
       return;
     }
     const last = shares.length - 1;
+    // A device pixel a CSS pixel (the usual screen): no division a pixel.
+    const same = dpr === 1 && wd <= shares.length;
+    const blank = this.#blank;
     if (this.#mode === 'region') {
       const colours = this.#frameColours;
       for (let xd = 0; xd < wd; xd++) {
-        const f = shares[Math.min(last, Math.floor(xd / dpr))];
-        pixels[at + xd] = f >= 0 && f < colours.length ? colours[f] : this.#blank;
+        const f = shares[same ? xd : Math.min(last, Math.floor(xd / dpr))];
+        pixels[at + xd] = f >= 0 && f < colours.length ? colours[f] : blank;
       }
       return;
     }
     const colours = this.#colours;
     for (let xd = 0; xd < wd; xd++) {
-      const v = shares[Math.min(last, Math.floor(xd / dpr))];
-      pixels[at + xd] = v === v ? colours[busyLevel(v)] : this.#blank;
+      const v = shares[same ? xd : Math.min(last, Math.floor(xd / dpr))];
+      pixels[at + xd] = v === v ? colours[busyLevel(v)] : blank;
     }
   }
 
