@@ -121,32 +121,37 @@ struct Timeline::FrameWalk {
     }
     return detail::kNone;
   }
-  // Steps the walk back over the frame's latest call behind it.
-  void step_back() noexcept {
-    std::size_t best = detail::kNone, at = 0;
+  // The slot whose call of the frame nearest its cursor (after it: forward;
+  // before it: back) comes next that way: forward the earliest start, the
+  // first slot on ties; back the latest, the last slot on ties. Its
+  // position in `at`; detail::kNone when no slot has one.
+  std::size_t nearest(bool forward, std::size_t& at) noexcept {
+    std::size_t best = detail::kNone;
+    at = 0;
     for (std::size_t k = 0; k < slots.size(); ++k) {
       Slot& s = slots[k];
-      if (s.prev == detail::kUnknown) s.prev = prev_in(s, s.pos);
-      if (s.prev != detail::kNone &&
-          (best == detail::kNone || start(s, s.prev) >= start(slots[best], at))) {
+      std::size_t& near = forward ? s.next : s.prev;
+      if (near == detail::kUnknown) near = forward ? next_in(s, s.pos) : prev_in(s, s.pos);
+      if (near == detail::kNone) continue;
+      const bool first = best == detail::kNone;
+      if (first || (forward ? start(s, near) < start(slots[best], at)
+                            : start(s, near) >= start(slots[best], at))) {
         best = k;
-        at = s.prev;
+        at = near;
       }
     }
+    return best;
+  }
+  // Steps the walk back over the frame's latest call behind it.
+  void step_back() noexcept {
+    std::size_t at = 0;
+    const std::size_t best = nearest(false, at);
     if (best != detail::kNone) slots[best].move_to(at);
   }
   // The frame's next call (its column position), the walk past it.
   uint64_t take_next() noexcept {
-    std::size_t best = detail::kNone, at = 0;
-    for (std::size_t k = 0; k < slots.size(); ++k) {
-      Slot& s = slots[k];
-      if (s.next == detail::kUnknown) s.next = next_in(s, s.pos);
-      if (s.next != detail::kNone &&
-          (best == detail::kNone || start(s, s.next) < start(slots[best], at))) {
-        best = k;
-        at = s.next;
-      }
-    }
+    std::size_t at = 0;
+    const std::size_t best = nearest(true, at);
     slots[best].move_to(at + 1);
     return slots[best].begin + at;
   }
