@@ -108,15 +108,22 @@ function runFile(calls, compression = 'gzip') {
   return path;
 }
 
-// Summed RSS (bytes) of the processes whose command line names this browser's profile folder.
-function browserRss(userDataDir) {
+// Summed RSS (bytes) of the processes whose command line names this browser's profile folder;
+// `by` gets each process's RSS under its type (browser, renderer, gpu-process, utility: …).
+function browserRss(userDataDir, by = null) {
   let total = 0;
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       if (!cmd.includes(userDataDir)) continue;
       const rss = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
-      if (rss) total += Number(rss[1]) * 1024;
+      if (!rss) continue;
+      total += Number(rss[1]) * 1024;
+      if (by) {
+        const type = cmd.match(/--type=([\w-]+)/)?.[1] ?? 'browser';
+        const sub = cmd.match(/--utility-sub-type=([\w.]+)/)?.[1];
+        by.push(`${sub ? `${type}:${sub.split('.').at(-1)}` : type} ${(Number(rss[1]) / 1e6).toFixed(2)} GB`);
+      }
     } catch {
       // gone meanwhile
     }
@@ -173,7 +180,10 @@ async function measure(calls, path, mode, timeWindow = null) {
   const mem = { since: 0 }; // the peak since a step of a mode reset it
   const load = { start: loadavg()[0], max: loadavg()[0] }; // the machine's 1-minute load average
   const sampler = setInterval(() => {
-    const rss = browserRss(userDataDir);
+    const by = [];
+    const rss = browserRss(userDataDir, by);
+    if (rss > peak) result.peakBy = by.sort().join(', ');
+    if (process.env.BENCH_MEMLOG) console.error(`bench: memory ${gb(rss)}: ${by.sort().join(', ')}`);
     peak = Math.max(peak, rss);
     mem.since = Math.max(mem.since, rss);
     load.max = Math.max(load.max, loadavg()[0]);

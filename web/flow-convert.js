@@ -110,7 +110,17 @@ export async function convertIfItFits({ automatic, reveal = true, show = false }
 }
 
 export async function showBudget(e, opts, mine) {
-  update({ phase: 'waiting' });
+  // The outputs of the selection before are not this one's: no Download of
+  // them, and Open in speedscope writes this selection's window (their
+  // blobs, a whole rank's document, given back).
+  downloads.release(state.outputs);
+  update({ phase: 'waiting', outputs: [], current: 0 });
+  downloads.render([], 0, site.viewerPage);
+  if (state.viewer !== 'none') {
+    viewer.clear(placeholder(''));
+    closeViewerBox();
+    update({ viewer: 'none' });
+  }
   status.hideProgress();
   $('budget-text').textContent =
     `${e.largest.file.name}: the selection holds ${plural(e.calls, 'call')}. ` +

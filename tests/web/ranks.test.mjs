@@ -27,6 +27,7 @@ import {
   chartPainted,
   drop,
   fixtures,
+  openInSpeedscope,
   openOptions,
   screenshot,
   settle,
@@ -638,6 +639,31 @@ describe('the ranks as bands', { timeout: 600_000 }, () => {
     }
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  test("All ranks over speedscope's budget: rank 0's download goes; Open in speedscope writes every rank's window", async () => {
+    // 0.05 MB: rank 0 (15 calls, 21 KB in speedscope) fits, the four ranks (84 KB) do not.
+    const budgeted = await browser.openPage('?viewer-budget-mb=0.05');
+    try {
+      assert.equal(await drop(budgeted, [FIXTURE]), 'done');
+      assert.equal(await chartPainted(budgeted), 'painted');
+      assert.ok(await budgeted.getByTestId('download').isVisible());
+      await openOptions(budgeted);
+      assert.equal(await settle(budgeted, 'attempts', () => budgeted.getByTestId('rank-all').check()), 'waiting');
+      assert.equal(await chartPainted(budgeted), 'painted');
+      assert.ok(await budgeted.getByTestId('download').isHidden(), "rank 0's download is not this selection's");
+      assert.equal(await budgeted.getByTestId('download').getAttribute('href'), null);
+      await budgeted.getByTestId('options-toggle').click();
+      // The whole run does not fit: a window of every rank, written for speedscope, not rank 0's document.
+      assert.equal(await openInSpeedscope(budgeted), 'painted');
+      const title = budgeted.getByTestId('viewer-title');
+      assert.notEqual(await title.getAttribute('data-time-window'), null);
+      assert.match(await title.textContent(), /^speedscope: ranks_imbalance_s3\.h5, .* \((\d+) calls\)$/);
+      const calls = Number((await title.textContent()).match(/\((\d+) calls\)$/)[1]);
+      assert.ok(calls > 15 && calls <= 35, `every rank's calls in a window that fits: ${calls}`);
+    } finally {
+      await budgeted.close();
+    }
   });
 
   test('no request left the origin, and nothing was blocked (bands)', () => {
