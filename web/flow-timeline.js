@@ -62,6 +62,10 @@ export async function drawTimeline(opts, mine, { reveal = true } = {}) {
     await compareRuns(flow.comparing.fileA, flow.comparing.fileB);
     return flow.comparing ? 'drawn' : 'failed';
   }
+  // The same file with other ranks or filters: the engine may read its
+  // ranks a group at a time, with the open timeline's region order and
+  // origin (docs/engine-protocol.md, sameFileAs).
+  const same = !flow.comparing && flow.openedFrom === (flow.job ?? file) ? timeline.timeline : null;
   leaveComparison();
   flow.timelineKey = key;
   flow.timelineFailure = null;
@@ -83,6 +87,7 @@ export async function drawTimeline(opts, mine, { reveal = true } = {}) {
       exclude: opts.exclude,
       sourceLocations: true,
       ...(provisional ? { provisional } : {}),
+      ...(same ? { sameFileAs: same } : {}),
     },
     {
       onProgress: (p) => {
@@ -93,6 +98,7 @@ export async function drawTimeline(opts, mine, { reveal = true } = {}) {
   );
   if (mine !== flow.run) return 'cancelled';
   status.hideProgress();
+  flow.openedFrom = reply.type === 'result' ? (flow.job ?? file) : null;
   if (reply.type === 'cancelled') {
     flow.timelineKey = null;
     cancelled();

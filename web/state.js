@@ -44,6 +44,7 @@ export const flow = {
   // Several files holding disjoint ranks of one job (scope-profiler's C API
   // writes one a process): their Files, opened on the timeline as one run.
   job: null,
+  openedFrom: null, // the File (a job: its Files) of the timeline the engine holds
   firstPaint: null, // resolves when the timeline shown last has painted
   // Resolves when the timeline shown last is exact: a provisional open (the
   // first view, its own ranks' order and origin) completed, or none was.

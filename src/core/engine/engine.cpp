@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <new>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -13,6 +14,7 @@
 #include "engine/state.hpp"
 #include "export/narrow.hpp"
 #include "export/timeline_export.hpp"
+#include "read/h5_reader.hpp"
 #include "select/job.hpp"
 #include "select/selection.hpp"
 #include "text/time_text.hpp"
@@ -92,6 +94,66 @@ Timeline open_one(const std::vector<std::string>& names, const TimelineOptions& 
   return open_timeline(std::move(run), opts);
 }
 
+// An open of the same file as the open timeline, read a group of ranks at
+// a time (EngineIo::group_calls) with that timeline's region order and
+// origin: no read of every rank's first starts, and the open's peak the
+// timeline's columns and one group. nullopt when the one read of these
+// ranks might claim more memory than a file may take (that read then says
+// so in its own words).
+std::optional<Timeline> open_in_groups(const std::vector<std::string>& names,
+                                       const TimelineOptions& opts, const EngineIo& io,
+                                       const RunOrder& order, std::vector<std::string>* warnings) {
+  const ReadPart read_part = [&](std::size_t i, const ReadPlan& p) {
+    return io.read(names[i], Progress{}, p);
+  };
+  ReadPlan index_plan;
+  index_plan.ranks = std::vector<int64_t>{};
+  index_plan.others_first_starts = false;
+  index_plan.sources = warnings != nullptr;
+  Run index = read_job(names.size(), read_part, index_plan);
+  const std::vector<int64_t> ranks = view_ranks(index, opts.ranks, opts.every_rank);
+  uint64_t events = 0;
+  for (const Region& region : index.regions) {
+    for (const RankSlice& slice : region.ranks) {
+      if (std::find(ranks.begin(), ranks.end(), slice.rank) != ranks.end()) events += slice.count;
+    }
+  }
+  if (events * (index.lane_column ? 24 : 16) > memory_per_file().bytes / 8 * 7) return std::nullopt;
+  if (warnings != nullptr) *warnings = index.warnings;
+  const ReadRanks read = [&](const std::vector<int64_t>& held) {
+    ReadPlan plan;
+    plan.ranks = held;
+    plan.others_first_starts = false;
+    return read_job(names.size(), read_part, plan);
+  };
+  return open_timeline_in_groups(std::move(index), read, order, opts, io.group_calls);
+}
+
+// timeline-open's options.sameFileAs: the id of the open timeline, when the
+// page opens the same file(s) with other ranks or filters. Its region
+// order and origin are the file's when it is exact; and when every rank of
+// the file was read without error already (by the open, by timeline-check
+// or by a download's checks), a read a group at a time fails as the one
+// read would (the ranks' reconstructions alone can fail, in the same
+// order). Else nullopt: the open reads at once.
+std::optional<RunOrder> same_file_order(const Engine::State& s, const json& r, const EngineIo& io) {
+  const json& o = field(r, "options");
+  if (!o.is_object()) return std::nullopt;
+  const json& same = field(o, "sameFileAs");
+  if (same.is_null()) return std::nullopt;
+  if (!same.is_number()) refuse("'options.sameFileAs' must be a timeline's id");
+  if (io.group_calls == 0 || !s.tl || s.comparing() || s.provisional ||
+      same.get<double>() != s.id || inputs_of(r, "file", "count") != s.inputs) {
+    return std::nullopt;
+  }
+  const std::vector<int64_t>& unread = s.tl->unread_ranks();
+  const bool every_rank_read = io.ranks_checked || s.rest_read ||
+                               std::all_of(unread.begin(), unread.end(),
+                                           [&](int64_t rank) { return s.checked.count(rank); });
+  if (!every_rank_read) return std::nullopt;
+  return s.tl->run_order();
+}
+
 json lane_json(const Timeline::LaneInfo& l, const char* run) {
   json lane = {{"name", run ? std::string(run[0] == 'a' ? "A" : "B") + " · " + l.name : l.name},
                {"calls", l.calls},
@@ -165,6 +227,7 @@ json opened(Engine::State& s, WireAnswer& out) {
 }
 
 json open(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) {
+  const std::optional<RunOrder> order = same_file_order(s, r, io);
   s.close();
   const TimelineOptions opts = timeline_options(r, io.progress);
   const json& p = field(field(r, "options"), "provisional");
@@ -172,10 +235,18 @@ json open(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) 
   const bool provisional = p.is_boolean() && p.get<bool>() && !opts.every_rank;
   std::vector<std::string> warnings;
   s.inputs = inputs_of(r, "file", "count");
-  s.tl.emplace(open_one(s.inputs, opts, io, provisional, sources_of(r) ? &warnings : nullptr));
+  std::vector<std::string>* kept = sources_of(r) ? &warnings : nullptr;
+  std::optional<Timeline> grouped;
+  if (order) grouped = open_in_groups(s.inputs, opts, io, *order, kept);
+  if (grouped) {
+    s.tl.emplace(std::move(*grouped));
+    s.rest_read = true;  // every rank of the file was read without error before
+  } else {
+    s.tl.emplace(open_one(s.inputs, opts, io, provisional, kept));
+  }
   s.warnings = std::move(warnings);
   s.id = s.next_id++;
-  s.provisional = provisional && !s.tl->unread_ranks().empty();
+  s.provisional = !grouped && provisional && !s.tl->unread_ranks().empty();
   s.open_request = r;
   prepare(*s.tl);
   return opened(s, out);

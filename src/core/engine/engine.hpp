@@ -36,6 +36,11 @@ struct EngineIo {
   // open ahead): an export of some ranks need not read the others to check
   // them.
   bool ranks_checked = false;
+  // An open of the same file as the open timeline (timeline-open's
+  // options.sameFileAs) reads its ranks about this many calls at a time,
+  // each group laid out before the next is read (0: every selected rank in
+  // one read). The wasm engine's: its memory is the open's peak for good.
+  uint64_t group_calls = 0;
 };
 
 class Engine {

@@ -30,55 +30,11 @@
 #include "reconstruct/streams.hpp"
 #include "select/selection.hpp"
 #include "text/messages.hpp"
+#include "timeline/builder.hpp"
 #include "timeline/timeline.hpp"
 #include "write/document_plan.hpp"
 
 namespace scope_speedscope {
-
-struct Timeline::Builder {
-  // `consumed`: the run itself when its event columns may be taken over.
-  static Timeline build(const Run& run, Run* consumed, const TimelineOptions& options);
-
- private:
-  struct LaneOf {  // a profile of the document: a lane of the timeline
-    std::string name;
-    int64_t rank;
-    int64_t lane_id;
-    std::size_t block;
-    std::vector<uint32_t> regions;  // the regions of its calls, in order of first appearance
-  };
-  Builder(Timeline& tl, const Run& run) : tl(tl), run(run) {}
-  std::vector<int64_t> plan_in_place(const std::vector<uint32_t>& regions,
-                                     const std::vector<int64_t>& ranks, bool consume);
-  std::vector<LaneOf> add_rank(int64_t rank, const RankCalls& calls, Run* consumed);
-  std::vector<uint32_t> see_profile(const NamedCalls& nc);
-  void fill_block(const NamedCalls& nc, const Block& b, int64_t* S, int64_t* P, uint64_t base);
-  void take_columns(Run* consumed);
-  void number_frames_and_move_origin();
-  void pack_starts();
-  void index_frame_changes();
-  void reserve_chunks();
-  void summarize_chunks();
-  void describe_lanes();
-  void describe_selection(const Run& run, const std::vector<uint32_t>& regions,
-                          const std::vector<int64_t>& ranks, const TimelineOptions& options);
-
-  Timeline& tl;
-  const Run& run;
-  std::vector<LaneOf> lanes;                        // the document's profiles, in order
-  std::vector<int64_t> listed;                      // the distinct ranks, first listed first
-  bool in_place = false;                            // the columns are the run's (see above)
-  uint64_t at = 0;                                  // calls laid out so far
-  uint64_t longest_at = 0;                          // the longest call's place in the columns
-  std::vector<std::pair<uint64_t, int64_t>> longs;  // the long calls' places and ends
-  std::vector<int64_t> starts, calls;               // one rank's, taking the run's columns over
-  int64_t run_first = 0;                            // what the starts count from while filling
-  bool any = false;                                 // a profile with calls was seen
-  int64_t first_start = 0;                          // the earliest first call of the profiles
-  std::vector<int64_t> frame_of_region;             // -1 until a profile shows the region
-  std::vector<uint64_t> region_calls;
-  std::vector<int128> region_total, region_self;  // summed as the blocks fill
-};
 
 namespace {
 
@@ -196,15 +152,22 @@ Timeline Timeline::Builder::build(const Run& run, Run* consumed, const TimelineO
   }
   if (b.lanes.empty()) throw Error(Msg::no_calls_recorded).on_field("ranks");
   b.take_columns(consumed);
-  tl.origin_in_run_ns_ =
-      minus(b.first_start, static_cast<uint64_t>(run_first.value_or(b.first_start)));
-  b.number_frames_and_move_origin();
-  b.pack_starts();
-  b.summarize_chunks();
-  b.index_frame_changes();
-  b.describe_lanes();
-  if (options.progress) options.progress("index", 1, 1);
+  b.index_and_describe(run_first, options);
   return tl;
+}
+
+// Once every lane is laid out: the origin, the frames, the starts packed,
+// the summaries and the frame changes, and the lanes described.
+void Timeline::Builder::index_and_describe(const std::optional<int64_t>& run_first_start,
+                                           const TimelineOptions& options) {
+  tl.origin_in_run_ns_ =
+      minus(first_start, static_cast<uint64_t>(run_first_start.value_or(first_start)));
+  number_frames_and_move_origin();
+  pack_starts();
+  summarize_chunks();
+  index_frame_changes();
+  describe_lanes();
+  if (options.progress) options.progress("index", 1, 1);
 }
 
 // The columns are the run's own (see the top of this file) when the ranks'
@@ -260,7 +223,7 @@ std::vector<Timeline::Builder::LaneOf> Timeline::Builder::add_rank(int64_t rank,
   const uint64_t base = at;
   for (std::size_t l = 0; l < rc.lanes.size(); ++l) {
     const Lane& lane = rc.lanes[l];
-    NamedCalls named = lane_profile(run, rc, l);
+    NamedCalls named = lane_profile(*calls_run, rc, l);
     std::vector<uint32_t> seen = see_profile(named);
     const std::vector<uint64_t> counts = depth_counts(named);
     const Block b{tl.depth_begin_.size(), static_cast<uint32_t>(counts.size())};
@@ -273,11 +236,15 @@ std::vector<Timeline::Builder::LaneOf> Timeline::Builder::add_rank(int64_t rank,
     if (in_place) {
       starts.resize(at - base);
       calls.resize(at - base);
-      fill_block(named, b, starts.data(), calls.data(), base);
+      fill_block(named, b, starts.data(), base, calls.data(), base);
+    } else if (packing) {
+      staged.resize(at - staged_at);
+      tl.call_.resize(at);
+      fill_block(named, b, staged.data(), staged_at, tl.call_.data(), 0);
     } else {
       tl.built_start_.resize(at);
       tl.call_.resize(at);
-      fill_block(named, b, tl.built_start_.data(), tl.call_.data(), 0);
+      fill_block(named, b, tl.built_start_.data(), 0, tl.call_.data(), 0);
     }
     out.push_back(
         LaneOf{std::move(named.name), rank, lane.lane, tl.blocks_.size() - 1, std::move(seen)});
@@ -305,9 +272,10 @@ std::vector<uint32_t> Timeline::Builder::see_profile(const NamedCalls& nc) {
 // Start (from the run's first start), duration and region of each call, at
 // its depth, and whether a call of its region encloses it: the calls come
 // in pre-order, so a call's ancestors are the path down to it. S and P
-// (detail::pack_call) receive the calls from position `base` on.
-void Timeline::Builder::fill_block(const NamedCalls& nc, const Block& b, int64_t* S, int64_t* P,
-                                   uint64_t base) {
+// (detail::pack_call) receive the calls from positions `s_base` and
+// `p_base` on.
+void Timeline::Builder::fill_block(const NamedCalls& nc, const Block& b, int64_t* S,
+                                   uint64_t s_base, int64_t* P, uint64_t p_base) {
   std::vector<uint64_t> cursor(
       tl.depth_begin_.begin() + static_cast<std::ptrdiff_t>(b.first_depth),
       tl.depth_begin_.begin() + static_cast<std::ptrdiff_t>(b.first_depth + b.depths));
@@ -326,12 +294,12 @@ void Timeline::Builder::fill_block(const NamedCalls& nc, const Block& b, int64_t
         path.pop_back();
       }
       const bool nested = on_path[r]++ > 0;
-      S[pos - base] = start;
+      S[pos - s_base] = start;
       if (length < detail::kLongCall) {  // start + length gives the end back, wrapping
-        P[pos - base] =
+        P[pos - p_base] =
             detail::pack_call(static_cast<uint32_t>(length), static_cast<int32_t>(r), nested);
       } else {
-        P[pos - base] = detail::pack_call(detail::kLongCall, static_cast<int32_t>(r), nested);
+        P[pos - p_base] = detail::pack_call(detail::kLongCall, static_cast<int32_t>(r), nested);
         longs.emplace_back(pos, end);
       }
       const int128 duration = int128{c->end_ns} - c->start_ns;
@@ -399,7 +367,11 @@ void Timeline::Builder::number_frames_and_move_origin() {
   tl.origin_ns_ = any ? first_start : 0;
   const uint64_t shift = static_cast<uint64_t>(tl.origin_ns_) - static_cast<uint64_t>(run_first);
   if (shift != 0) {
-    for (uint64_t i = 0; i < at; ++i) tl.built_start_[i] = minus(tl.built_start_[i], shift);
+    if (packing) {
+      shift_packed_starts(shift);
+    } else {
+      for (uint64_t i = 0; i < at; ++i) tl.built_start_[i] = minus(tl.built_start_[i], shift);
+    }
     for (int64_t& end : tl.longs_.end) end = minus(end, shift);
   }
   if (renumber) {
@@ -412,12 +384,40 @@ void Timeline::Builder::number_frames_and_move_origin() {
   }
 }
 
+// One group of m (<= kStartGroup) whole starts packed into `off`: returns
+// its base, the least start, or kWideGroup when the starts span 2^32 ns or
+// more (their offsets then number them in the table of whole starts).
+int64_t Timeline::Builder::pack_group(const int64_t* whole, std::size_t m, uint32_t* off) {
+  const int64_t lo = *std::min_element(whole, whole + m);
+  const int64_t hi = *std::max_element(whole, whole + m);
+  const bool wide = lo == detail::kWideGroup ||
+                    static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) > UINT32_MAX;
+  if (wide) {
+    for (std::size_t i = 0; i < m; ++i) {
+      off[i] = static_cast<uint32_t>(tl.wide_start_.size());
+      tl.wide_start_.push_back(whole[i]);
+    }
+    return detail::kWideGroup;
+  }
+  for (std::size_t i = 0; i < m; ++i) {
+    off[i] = static_cast<uint32_t>(static_cast<uint64_t>(whole[i]) - static_cast<uint64_t>(lo));
+  }
+  return lo;
+}
+
 // The starts made 32 bits from their group's least start (see
 // timeline.hpp), written over the first half of the whole starts' memory,
 // group after group (a group's 32-bit starts end before its whole starts
 // begin, and it is read before it is written), which then gives its second
 // half back: the calls take 12 bytes, never more than 16 on the way.
+// Packed as the ranks were laid out (in groups), only the table of whole
+// starts is trimmed.
 void Timeline::Builder::pack_starts() {
+  if (packing) {
+    tl.wide_start_.shrink_to_fit();
+    tl.start_base_.shrink_to_fit();
+    return;
+  }
   constexpr std::size_t G = detail::kStartGroup;
   const std::size_t n = tl.built_start_.size();
   tl.start_base_.assign((n + G - 1) / G, 0);
@@ -427,21 +427,7 @@ void Timeline::Builder::pack_starts() {
   for (std::size_t g = 0; g * G < n; ++g) {
     const std::size_t first = g * G, m = std::min(G, n - first);
     std::memcpy(whole, bytes + first * sizeof(int64_t), m * sizeof(int64_t));
-    const int64_t lo = *std::min_element(whole, whole + m);
-    const int64_t hi = *std::max_element(whole, whole + m);
-    const bool wide = lo == detail::kWideGroup ||
-                      static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) > UINT32_MAX;
-    if (wide) {
-      for (std::size_t i = 0; i < m; ++i) {
-        off[i] = static_cast<uint32_t>(tl.wide_start_.size());
-        tl.wide_start_.push_back(whole[i]);
-      }
-    } else {
-      for (std::size_t i = 0; i < m; ++i) {
-        off[i] = static_cast<uint32_t>(static_cast<uint64_t>(whole[i]) - static_cast<uint64_t>(lo));
-      }
-    }
-    tl.start_base_[g] = wide ? detail::kWideGroup : lo;
+    tl.start_base_[g] = pack_group(whole, m, off);
     std::memcpy(bytes + first * sizeof(uint32_t), off, m * sizeof(uint32_t));
   }
   tl.wide_start_.shrink_to_fit();

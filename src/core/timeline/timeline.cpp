@@ -110,4 +110,10 @@ std::size_t Timeline::memory_bytes() const {
   return n;
 }
 
+RunOrder Timeline::run_order() const {
+  return {described_->region_order_keys,
+          static_cast<int64_t>(static_cast<uint64_t>(origin_ns_) -
+                               static_cast<uint64_t>(origin_in_run_ns_))};
+}
+
 }  // namespace scope_speedscope

@@ -28,6 +28,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -134,6 +135,19 @@ struct TimelineOptions {
   Progress progress;
 };
 
+// What an open of a file's ranks a group at a time takes from an earlier
+// open of the same file that read every rank's first starts: each region's
+// order key (its first start in seconds over every rank, as order_regions
+// computes it) and the file's first start (run_origin_ns).
+struct RunOrder {
+  std::vector<double> region_keys;
+  std::optional<int64_t> first_start_ns;
+};
+
+// Reads the calls of `ranks` (ascending, each once) and nothing of the
+// other ranks (not their first starts), throwing the reader's errors.
+using ReadRanks = std::function<Run(const std::vector<int64_t>& ranks)>;
+
 // The widest query bars answers (pixels).
 constexpr uint32_t kTimelineMaxWidth = 16384;
 
@@ -189,6 +203,10 @@ class Timeline {
   // The run without its calls (its regions without rows): names, lanes'
   // labels, ranks, label and path.
   const Run& described_run() const { return *described_; }
+  // The region order and the first start of the file as this open found
+  // them (an exact open's are the file's: what open_timeline_in_groups
+  // takes; a provisional one's are its ranks' own).
+  RunOrder run_order() const;
   // Whether every rank with calls of the selected regions is in the
   // timeline (else a narrowing's region order may depend on ranks it lacks).
   bool holds_every_rank() const { return holds_every_rank_; }
@@ -421,6 +439,8 @@ class Timeline {
  private:
   friend Timeline open_timeline(const Run& run, const TimelineOptions& options);
   friend Timeline open_timeline(Run&& run, const TimelineOptions& options);
+  friend Timeline open_timeline_in_groups(Run index, const ReadRanks& read, const RunOrder& order,
+                                          const TimelineOptions& options, uint64_t group_calls);
   struct Block {              // the columns of one distinct lane
     std::size_t first_depth;  // into depth_begin_ / chunk_begin_
     uint32_t depths = 0;
@@ -535,5 +555,16 @@ Timeline open_timeline(const Run& run, const TimelineOptions& options = {});
 // writes it): no second copy of the calls while opening. The run is left
 // without its event columns.
 Timeline open_timeline(Run&& run, const TimelineOptions& options = {});
+// The same timeline, bit for bit, read a group of ranks at a time: from
+// the file's `index` (read with no rank's calls, ReadPlan::ranks empty,
+// and no first starts), the selected ranks in the order listed, about
+// `group_calls` calls a group (one rank at least), each group's calls laid
+// out (their starts packed in 32 bits at once) and its columns dropped
+// before the next is read. The open's peak is the timeline's columns
+// (about 12 bytes a call) and one group's run, not the file's two 64-bit
+// columns; each group is a read of its own. `order` must be the file's
+// (RunOrder); its keys not one a region refuses the open (internal).
+Timeline open_timeline_in_groups(Run index, const ReadRanks& read, const RunOrder& order,
+                                 const TimelineOptions& options, uint64_t group_calls);
 
 }  // namespace scope_speedscope

@@ -40,6 +40,7 @@ struct Shell {
   std::map<std::string, std::string> files;
   std::vector<ReadPlan> reads;
   CollectTarget* output = nullptr;
+  uint64_t group_calls = 0;  // EngineIo::group_calls (the wasm engine's: 8 M)
 
   Asked ask(const json& request) { return ask_text(request.dump()); }
   Asked ask_text(const std::string& text) {
@@ -49,6 +50,7 @@ struct Shell {
       return read_run(files.at(which), progress, {}, plan);
     };
     io.output = output;
+    io.group_calls = group_calls;
     Asked a;
     a.bytes = engine.dispatch(text, io);
     a.header = wire_header(a.bytes);
@@ -404,6 +406,121 @@ TEST(Engine, checked_a_rank_at_a_time_a_download_is_the_same_bytes_or_error) {
     }
   }
   EXPECT_GE(checked_and_clean, 3);
+}
+
+// The page's way to every rank: rank 0 opened provisionally, made exact,
+// every other rank checked, then every rank opened, naming the open
+// timeline as of the same file (same_file) or not.
+struct Reopened {
+  json header;
+  std::vector<std::string> docs;
+  std::vector<ReadPlan> reads;  // the open of every rank's
+};
+
+Reopened reopen_every_rank(const std::string& path, bool same_file) {
+  Shell sh;
+  sh.group_calls = 1;  // a group a rank
+  CollectTarget target;
+  sh.output = &target;
+  sh.files["file"] = path;
+  Reopened out;
+  const Asked first =
+      sh.ask({{"type", "timeline-open"},
+              {"options", {{"ranks", {0}}, {"provisional", true}, {"sourceLocations", true}}}});
+  if (first.header["type"] != "result") {
+    out.header = first.header;
+    return out;
+  }
+  const Asked done =
+      sh.ask({{"type", "timeline-complete"}, {"timeline", first.header["timeline"]}});
+  const json id = done.header.value("timeline", first.header["timeline"]);
+  for (int slice = 0; slice < 10000; ++slice) {
+    const Asked c = sh.ask({{"type", "timeline-check"}, {"timeline", id}, {"calls", 100000}});
+    if (c.header["type"] != "result" || c.header["left"] == 0) break;
+  }
+  // A group a rank; of a file of thousands of ranks, a few groups (a read each).
+  if (first.header["unreadRanks"].size() > 64) sh.group_calls = 1 << 14;
+  const std::size_t reads = sh.reads.size();
+  json options = {{"ranks", "all"}, {"sourceLocations", true}};
+  if (same_file) options["sameFileAs"] = id;
+  out.header = sh.ask({{"type", "timeline-open"}, {"options", options}}).header;
+  out.reads.assign(sh.reads.begin() + static_cast<std::ptrdiff_t>(reads), sh.reads.end());
+  if (out.header["type"] != "result") return out;
+  const Asked doc = sh.ask({{"type", "timeline-export"},
+                            {"timeline", out.header["timeline"]},
+                            {"options", {{"filepath", "out.speedscope.json"}}}});
+  EXPECT_EQ(doc.header["type"], "result") << doc.header.dump();
+  for (const StringSink& d : target.docs) out.docs.push_back(d.text);
+  return out;
+}
+
+TEST(Engine, the_same_file_again_reads_a_group_of_ranks_at_a_time_and_answers_the_same) {
+  std::vector<std::string> files;
+  for (const std::string& dir : {shared_dir() + "/bad", std::string(SCOPE_TEST_MUTATIONS_DIR)}) {
+    for (const std::string& f : files_under(dir)) {
+      if (f.size() > 3 && f.substr(f.size() - 3) == ".h5") files.push_back(dir + "/" + f);
+    }
+  }
+  for (const char* f : {"ranks_imbalance_s3.h5", "ranks_main_s3.h5", "order_by_other_rank_s3.h5",
+                        "nested_pair_a_s3.h5", "threads_s3.h5", "large_s3.h5"})
+    files.push_back(fixture(f));
+  int grouped = 0, grouped_errors = 0;
+  for (const std::string& f : files) {
+    SCOPED_TRACE(f);
+    const Reopened once = reopen_every_rank(f, false);
+    const Reopened again = reopen_every_rank(f, true);
+    EXPECT_EQ(again.header.dump(), once.header.dump());
+    EXPECT_EQ(again.docs, once.docs);
+    // Read at once: one read of every rank. In groups: the index, then a read a rank.
+    if (once.header.contains("type") && !once.reads.empty()) EXPECT_EQ(once.reads.size(), 1u);
+    if (again.reads.size() > 1) {
+      ASSERT_TRUE(again.reads[0].ranks.has_value());
+      EXPECT_TRUE(again.reads[0].ranks->empty());
+      for (const ReadPlan& p : again.reads) EXPECT_FALSE(p.others_first_starts);
+      ++grouped;
+      grouped_errors += again.header["type"] != "result";
+    }
+  }
+  EXPECT_GE(grouped, 100);
+  EXPECT_GE(grouped_errors, 1);  // calls that do not nest, said alike
+}
+
+TEST(Engine, the_same_file_again_is_read_at_once_unless_every_rank_was_read) {
+  Shell sh;
+  sh.group_calls = 1;
+  sh.files["file"] = fixture("ranks_imbalance_s3.h5");
+  sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", {0}}}}});
+  // Ranks 1 to 3 not read yet: at once.
+  std::size_t reads = sh.reads.size();
+  Asked a =
+      sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", {0, 1}}, {"sameFileAs", 1}}}});
+  ASSERT_EQ(a.header["type"], "result") << a.header.dump();
+  EXPECT_EQ(sh.reads.size(), reads + 1);
+  // Ranks 2 and 3 checked: every rank read; an id that is not the open one's: at once.
+  a = sh.ask({{"type", "timeline-check"}, {"timeline", 2}, {"calls", 1000}});
+  EXPECT_EQ(a.header["left"], 0);
+  reads = sh.reads.size();
+  a = sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", "all"}, {"sameFileAs", 1}}}});
+  EXPECT_EQ(sh.reads.size(), reads + 1);
+  // (A reopen at once of every rank read them all.) Now in groups: the index, then four ranks.
+  reads = sh.reads.size();
+  a = sh.ask({{"type", "timeline-open"},
+              {"options", {{"ranks", {3, 1}}, {"exclude", {"exchange"}}, {"sameFileAs", 3}}}});
+  ASSERT_EQ(a.header["type"], "result") << a.header.dump();
+  ASSERT_EQ(sh.reads.size(), reads + 3);
+  EXPECT_EQ(sh.reads[reads].ranks, std::vector<int64_t>{});
+  EXPECT_EQ(sh.reads[reads + 1].ranks, std::vector<int64_t>{3});
+  EXPECT_EQ(sh.reads[reads + 2].ranks, std::vector<int64_t>{1});
+  // An engine that reads at once (natively) ignores it.
+  sh.group_calls = 0;
+  reads = sh.reads.size();
+  a = sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", {2}}, {"sameFileAs", 4}}}});
+  EXPECT_EQ(sh.reads.size(), reads + 1);
+  // Not a number: refused.
+  a = sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", {2}}, {"sameFileAs", "5"}}}});
+  EXPECT_EQ(a.header["type"], "error");
+  EXPECT_EQ(a.header["message"],
+            "scope-speedscope engine: 'options.sameFileAs' must be a timeline's id");
 }
 
 TEST(Engine, timeline_check_answers_what_is_left_and_refuses_bad_requests) {
