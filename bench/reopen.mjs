@@ -3,20 +3,24 @@
 // opened provisionally, made exact (timeline-complete), every other rank
 // checked a slice at a time (timeline-check, as a download does), then
 // every rank opened with options.sameFileAs (read a group of ranks at a
-// time) or, with --at-once, without it (one read of every rank, as before).
+// time) or, with --at-once, without it (one read of every rank, as before);
+// --slices: in slices (options.slices, then timeline-open-more), rank 0's
+// bars asked between slices as the page's zooming would ask them, and the
+// longest slice (the longest a question waits) printed.
 // Prints the time of each step, the module's memory and the process's peak
 // (VmHWM) after each: the module never shrinks, so its memory after the
 // open of every rank is what the page's worker holds from then on.
 //
-//   node bench/reopen.mjs FILE [--at-once]
+//   node bench/reopen.mjs FILE [--at-once | --slices]
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 
 import { createScopeSpeedscope } from '../dist/node.js';
 import { benchArgs } from './args.mjs';
 
-const { file, args } = benchArgs('node bench/reopen.mjs FILE [--at-once]');
+const { file, args } = benchArgs('node bench/reopen.mjs FILE [--at-once | --slices]');
 const atOnce = args.includes('--at-once');
+const slices = args.includes('--slices');
 const sp = await createScopeSpeedscope();
 const inputs = { inputs: { file: { name: basename(file), path: file } } };
 const hwm = () => Number(readFileSync('/proc/self/status', 'utf8').match(/VmHWM:\s+(\d+) kB/)[1]) * 1024;
@@ -48,10 +52,35 @@ out.steps = [
   ...out.steps.filter((s) => !s.name.startsWith('check')),
   { ...checks.at(-1), name: `${checks.length} checks`, s: Number(checks.reduce((a, c) => a + c.s, 0).toFixed(2)) },
 ];
-const all = step('every rank', {
+const began = performance.now();
+let all = step('every rank', {
   type: 'timeline-open',
-  options: { ranks: 'all', sourceLocations: true, ...(atOnce ? {} : { sameFileAs: first.timeline }) },
+  options: {
+    ranks: 'all',
+    sourceLocations: true,
+    ...(atOnce ? {} : { sameFileAs: first.timeline }),
+    ...(slices ? { slices: true } : {}),
+  },
 });
+if (slices) {
+  const sliceS = [all.pending ? out.steps.at(-1).s : null];
+  const barsMs = [];
+  while (all.pending) {
+    const t = performance.now();
+    sp.engineRequest(
+      { type: 'timeline-bars', timeline: first.timeline, lanes: [0], start: 0, end: first.runEnd, width: 1600 },
+      inputs,
+    );
+    barsMs.push(performance.now() - t);
+    all = step(`slice ${sliceS.length}`, { type: 'timeline-open-more', opening: all.opening });
+    sliceS.push(out.steps.at(-1).s);
+  }
+  out.slices = sliceS.length;
+  out.longestSliceS = Math.max(...sliceS);
+  out.barsBetweenSlicesMs = Math.max(...barsMs).toFixed(1);
+  out.everyRankS = Number(((performance.now() - began) / 1000).toFixed(2));
+  out.steps = out.steps.filter((x) => !x.name.startsWith('slice'));
+}
 out.calls = all.lanes.reduce((a, l) => a + l.calls, 0);
 out.memoryBytes = all.memoryBytes;
 out.heldBytesACall = Number((all.memoryBytes / out.calls).toFixed(2));

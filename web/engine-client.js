@@ -20,7 +20,7 @@
 // too). Cancelling an open, a stall, a crash or a trap replaces the engine by
 // a fresh one (the open timeline goes with it: onRestart says why).
 
-const OPENS = new Set(['timeline-open', 'timeline-compare-open']);
+const OPENS = new Set(['timeline-open', 'timeline-compare-open', 'timeline-open-more']);
 
 // The version of docs/engine-protocol.md this page speaks; the engine's
 // 'init' reply says its own (a service worker may serve an older page).
@@ -34,6 +34,7 @@ export class EngineClient {
   #ready = null;
   #initSettle = null;
   #holds = false; // the engine holds an open timeline
+  #opens = 0; // bumps with every open and every cancel: a sliced open older than it stops
   #watch; // whether a request that reports nothing for its limit is given up
   onRestart = null; // called with the reason after the engine was replaced
 
@@ -95,9 +96,22 @@ export class EngineClient {
 
   // Opens the timeline of one file, or of one job's files (an array: its
   // processes' files, as one run); no progress for limitMs replaces the engine.
-  open(file, options, { onProgress = null, limitMs = 60_000 } = {}) {
+  // A sliced open (options.slices: the same file again, a group of ranks a
+  // request) goes on with timeline-open-more until it is answered; the
+  // engine answers the page's other requests in between, and a cancel stops
+  // it after the slice that runs (timeline-open-cancel), the engine kept.
+  async open(file, options, { onProgress = null, limitMs = 60_000 } = {}) {
     const files = Array.isArray(file) ? { files: file } : { file };
-    return this.#send({ type: 'timeline-open', ...files, options }, { onProgress, limitMs });
+    const mine = ++this.#opens;
+    let reply = await this.#send({ type: 'timeline-open', ...files, options }, { onProgress, limitMs });
+    while (reply.type === 'result' && reply.pending && mine === this.#opens) {
+      reply = await this.#send({ type: 'timeline-open-more', opening: reply.opening }, { onProgress, limitMs });
+    }
+    if (reply.type === 'result' && reply.pending) {
+      this.#send({ type: 'timeline-open-cancel', opening: reply.opening }, {});
+      return { type: 'cancelled' };
+    }
+    return reply;
   }
 
   // Opens two runs compared (timeline-compare-open); watched as opening is.
@@ -136,6 +150,9 @@ export class EngineClient {
   // Cancels everything that runs: an open replaces the engine (its timeline
   // is not there yet), other work is dropped as cancel() drops it.
   cancelAll() {
+    ++this.#opens;
+    // A sliced open's request is dropped (the open stops after it); another open replaces the engine.
+    for (const [id, p] of this.#pending) if (p.sliced) this.#drop(id, p);
     const opening = [...this.#pending.values()].some((p) => OPENS.has(p.type));
     if (opening) {
       this.#replace('cancelled', { type: 'cancelled' });
@@ -149,14 +166,17 @@ export class EngineClient {
   // anyway): a fresh engine when anything runs, so no old conversion keeps
   // the new file waiting.
   reset() {
+    ++this.#opens;
     if (this.#pending.size) this.#replace('cancelled', { type: 'cancelled' });
   }
 
   #send(message, { job = false, onProgress = null, limitMs = 0 }) {
     const id = this.#nextId++;
     if (OPENS.has(message.type)) this.#holds = false; // opening closes the open timeline
+    // A sliced open's requests: each ends after one slice, so a cancel need not replace the engine.
+    const sliced = message.type === 'timeline-open-more' || (OPENS.has(message.type) && !!message.options?.slices);
     return new Promise((resolve) => {
-      const entry = { type: message.type, job, resolve, onProgress, limitMs, watch: null };
+      const entry = { type: message.type, job, resolve, onProgress, limitMs, watch: null, sliced };
       this.#pending.set(id, entry);
       this.#arm(id, entry);
       this.#worker.postMessage({ id, ...message });

@@ -74,6 +74,7 @@ const timelineHolds = (file, opts) =>
   timeline.timeline && !flow.comparing && flow.timelineKey === timelineKeyOf(file, opts);
 
 export async function overviewOf(file, opts, maxEvents) {
+  await flow.opened; // then the timeline shown is the one opened for these options
   if (timelineHolds(file, opts)) {
     const options = maxEvents == null ? {} : { maxEvents };
     const reply = await engine.query('overview', { timeline: timeline.timeline, options });

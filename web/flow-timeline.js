@@ -79,6 +79,8 @@ export async function drawTimeline(opts, mine, { reveal = true } = {}) {
   // exact once painted (completeTimeline). A served engine reads its own
   // disk: exact at once.
   const provisional = ranks !== 'all' && !SERVED;
+  let answered;
+  flow.opened = new Promise((done) => (answered = done));
   const reply = await engine.open(
     flow.job ?? file,
     {
@@ -87,7 +89,8 @@ export async function drawTimeline(opts, mine, { reveal = true } = {}) {
       exclude: opts.exclude,
       sourceLocations: true,
       ...(provisional ? { provisional } : {}),
-      ...(same ? { sameFileAs: same } : {}),
+      // (A group of ranks a request in the page's engine: zooming goes on meanwhile.)
+      ...(same ? { sameFileAs: same, ...(SERVED ? {} : { slices: true }) } : {}),
     },
     {
       onProgress: (p) => {
@@ -96,6 +99,7 @@ export async function drawTimeline(opts, mine, { reveal = true } = {}) {
       limitMs: limitFor(flow.job ?? [file]),
     },
   );
+  answered();
   if (mine !== flow.run) return 'cancelled';
   status.hideProgress();
   flow.openedFrom = reply.type === 'result' ? (flow.job ?? file) : null;

@@ -45,6 +45,10 @@ export const flow = {
   // writes one a process): their Files, opened on the timeline as one run.
   job: null,
   openedFrom: null, // the File (a job: its Files) of the timeline the engine holds
+  // Resolves when the open under way is answered: until then the timeline
+  // shown (and the engine may keep answering for it, a sliced open going
+  // on) is not the selection's.
+  opened: Promise.resolve(),
   firstPaint: null, // resolves when the timeline shown last has painted
   // Resolves when the timeline shown last is exact: a provisional open (the
   // first view, its own ranks' order and origin) completed, or none was.

@@ -19,6 +19,9 @@ const JOB_FIELDS = { files: ['file', 'count'], filesA: ['fileA', 'countA'], file
 // them once, to check them, before anything is written); null after.
 let again = null;
 
+// A sliced open's inputs while it goes on (timeline-open-more reads them).
+let opening = null;
+
 // Progress of an open, at most every 100 ms.
 function openProgress(id, post) {
   let last = 0;
@@ -47,6 +50,10 @@ function ioOf(data, post) {
     }
     return { inputs, onProgress: openProgress(data.id, post), names: Object.values(inputs).map((i) => i.name) };
   }
+  if (data.type === 'timeline-open-more') {
+    const inputs = opening ?? {};
+    return { inputs, onProgress: openProgress(data.id, post), names: Object.values(inputs).map((i) => i.name) };
+  }
   if (data.type === 'timeline-complete') {
     // The other ranks' first starts: read from the open's file.
     return { inputs: again ?? {}, onProgress: openProgress(data.id, post), names: [] };
@@ -71,12 +78,20 @@ export async function timelineRequest(sp, data, post, errorOf) {
   for (const [k, [, count]] of Object.entries(JOB_FIELDS)) if (data[k]) request[count] = data[k].length;
   const io = ioOf(data, post);
   if (OPENS.has(type) || type === 'timeline-close') again = null;
+  if (OPENS.has(type) || type === 'timeline-close' || type === 'timeline-open-cancel') opening = null;
   let answer;
   try {
     answer = sp.engineRequest(request, io);
   } catch (err) {
     post({ id, ...errorOf(err, io.names) }); // a trap: the page starts a fresh engine
     return;
+  }
+  const going = answer.type === 'result' && answer.pending;
+  if (type === 'timeline-open-more' && !going) {
+    if (answer.type === 'result' && answer.unreadRanks?.length) again = opening;
+    opening = null;
+  } else if (going && OPENS.has(type)) {
+    opening = io.inputs;
   }
   if (answer.type === 'error') {
     const file = answer.file ?? (io.names.length === 1 ? io.names[0] : null);

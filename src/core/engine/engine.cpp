@@ -97,20 +97,22 @@ Timeline open_one(const std::vector<std::string>& names, const TimelineOptions& 
 // An open of the same file as the open timeline, read a group of ranks at
 // a time (EngineIo::group_calls) with that timeline's region order and
 // origin: no read of every rank's first starts, and the open's peak the
-// timeline's columns and one group. nullopt when the one read of these
-// ranks might claim more memory than a file may take (that read then says
-// so in its own words).
-std::optional<Timeline> open_in_groups(const std::vector<std::string>& names,
-                                       const TimelineOptions& opts, const EngineIo& io,
-                                       const RunOrder& order, std::vector<std::string>* warnings) {
-  const ReadPart read_part = [&](std::size_t i, const ReadPlan& p) {
-    return io.read(names[i], Progress{}, p);
-  };
+// timeline's columns and one group. Begun here (the file's index read, the
+// selection made); nullptr when the one read of these ranks might claim
+// more memory than a file may take (that read then says so in its own
+// words).
+std::unique_ptr<GroupedOpen> begin_in_groups(const std::vector<std::string>& names,
+                                             const TimelineOptions& opts, const EngineIo& io,
+                                             const RunOrder& order,
+                                             std::vector<std::string>* warnings) {
   ReadPlan index_plan;
   index_plan.ranks = std::vector<int64_t>{};
   index_plan.others_first_starts = false;
   index_plan.sources = warnings != nullptr;
-  Run index = read_job(names.size(), read_part, index_plan);
+  Run index = read_job(
+      names.size(),
+      [&](std::size_t i, const ReadPlan& p) { return io.read(names[i], Progress{}, p); },
+      index_plan);
   const std::vector<int64_t> ranks = view_ranks(index, opts.ranks, opts.every_rank);
   uint64_t events = 0;
   for (const Region& region : index.regions) {
@@ -118,15 +120,25 @@ std::optional<Timeline> open_in_groups(const std::vector<std::string>& names,
       if (std::find(ranks.begin(), ranks.end(), slice.rank) != ranks.end()) events += slice.count;
     }
   }
-  if (events * (index.lane_column ? 24 : 16) > memory_per_file().bytes / 8 * 7) return std::nullopt;
+  if (events * (index.lane_column ? 24 : 16) > memory_per_file().bytes / 8 * 7) return nullptr;
   if (warnings != nullptr) *warnings = index.warnings;
-  const ReadRanks read = [&](const std::vector<int64_t>& held) {
-    ReadPlan plan;
-    plan.ranks = held;
-    plan.others_first_starts = false;
-    return read_job(names.size(), read_part, plan);
+  return std::make_unique<GroupedOpen>(std::move(index), order, opts, io.group_calls);
+}
+
+// The next group of a grouped open of `names` read through this request's
+// inputs; whether every rank is in.
+bool step_in_groups(GroupedOpen& open, const std::vector<std::string>& names, const EngineIo& io) {
+  const ReadPart read_part = [&](std::size_t i, const ReadPlan& p) {
+    return io.read(names[i], Progress{}, p);
   };
-  return open_timeline_in_groups(std::move(index), read, order, opts, io.group_calls);
+  return open.step(
+      [&](const std::vector<int64_t>& held) {
+        ReadPlan plan;
+        plan.ranks = held;
+        plan.others_first_starts = false;
+        return read_job(names.size(), read_part, plan);
+      },
+      io.progress);
 }
 
 // timeline-open's options.sameFileAs: the id of the open timeline, when the
@@ -226,20 +238,85 @@ json opened(Engine::State& s, WireAnswer& out) {
           {"provisional", s.provisional}};
 }
 
+// The open timeline this open replaces, kept answering while a sliced
+// open goes on, when it is this small (a first view's rank): a larger one
+// is closed first, so that the module never holds two such runs.
+constexpr std::size_t kKeptWhileOpening = std::size_t{256} << 20;
+
+// The answer of a sliced open that goes on: how far it is.
+json pending(const Engine::State& s) {
+  return {{"pending", true},
+          {"opening", s.opening_token},
+          {"done", s.opening->calls_done()},
+          {"total", s.opening->calls()}};
+}
+
+// The next step of the sliced open: a group of ranks; once every rank is
+// in, a step of its own indexes it, replaces the open timeline and is
+// answered as timeline-open is. A failure closes both.
+json open_more(Engine::State& s, const EngineIo& io, WireAnswer& out) {
+  try {
+    if (!s.opening_laid_out) {
+      s.opening_laid_out = step_in_groups(*s.opening, s.opening_inputs, io);
+      return pending(s);
+    }
+    Timeline tl = s.opening->finish(io.progress);
+    std::vector<std::string> inputs = std::move(s.opening_inputs);
+    std::vector<std::string> warnings = std::move(s.opening_warnings);
+    json request = std::move(s.opening_request);
+    s.close();
+    s.tl.emplace(std::move(tl));
+    s.inputs = std::move(inputs);
+    s.warnings = std::move(warnings);
+    s.open_request = std::move(request);
+  } catch (...) {
+    s.close();
+    throw;
+  }
+  s.id = s.next_id++;
+  s.rest_read = true;  // every rank of the file was read without error before
+  prepare(*s.tl);
+  return opened(s, out);
+}
+
 json open(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) {
   const std::optional<RunOrder> order = same_file_order(s, r, io);
-  s.close();
+  const bool sliced = order && flag_of(field(r, "options"), "slices");
+  if (sliced && s.tl && s.tl->memory_bytes() <= kKeptWhileOpening) {
+    s.drop_opening();
+  } else {
+    s.close();
+  }
   const TimelineOptions opts = timeline_options(r, io.progress);
   const json& p = field(field(r, "options"), "provisional");
   if (!p.is_null() && !p.is_boolean()) refuse("'options.provisional' must be true or false");
   const bool provisional = p.is_boolean() && p.get<bool>() && !opts.every_rank;
   std::vector<std::string> warnings;
-  s.inputs = inputs_of(r, "file", "count");
+  const std::vector<std::string> inputs = inputs_of(r, "file", "count");
   std::vector<std::string>* kept = sources_of(r) ? &warnings : nullptr;
-  std::optional<Timeline> grouped;
-  if (order) grouped = open_in_groups(s.inputs, opts, io, *order, kept);
+  std::unique_ptr<GroupedOpen> grouped;
+  if (order) {
+    try {
+      grouped = begin_in_groups(inputs, opts, io, *order, kept);
+    } catch (...) {
+      s.close();
+      throw;
+    }
+  }
+  if (grouped && sliced) {
+    s.opening = std::move(grouped);
+    s.opening_token = s.next_id;  // ids and tokens never meet: a token is not a timeline
+    s.opening_inputs = inputs;
+    s.opening_request = r;
+    s.opening_warnings = std::move(warnings);
+    return open_more(s, io, out);
+  }
+  s.close();
+  s.inputs = inputs;
   if (grouped) {
-    s.tl.emplace(std::move(*grouped));
+    while (!step_in_groups(*grouped, inputs, io)) {
+    }
+    s.tl.emplace(grouped->finish(io.progress));
     s.rest_read = true;  // every rank of the file was read without error before
   } else {
     s.tl.emplace(open_one(s.inputs, opts, io, provisional, kept));
@@ -250,6 +327,22 @@ json open(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) 
   s.open_request = r;
   prepare(*s.tl);
   return opened(s, out);
+}
+
+// timeline-open-more: the sliced open named by `opening` goes on a step.
+json open_more_request(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) {
+  const json& token = field(r, "opening");
+  if (!s.opening || !token.is_number() || token.get<double>() != s.opening_token)
+    refuse("the opening was given up (a newer file, options or request replaced it)");
+  return open_more(s, io, out);
+}
+
+// timeline-open-cancel: the sliced open named by `opening` given up (the
+// timeline open before it, if kept, stays open).
+json open_cancel(Engine::State& s, const json& r) {
+  const json& token = field(r, "opening");
+  if (s.opening && token.is_number() && token.get<double>() == s.opening_token) s.drop_opening();
+  return json::object();
 }
 
 // timeline-complete: the open timeline made exact; its order and origin
@@ -516,6 +609,8 @@ json answer(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out
   if (t == "timeline-compare-open") return compare_open(s, r, io, out);
   if (t == "timeline-close") return close(s, r);
   if (t == "timeline-complete") return complete_request(s, r, io, out);
+  if (t == "timeline-open-more") return open_more_request(s, r, io, out);
+  if (t == "timeline-open-cancel") return open_cancel(s, r);
   if (t == "timeline-export") return export_document(s, r, io);
   if (t == "timeline-check") return check_request(s, r, io);
   if (t == "inspect") return inspect(r, io);

@@ -44,8 +44,26 @@ struct Engine::State {
   Timeline::Bars bars;
   AlignedRuns::Bars aligned_bars;
 
+  // A sliced open between its steps (timeline-open's options.slices, then
+  // timeline-open-more): the timeline open before it, when kept, answers
+  // meanwhile. `opening_token` names it to the requests that go on with it.
+  std::unique_ptr<GroupedOpen> opening;
+  int opening_token = 0;
+  std::vector<std::string> opening_inputs;
+  nlohmann::json opening_request;
+  std::vector<std::string> opening_warnings;
+  bool opening_laid_out = false;  // every rank in: the next step indexes it
+
   bool comparing() const { return runs != nullptr; }
+  void drop_opening() {
+    opening.reset();
+    opening_inputs.clear();
+    opening_request = nullptr;
+    opening_warnings.clear();
+    opening_laid_out = false;
+  }
   void close() {
+    drop_opening();
     runs.reset();
     a.reset();
     tl.reset();

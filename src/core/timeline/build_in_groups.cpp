@@ -10,6 +10,8 @@
 // bytes a call, one group's run and one rank's reconstruction.
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <optional>
 #include <utility>
 
 #include "reconstruct/profiles.hpp"
@@ -42,89 +44,170 @@ int64_t minus(int64_t t, uint64_t shift) {
 
 Timeline open_timeline_in_groups(Run index, const ReadRanks& read, const RunOrder& order,
                                  const TimelineOptions& options, uint64_t group_calls) {
-  try {
-    return Timeline::Builder::build_in_groups(index, read, order, options, group_calls);
-  } catch (Error& e) {
-    if (e.kind() != ErrorKind::io) e.in_file(index.path);  // as the export blames
-    throw;
+  GroupedOpen open(std::move(index), order, options, group_calls);
+  while (!open.step(read, options.progress)) {
   }
+  return open.finish(options.progress);
 }
 
-Timeline Timeline::Builder::build_in_groups(Run& index, const ReadRanks& read,
-                                            const RunOrder& order, const TimelineOptions& options,
-                                            uint64_t group_calls) {
+// What a grouped open holds between its steps. The builder lays out into
+// `tl` and reads the index: both stay where they are (the state is never
+// moved, only the pointer to it).
+struct Timeline::Builder::Groups {
+  Groups(Run&& idx, const TimelineOptions& opts, uint64_t calls_a_group)
+      : index(std::move(idx)), b(tl, index), options(opts), group_calls(calls_a_group) {
+    options.progress = nullptr;  // each step reports to its own request
+  }
+  Run index;
+  Timeline tl;
+  Builder b;
+  TimelineOptions options;
+  uint64_t group_calls;
+  std::optional<int64_t> first_start;
+  std::vector<int64_t> ranks;
+  std::vector<uint32_t> regions;
+  std::vector<std::size_t> listed_at;  // listed[j]'s first place in `ranks`
+  std::vector<uint64_t> per_rank;      // listed[j]'s calls
+  uint64_t total = 0, laid_out = 0;
+  std::size_t checked = 0;  // ranks[0 .. checked) were required
+  std::size_t next = 0;     // listed[next] is the next rank to read
+  std::map<int64_t, std::vector<LaneOf>> done;
+};
+
+// The selection from the index, as build() makes it from a run (the same
+// errors in the same order), and the columns sized once.
+void Timeline::Builder::begin_groups(Groups& g, const RunOrder& order) {
+  Run& index = g.index;
   if (order.region_keys.size() != index.regions.size() || !order.first_start_ns) {
     throw Error(Msg::internal,
                 {{"detail", "scope-speedscope: a grouped open given another file's region order"}});
   }
   index.region_order_keys = order.region_keys;
   index.file_first_start_ns = order.first_start_ns;
-  const std::vector<int64_t> ranks = view_ranks(index, options.ranks, options.every_rank);
-  const std::vector<uint32_t> regions =
-      order_regions(index, selected_regions(index, options.include, options.exclude));
-  Timeline tl;
-  Builder b(tl, index);
-  b.describe_selection(index, regions, ranks, options);
+  g.first_start = order.first_start_ns;
+  g.ranks = view_ranks(index, g.options.ranks, g.options.every_rank);
+  g.regions = order_regions(index, selected_regions(index, g.options.include, g.options.exclude));
+  Builder& b = g.b;
+  b.describe_selection(index, g.regions, g.ranks, g.options);
   b.run_first = *order.first_start_ns;
   b.frame_of_region.assign(index.regions.size(), -1);
   b.region_calls.assign(index.regions.size(), 0);
   b.region_total.assign(index.regions.size(), 0);
   b.region_self.assign(index.regions.size(), 0);
-  std::vector<std::size_t> listed_at;  // listed[j]'s first place in `ranks`
-  for (std::size_t k = 0; k < ranks.size(); ++k) {
-    if (std::find(b.listed.begin(), b.listed.end(), ranks[k]) != b.listed.end()) continue;
-    b.listed.push_back(ranks[k]);
-    listed_at.push_back(k);
-  }
-  std::vector<uint64_t> per_rank;
-  uint64_t total = 0;
-  for (int64_t rank : b.listed) {
-    per_rank.push_back(calls_of(index, regions, rank));
-    total += per_rank.back();
+  for (std::size_t k = 0; k < g.ranks.size(); ++k) {
+    if (std::find(b.listed.begin(), b.listed.end(), g.ranks[k]) != b.listed.end()) continue;
+    b.listed.push_back(g.ranks[k]);
+    g.listed_at.push_back(k);
+    g.per_rank.push_back(calls_of(index, g.regions, g.ranks[k]));
+    g.total += g.per_rank.back();
   }
   b.packing = true;
-  tl.call_.reserve(total);
-  tl.start_off_.reserve(total);
-  tl.start_base_.reserve(total / detail::kStartGroup + 1);
-  // Rank after rank as listed, the same errors in the same order as
-  // build(): the ranks listed up to each are required before it is
-  // reconstructed.
-  std::size_t checked = 0;
-  std::map<int64_t, std::vector<LaneOf>> done;
-  for (std::size_t j = 0; j < b.listed.size();) {
-    std::size_t k = j;
-    uint64_t calls = 0;
-    std::vector<int64_t> group;
-    for (; k < b.listed.size() && (k == j || calls + per_rank[k] <= group_calls); ++k) {
-      calls += per_rank[k];
-      if (b.listed[k] >= 0 && b.listed[k] < index.num_ranks) group.push_back(b.listed[k]);
-    }
-    std::sort(group.begin(), group.end());
+  g.tl.call_.reserve(g.total);
+  g.tl.start_off_.reserve(g.total);
+  g.tl.start_base_.reserve(g.total / detail::kStartGroup + 1);
+}
+
+// The next group of listed ranks (about group_calls calls, one rank at
+// least) read and laid out, rank after rank as listed: the ranks listed up
+// to each are required before it is reconstructed, as build() does.
+// Returns whether every listed rank is in.
+bool Timeline::Builder::step_groups(Groups& g, const ReadRanks& read, const Progress& progress) {
+  Builder& b = g.b;
+  std::size_t k = g.next;
+  uint64_t calls = 0;
+  std::vector<int64_t> group;
+  for (; k < b.listed.size() && (k == g.next || calls + g.per_rank[k] <= g.group_calls); ++k) {
+    calls += g.per_rank[k];
+    if (b.listed[k] >= 0 && b.listed[k] < g.index.num_ranks) group.push_back(b.listed[k]);
+  }
+  std::sort(group.begin(), group.end());
+  if (!group.empty()) {
     const Run part = read(group);
     b.calls_run = &part;
-    for (; j < k; ++j) {
-      for (; checked <= listed_at[j]; ++checked) require_rank(index, ranks[checked], checked);
-      const RankCalls rc = build_call_arrays(part, regions, b.listed[j], CallStorage::indexed);
-      done[b.listed[j]] = b.add_rank(b.listed[j], rc, nullptr);
+    for (; g.next < k; ++g.next) {
+      for (; g.checked <= g.listed_at[g.next]; ++g.checked)
+        require_rank(g.index, g.ranks[g.checked], g.checked);
+      const int64_t rank = b.listed[g.next];
+      g.done[rank] =
+          b.add_rank(rank, build_call_arrays(part, g.regions, rank, CallStorage::indexed), nullptr);
       b.pack_staged(false);
-      if (options.progress) options.progress("reconstruct", j + 1, b.listed.size());
+      g.laid_out += g.per_rank[g.next];
+      if (progress) progress("reconstruct", g.next + 1, b.listed.size());
     }
-    b.calls_run = &index;
+    b.calls_run = &g.index;
   }
-  for (; checked < ranks.size(); ++checked) require_rank(index, ranks[checked], checked);
-  for (int64_t rank : ranks) {
-    const std::vector<LaneOf>& of_rank = done[rank];
+  for (; g.next < k; ++g.next) {  // not in the run: refused when reached
+    for (; g.checked <= g.listed_at[g.next]; ++g.checked)
+      require_rank(g.index, g.ranks[g.checked], g.checked);
+  }
+  return g.next == b.listed.size();
+}
+
+// Once every listed rank is in: the lanes in the order listed, the columns
+// trimmed, and the timeline indexed and described.
+Timeline Timeline::Builder::finish_groups(Groups& g, const Progress& progress) {
+  Builder& b = g.b;
+  for (; g.checked < g.ranks.size(); ++g.checked)
+    require_rank(g.index, g.ranks[g.checked], g.checked);
+  for (int64_t rank : g.ranks) {
+    const std::vector<LaneOf>& of_rank = g.done[rank];
     b.lanes.insert(b.lanes.end(), of_rank.begin(), of_rank.end());
   }
   if (b.lanes.empty()) throw Error(Msg::no_calls_recorded).on_field("ranks");
   b.pack_staged(true);
-  tl.call_.shrink_to_fit();
-  tl.start_off_.shrink_to_fit();
+  g.tl.call_.shrink_to_fit();
+  g.tl.start_off_.shrink_to_fit();
   b.take_columns(nullptr);
   b.drop_listed_from_unread();
-  b.index_and_describe(order.first_start_ns, options);
+  TimelineOptions options = g.options;
+  options.progress = progress;
+  b.index_and_describe(g.first_start, options);
+  return std::move(g.tl);
+}
+
+// GroupedOpen's state: the builder's (a name timeline.hpp can declare).
+struct GroupedOpenState : Timeline::Builder::Groups {
+  using Groups::Groups;
+};
+
+namespace {
+// Runs `work`, blaming the file for what fails in it (as the export blames).
+template <class Work>
+auto blaming(const std::string& path, Work&& work) {
+  try {
+    return work();
+  } catch (Error& e) {
+    if (e.kind() != ErrorKind::io) e.in_file(path);
+    throw;
+  }
+}
+}  // namespace
+
+GroupedOpen::GroupedOpen(Run index, const RunOrder& order, const TimelineOptions& options,
+                         uint64_t group_calls) {
+  const std::string path = index.path;
+  blaming(path, [&] {
+    s_ = std::make_unique<GroupedOpenState>(std::move(index), options, group_calls);
+    Timeline::Builder::begin_groups(*s_, order);
+    return 0;
+  });
+}
+GroupedOpen::~GroupedOpen() = default;
+
+bool GroupedOpen::step(const ReadRanks& read, const Progress& progress) {
+  return blaming(s_->index.path,
+                 [&] { return Timeline::Builder::step_groups(*s_, read, progress); });
+}
+
+Timeline GroupedOpen::finish(const Progress& progress) {
+  Timeline tl =
+      blaming(s_->index.path, [&] { return Timeline::Builder::finish_groups(*s_, progress); });
+  s_.reset();
   return tl;
 }
+
+uint64_t GroupedOpen::calls_done() const { return s_ ? s_->laid_out : 0; }
+uint64_t GroupedOpen::calls() const { return s_ ? s_->total : 0; }
 
 // Every listed rank was read: the ranks the timeline did not read are the
 // others (describe_selection found the index's, which holds none).

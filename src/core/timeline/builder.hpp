@@ -23,9 +23,11 @@ struct Timeline::Builder {
   // `consumed`: the run itself when its event columns may be taken over.
   static Timeline build(const Run& run, Run* consumed, const TimelineOptions& options);
   // The selection read a group of ranks at a time (timeline.hpp,
-  // open_timeline_in_groups).
-  static Timeline build_in_groups(Run& index, const ReadRanks& read, const RunOrder& order,
-                                  const TimelineOptions& options, uint64_t group_calls);
+  // GroupedOpen; build_in_groups.cpp).
+  struct Groups;
+  static void begin_groups(Groups& g, const RunOrder& order);
+  static bool step_groups(Groups& g, const ReadRanks& read, const Progress& progress);
+  static Timeline finish_groups(Groups& g, const Progress& progress);
 
  private:
   struct LaneOf {  // a profile of the document: a lane of the timeline

@@ -148,6 +148,8 @@ struct RunOrder {
 // other ranks (not their first starts), throwing the reader's errors.
 using ReadRanks = std::function<Run(const std::vector<int64_t>& ranks)>;
 
+struct GroupedOpenState;  // build_in_groups.cpp
+
 // The widest query bars answers (pixels).
 constexpr uint32_t kTimelineMaxWidth = 16384;
 
@@ -439,8 +441,8 @@ class Timeline {
  private:
   friend Timeline open_timeline(const Run& run, const TimelineOptions& options);
   friend Timeline open_timeline(Run&& run, const TimelineOptions& options);
-  friend Timeline open_timeline_in_groups(Run index, const ReadRanks& read, const RunOrder& order,
-                                          const TimelineOptions& options, uint64_t group_calls);
+  friend class GroupedOpen;
+  friend struct GroupedOpenState;
   struct Block {              // the columns of one distinct lane
     std::size_t first_depth;  // into depth_begin_ / chunk_begin_
     uint32_t depths = 0;
@@ -566,5 +568,26 @@ Timeline open_timeline(Run&& run, const TimelineOptions& options = {});
 // (RunOrder); its keys not one a region refuses the open (internal).
 Timeline open_timeline_in_groups(Run index, const ReadRanks& read, const RunOrder& order,
                                  const TimelineOptions& options, uint64_t group_calls);
+
+// The same open, one group a step, so that a caller may do other work
+// between them (the engine answers the page's other requests): the
+// selection is made (and refused) on construction; step() reads and lays
+// out the next group and says whether every rank is in; finish() then
+// gives the timeline (once). Errors blame the file, as open_timeline's.
+class GroupedOpen {
+ public:
+  GroupedOpen(Run index, const RunOrder& order, const TimelineOptions& options,
+              uint64_t group_calls);
+  ~GroupedOpen();
+  GroupedOpen(const GroupedOpen&) = delete;
+  GroupedOpen& operator=(const GroupedOpen&) = delete;
+  bool step(const ReadRanks& read, const Progress& progress = {});
+  Timeline finish(const Progress& progress = {});
+  uint64_t calls_done() const;  // the calls of the ranks laid out so far
+  uint64_t calls() const;       // the selection's, by the index
+
+ private:
+  std::unique_ptr<GroupedOpenState> s_;
+};
 
 }  // namespace scope_speedscope

@@ -415,9 +415,12 @@ struct Reopened {
   json header;
   std::vector<std::string> docs;
   std::vector<ReadPlan> reads;  // the open of every rank's
+  int slices = 0;               // sliced: the requests it took
 };
 
-Reopened reopen_every_rank(const std::string& path, bool same_file) {
+// sliced: options.slices too, each slice followed by a question to the
+// timeline open before (answered between slices).
+Reopened reopen_every_rank(const std::string& path, bool same_file, bool sliced = false) {
   Shell sh;
   sh.group_calls = 1;  // a group a rank
   CollectTarget target;
@@ -443,7 +446,16 @@ Reopened reopen_every_rank(const std::string& path, bool same_file) {
   const std::size_t reads = sh.reads.size();
   json options = {{"ranks", "all"}, {"sourceLocations", true}};
   if (same_file) options["sameFileAs"] = id;
+  if (sliced) options["slices"] = true;
   out.header = sh.ask({{"type", "timeline-open"}, {"options", options}}).header;
+  for (out.slices = 1; out.header.value("pending", false); ++out.slices) {
+    const Asked old =
+        sh.ask({{"type", "timeline-regions"}, {"timeline", id}, {"start", 0}, {"end", 1000}});
+    EXPECT_EQ(old.header["type"], "result") << old.header.dump();
+    EXPECT_LE(out.header["done"], out.header["total"]);
+    out.header =
+        sh.ask({{"type", "timeline-open-more"}, {"opening", out.header["opening"]}}).header;
+  }
   out.reads.assign(sh.reads.begin() + static_cast<std::ptrdiff_t>(reads), sh.reads.end());
   if (out.header["type"] != "result") return out;
   const Asked doc = sh.ask({{"type", "timeline-export"},
@@ -464,15 +476,26 @@ TEST(Engine, the_same_file_again_reads_a_group_of_ranks_at_a_time_and_answers_th
   for (const char* f : {"ranks_imbalance_s3.h5", "ranks_main_s3.h5", "order_by_other_rank_s3.h5",
                         "nested_pair_a_s3.h5", "threads_s3.h5", "large_s3.h5"})
     files.push_back(fixture(f));
-  int grouped = 0, grouped_errors = 0;
+  int grouped = 0, grouped_errors = 0, sliced_more = 0;
   for (const std::string& f : files) {
     SCOPED_TRACE(f);
     const Reopened once = reopen_every_rank(f, false);
     const Reopened again = reopen_every_rank(f, true);
+    const Reopened sliced = reopen_every_rank(f, true, true);
     EXPECT_EQ(again.header.dump(), once.header.dump());
     EXPECT_EQ(again.docs, once.docs);
+    EXPECT_EQ(sliced.header.dump(), once.header.dump());
+    EXPECT_EQ(sliced.docs, once.docs);
+    EXPECT_EQ(sliced.reads.size(), again.reads.size());
+    if (again.reads.size() > 2 && sliced.header["type"] == "result") {
+      // A group a request (its reads but the index's), then one that indexes the timeline.
+      EXPECT_EQ(sliced.slices, static_cast<int>(again.reads.size()));
+      ++sliced_more;
+    }
     // Read at once: one read of every rank. In groups: the index, then a read a rank.
-    if (once.header.contains("type") && !once.reads.empty()) EXPECT_EQ(once.reads.size(), 1u);
+    if (!once.reads.empty()) {
+      EXPECT_EQ(once.reads.size(), 1u);
+    }
     if (again.reads.size() > 1) {
       ASSERT_TRUE(again.reads[0].ranks.has_value());
       EXPECT_TRUE(again.reads[0].ranks->empty());
@@ -483,6 +506,7 @@ TEST(Engine, the_same_file_again_reads_a_group_of_ranks_at_a_time_and_answers_th
   }
   EXPECT_GE(grouped, 100);
   EXPECT_GE(grouped_errors, 1);  // calls that do not nest, said alike
+  EXPECT_GE(sliced_more, 3);
 }
 
 TEST(Engine, the_same_file_again_is_read_at_once_unless_every_rank_was_read) {
@@ -521,6 +545,41 @@ TEST(Engine, the_same_file_again_is_read_at_once_unless_every_rank_was_read) {
   EXPECT_EQ(a.header["type"], "error");
   EXPECT_EQ(a.header["message"],
             "scope-speedscope engine: 'options.sameFileAs' must be a timeline's id");
+}
+
+TEST(Engine, a_sliced_open_given_up_leaves_the_timeline_before_it_open) {
+  Shell sh;
+  sh.group_calls = 1;
+  sh.files["file"] = fixture("ranks_imbalance_s3.h5");
+  sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", {0}}}}});
+  Asked a = sh.ask({{"type", "timeline-check"}, {"timeline", 1}, {"calls", 1000}});
+  ASSERT_EQ(a.header["left"], 0);
+  const json options = {{"ranks", "all"}, {"sameFileAs", 1}, {"slices", true}};
+  a = sh.ask({{"type", "timeline-open"}, {"options", options}});
+  ASSERT_EQ(a.header["type"], "result") << a.header.dump();
+  ASSERT_EQ(a.header["pending"], true);
+  EXPECT_EQ(a.header["done"], 15);  // rank 0's calls (4 ranks of 15)
+  EXPECT_EQ(a.header["total"], 60);
+  const json opening = a.header["opening"];
+  a = sh.ask({{"type", "timeline-open-more"}, {"opening", opening}});
+  EXPECT_EQ(a.header["done"], 30);
+  // Given up: the timeline before it answers, the opening is gone.
+  a = sh.ask({{"type", "timeline-open-cancel"}, {"opening", opening}});
+  EXPECT_EQ(a.header["type"], "result");
+  a = sh.ask({{"type", "timeline-regions"}, {"timeline", 1}, {"start", 0}, {"end", 5001}});
+  EXPECT_EQ(a.header["type"], "result") << a.header.dump();
+  a = sh.ask({{"type", "timeline-open-more"}, {"opening", opening}});
+  EXPECT_EQ(a.header["type"], "error");
+  EXPECT_EQ(a.header["message"],
+            "scope-speedscope engine: the opening was given up (a newer file, options or request "
+            "replaced it)");
+  // A new open gives up the one going on; its token then names nothing.
+  a = sh.ask({{"type", "timeline-open"}, {"options", options}});
+  ASSERT_EQ(a.header["pending"], true);
+  const json second = a.header["opening"];
+  sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", {1}}}}});
+  a = sh.ask({{"type", "timeline-open-more"}, {"opening", second}});
+  EXPECT_EQ(a.header["type"], "error");
 }
 
 TEST(Engine, timeline_check_answers_what_is_left_and_refuses_bad_requests) {
