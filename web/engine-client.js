@@ -104,14 +104,16 @@ export class EngineClient {
     const files = Array.isArray(file) ? { files: file } : { file };
     const mine = ++this.#opens;
     let reply = await this.#send({ type: 'timeline-open', ...files, options }, { onProgress, limitMs });
-    while (reply.type === 'result' && reply.pending && mine === this.#opens) {
-      reply = await this.#send({ type: 'timeline-open-more', opening: reply.opening }, { onProgress, limitMs });
+    let opening = null; // the sliced open's name, once the engine gave one
+    while (reply.type === 'result' && reply.pending) {
+      opening = reply.opening;
+      if (mine !== this.#opens) break;
+      reply = await this.#send({ type: 'timeline-open-more', opening }, { onProgress, limitMs });
     }
-    if (reply.type === 'result' && reply.pending) {
-      this.#send({ type: 'timeline-open-cancel', opening: reply.opening }, {});
-      return { type: 'cancelled' };
-    }
-    return reply;
+    if (reply.type === 'result' && !reply.pending) return reply;
+    // Cancelled (its request dropped, or between two): given up once the slice that runs ends.
+    if (opening !== null && reply.type !== 'error') this.#send({ type: 'timeline-open-cancel', opening }, {});
+    return reply.type === 'result' ? { type: 'cancelled' } : reply;
   }
 
   // Opens two runs compared (timeline-compare-open); watched as opening is.

@@ -100,3 +100,69 @@ describe('engine client: a dropped request', () => {
     assert.equal(made.length, 1);
   });
 });
+
+describe('engine client: an open in slices', () => {
+  const tick = () => new Promise((resolve) => setImmediate(resolve));
+  const sliced = { ranks: 'all', sameFileAs: 1, slices: true };
+
+  test('goes on with timeline-open-more until answered; other questions go between', async () => {
+    const { create, made } = standIn();
+    const client = new EngineClient(create);
+    await client.start();
+    const worker = made[0];
+    const opened = client.open({ name: 'run.h5' }, sliced);
+    await tick();
+    assert.equal(worker.asked[0].type, 'timeline-open');
+    worker.answer({ type: 'result', pending: true, opening: 7, done: 15, total: 60 });
+    await tick();
+    assert.deepEqual(
+      worker.asked.map((m) => [m.type, m.opening]),
+      [['timeline-open-more', 7]],
+    );
+    // A question asked meanwhile goes to the worker after the slice, and is answered.
+    const bars = client.query('bars', { timeline: 1 });
+    assert.deepEqual(
+      worker.asked.map((m) => m.type),
+      ['timeline-open-more', 'timeline-bars'],
+    );
+    worker.answer({ type: 'result', pending: true, opening: 7, done: 60, total: 60 });
+    worker.answer({ type: 'result', bars: [] });
+    assert.equal((await bars).type, 'result');
+    await tick();
+    assert.equal(worker.asked[0].type, 'timeline-open-more');
+    worker.answer({ type: 'result', timeline: 7, lanes: [] });
+    const reply = await opened;
+    assert.equal(reply.type, 'result');
+    assert.equal(reply.timeline, 7);
+    assert.equal(made.length, 1);
+  });
+
+  test('a cancel stops it after the slice that runs: timeline-open-cancel, the engine kept', async () => {
+    const { create, made } = standIn();
+    const client = new EngineClient(create);
+    await client.start();
+    const restarts = [];
+    client.onRestart = (reason) => restarts.push(reason);
+    const worker = made[0];
+    const opened = client.open({ name: 'run.h5' }, sliced);
+    await tick();
+    worker.answer({ type: 'result', pending: true, opening: 7, done: 15, total: 60 });
+    await tick();
+    client.cancelAll(); // while a slice runs
+    assert.equal((await opened).type, 'cancelled');
+    worker.answer({ type: 'result', pending: true, opening: 7, done: 30, total: 60 }); // the slice ends
+    await tick();
+    assert.deepEqual(
+      worker.asked.map((m) => [m.type, m.opening]),
+      [['timeline-open-cancel', 7]],
+    );
+    assert.equal(worker.terminated, false);
+    assert.deepEqual(restarts, []);
+    // An open that is not in slices still replaces the engine when cancelled.
+    const whole = client.open({ name: 'run.h5' }, { ranks: 'all' });
+    await tick();
+    client.cancelAll();
+    assert.equal((await whole).type, 'cancelled');
+    assert.deepEqual(restarts, ['cancelled']);
+  });
+});
