@@ -98,6 +98,30 @@ inline std::vector<std::string> files_under(const std::string& dir) {
   return out;
 }
 
+// The damaged and hostile files (tests/fixtures/bad) and the campaign's
+// mutations of good files, every .h5 of both, as paths.
+inline std::vector<std::string> damaged_files() {
+  std::vector<std::string> out;
+  for (const std::string& dir : {shared_dir() + "/bad", std::string(SCOPE_TEST_MUTATIONS_DIR)}) {
+    for (const std::string& f : files_under(dir)) {
+      if (f.size() > 3 && f.substr(f.size() - 3) == ".h5") out.push_back(dir + "/" + f);
+    }
+  }
+  return out;
+}
+
+// Appends `from`'s events [offset, offset + count) (start, end and lane)
+// to `to`'s columns; returns where they begin there.
+inline uint64_t append_events(const Run& from, uint64_t offset, uint64_t count, Run& to) {
+  const uint64_t at = to.start_ns.size();
+  for (uint64_t e = offset; e < offset + count; ++e) {
+    to.start_ns.push_back(from.start_ns[e]);
+    to.end_ns.push_back(from.end_ns[e]);
+    if (from.lane_column) to.lane.push_back(from.lane[e]);
+  }
+  return at;
+}
+
 // "" when equal; else where and how the two differ, with some context.
 inline std::string first_difference(const std::string& got, const std::string& want) {
   if (got == want) return "";

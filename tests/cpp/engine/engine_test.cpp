@@ -383,12 +383,7 @@ Exported export_first_rank(const std::string& path, bool checked_first) {
 }
 
 TEST(Engine, checked_a_rank_at_a_time_a_download_is_the_same_bytes_or_error) {
-  std::vector<std::string> files;
-  for (const std::string& dir : {shared_dir() + "/bad", std::string(SCOPE_TEST_MUTATIONS_DIR)}) {
-    for (const std::string& f : files_under(dir)) {
-      if (f.size() > 3 && f.substr(f.size() - 3) == ".h5") files.push_back(dir + "/" + f);
-    }
-  }
+  std::vector<std::string> files = damaged_files();
   for (const char* f : {"ranks_imbalance_s3.h5", "ranks_main_s3.h5", "large_s3.h5", "nested_s3.h5"})
     files.push_back(fixture(f));
   EXPECT_GT(files.size(), 20u);
@@ -467,12 +462,7 @@ Reopened reopen_every_rank(const std::string& path, bool same_file, bool sliced 
 }
 
 TEST(Engine, the_same_file_again_reads_a_group_of_ranks_at_a_time_and_answers_the_same) {
-  std::vector<std::string> files;
-  for (const std::string& dir : {shared_dir() + "/bad", std::string(SCOPE_TEST_MUTATIONS_DIR)}) {
-    for (const std::string& f : files_under(dir)) {
-      if (f.size() > 3 && f.substr(f.size() - 3) == ".h5") files.push_back(dir + "/" + f);
-    }
-  }
+  std::vector<std::string> files = damaged_files();
   for (const char* f : {"ranks_imbalance_s3.h5", "ranks_main_s3.h5", "order_by_other_rank_s3.h5",
                         "nested_pair_a_s3.h5", "threads_s3.h5", "large_s3.h5"})
     files.push_back(fixture(f));

@@ -165,16 +165,6 @@ INSTANTIATE_TEST_SUITE_P(cases, PartialReadCase, ::testing::ValuesIn(one_file_ca
                            return case_test_name(info.param);
                          });
 
-std::vector<std::string> damaged_files() {
-  std::vector<std::string> out;
-  for (const std::string& dir : {shared_dir() + "/bad", std::string(SCOPE_TEST_MUTATIONS_DIR)}) {
-    for (const std::string& f : files_under(dir)) {
-      if (f.size() > 3 && f.substr(f.size() - 3) == ".h5") out.push_back(dir + "/" + f);
-    }
-  }
-  return out;
-}
-
 TEST(PartialRead, damaged_files_fail_or_convert_as_the_whole_read) {
   const std::vector<std::string> files = damaged_files();
   EXPECT_GT(files.size(), 30u);

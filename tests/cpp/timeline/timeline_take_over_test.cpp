@@ -34,12 +34,7 @@ Run grouped_by_rank(const Run& run, const std::vector<int64_t>& order) {
       for (std::size_t k = 0; k < run.regions[r].ranks.size(); ++k) {
         const RankSlice& s = run.regions[r].ranks[k];
         if (s.rank != rank) continue;
-        out.regions[r].ranks[k].offset = out.start_ns.size();
-        for (uint64_t e = s.offset; e < s.offset + s.count; ++e) {
-          out.start_ns.push_back(run.start_ns[e]);
-          out.end_ns.push_back(run.end_ns[e]);
-          if (run.lane_column) out.lane.push_back(run.lane[e]);
-        }
+        out.regions[r].ranks[k].offset = append_events(run, s.offset, s.count, out);
       }
     }
   }
