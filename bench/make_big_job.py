@@ -5,8 +5,11 @@ solve ⊃ 32 kernels, then exchange; solve times drawn from a seeded
 generator, rank 12 8 % slower), schema 3, gzip + shuffle, chunked, written
 rank by rank so that its memory is one rank's calls, not the job's.
 
-usage: make_big_job.py OUT.h5 RANKS CALLS_PER_RANK [SEED]
-       (512 ranks x 1 M calls: the 512 M-call job of docs/benchmarks.md)
+usage: make_big_job.py OUT.h5 RANKS CALLS_PER_RANK [SEED [CHUNK]]
+       (512 ranks x 1 M calls: the 512 M-call job of docs/benchmarks.md;
+       6 ranks x 4,000 calls, seed 1, chunks of 1,000 values: the test
+       fixture h5/chunked/job_6x4000_gzip_s3.h5, every rank's rows over
+       several chunks)
 """
 import os
 import sys
@@ -22,8 +25,9 @@ CHUNK = 1 << 20
 
 
 def main(argv):
-    if len(argv) not in (3, 4):
+    if len(argv) not in (3, 4, 5):
         sys.exit(__doc__)
+    chunk = int(argv[4]) if len(argv) > 4 else CHUNK
     path, ranks, per_rank = argv[0], int(argv[1]), int(argv[2])
     rng = np.random.default_rng(int(argv[3]) if len(argv) > 3 else 1)
     steps = max(1, per_rank // (KERNELS + 3))
@@ -41,7 +45,7 @@ def main(argv):
         f.create_dataset("region_table/names", data=NAMES, dtype=VLEN)
         columns = {
             name: f.create_dataset("events/" + name, shape=(0,), maxshape=(None,), dtype=np.int64,
-                                   chunks=(CHUNK,), compression="gzip", shuffle=True)
+                                   chunks=(chunk,), compression="gzip", shuffle=True)
             for name in ("start_deltas", "durations")
         }
         for rank in range(ranks):

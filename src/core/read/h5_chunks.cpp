@@ -98,79 +98,112 @@ std::string decode_chunk(const std::vector<Filter>& filters, unsigned mask,
   return "";
 }
 
-}  // namespace
-
-bool read_column_in_parallel(File& f, hid_t dset, uint64_t n, int64_t* out, bool events) {
+// A column's chunks read (H5Dread_chunk, on the calling thread) and decoded
+// a batch at a time, each thread its share of the batch.
+class ChunkBatches {
+ public:
+  // Whether the dataset is one whose chunks we decode, on more than one thread.
+  bool open(File& f, hid_t dset, uint64_t n) {
 #ifndef SCOPE_SPEEDSCOPE_THREADS
-  return false;  // one thread: HDF5's own way
+    return false;  // one thread: HDF5's own way
 #endif
-  const unsigned threads = decode_threads;
-  if (threads < 2) return false;
-  Handle type(H5Dget_type(dset), H5Tclose);
-  if (!type.valid() || H5Tequal(type.get(), H5T_STD_I64LE) <= 0) return false;
-  std::vector<Filter> filters;
-  if (!decodable_filters(dset, filters)) return false;
-  Handle dcpl(H5Dget_create_plist(dset), H5Pclose);
-  hsize_t chunk = 0;
-  if (H5Pget_chunk(dcpl.get(), 1, &chunk) != 1 || chunk == 0) return false;
-  const uint64_t chunk_bytes = chunk * 8;
-  if (chunk_bytes > (uint64_t{16} << 20)) return false;  // big chunks: HDF5's own way
-  const uint64_t chunks = (n + chunk - 1) / chunk;
+    threads_ = decode_threads;
+    if (threads_ < 2) return false;
+    Handle type(H5Dget_type(dset), H5Tclose);
+    if (!type.valid() || H5Tequal(type.get(), H5T_STD_I64LE) <= 0) return false;
+    if (!decodable_filters(dset, filters_)) return false;
+    Handle dcpl(H5Dget_create_plist(dset), H5Pclose);
+    if (H5Pget_chunk(dcpl.get(), 1, &chunk_) != 1 || chunk_ == 0) return false;
+    if (chunk_ * 8 > (uint64_t{16} << 20)) return false;  // big chunks: HDF5's own way
+    f_ = &f;
+    dset_ = dset;
+    n_ = n;
+    slots_.resize(static_cast<std::size_t>(threads_) * 2);
+    return true;
+  }
 
-  // A batch: each thread decodes its share of `threads * 2` chunks.
+  uint64_t chunk() const { return chunk_; }
+  uint64_t chunks() const { return (n_ + chunk_ - 1) / chunk_; }
+  std::size_t batch() const { return slots_.size(); }
+
+  // Chunks `indices[0 .. count)` (count <= batch()) decoded: each whole one
+  // into `column` at its place when given, else (and the last, shorter one)
+  // into its slot. False at the first chunk not as expected.
+  bool decode(const uint64_t* indices, std::size_t count, int64_t* column) {
+    for (std::size_t s = 0; s < count; ++s) {
+      Slot& slot = slots_[s];
+      const hsize_t offset = indices[s] * chunk_;
+      hsize_t stored = 0;
+      if (H5Dget_chunk_storage_size(dset_, &offset, &stored) < 0 || stored == 0 ||
+          stored > f_->size())
+        return false;  // unwritten or damaged: HDF5 says which
+      slot.stored.resize(stored);
+      uint32_t mask = 0;
+      if (H5Dread_chunk(dset_, H5P_DEFAULT, &offset, &mask, slot.stored.data()) < 0) return false;
+      slot.mask = mask;
+      slot.first = offset;
+    }
+    const uint64_t chunk_bytes = chunk_ * 8;
+    auto work = [&](std::size_t from) {
+      for (std::size_t s = from; s < count; s += threads_) {
+        Slot& slot = slots_[s];
+        const uint64_t values = std::min<uint64_t>(chunk_, n_ - slot.first);
+        const bool direct = column != nullptr && values == chunk_;
+        if (!direct) slot.whole.resize(chunk_bytes);
+        unsigned char* to =
+            direct ? reinterpret_cast<unsigned char*>(column + slot.first) : slot.whole.data();
+        if (!decode_chunk(filters_, slot.mask, slot.stored, slot.spare, chunk_bytes, to).empty())
+          return false;
+        if (column != nullptr && !direct) std::memcpy(column + slot.first, to, values * 8);
+      }
+      return true;
+    };
+    std::vector<std::future<bool>> others;
+    for (unsigned t = 1; t < threads_ && t < count; ++t) {
+      others.push_back(std::async(std::launch::async, work, t));
+    }
+    bool ok = work(0);
+    for (auto& other : others) ok = other.get() && ok;
+    return ok;
+  }
+
+  // Slot s's values after decode() without a column: from value first(s).
+  const int64_t* values(std::size_t s) const {
+    return reinterpret_cast<const int64_t*>(slots_[s].whole.data());
+  }
+  uint64_t first(std::size_t s) const { return slots_[s].first; }
+
+ private:
   struct Slot {
     std::vector<unsigned char> stored, spare, whole;
     unsigned mask = 0;
     uint64_t first = 0;  // its first value
   };
-  const std::size_t batch = static_cast<std::size_t>(threads) * 2;
-  std::vector<Slot> slots(batch);
+  File* f_ = nullptr;
+  hid_t dset_ = -1;
+  uint64_t n_ = 0;
+  hsize_t chunk_ = 0;
+  unsigned threads_ = 1;
+  std::vector<Filter> filters_;
+  std::vector<Slot> slots_;
+};
+
+}  // namespace
+
+bool read_column_in_parallel(File& f, hid_t dset, uint64_t n, int64_t* out, bool events) {
+  ChunkBatches batches;
+  if (!batches.open(f, dset, n)) return false;
+  std::vector<uint64_t> indices(batches.batch());
   bool ok = true;
   uint64_t reported = 0;  // events counted, taken back when HDF5 reads the column again
-  for (uint64_t c0 = 0; c0 < chunks && ok; c0 += batch) {
-    const std::size_t in_batch = static_cast<std::size_t>(std::min<uint64_t>(batch, chunks - c0));
-    for (std::size_t s = 0; s < in_batch; ++s) {
-      Slot& slot = slots[s];
-      const hsize_t offset = (c0 + s) * chunk;
-      hsize_t stored = 0;
-      if (H5Dget_chunk_storage_size(dset, &offset, &stored) < 0 || stored == 0 ||
-          stored > f.size()) {
-        ok = false;  // unwritten or damaged: HDF5 says which
-        break;
-      }
-      slot.stored.resize(stored);
-      uint32_t mask = 0;
-      if (H5Dread_chunk(dset, H5P_DEFAULT, &offset, &mask, slot.stored.data()) < 0) {
-        ok = false;
-        break;
-      }
-      slot.mask = mask;
-      slot.first = offset;
-    }
-    if (!ok) break;
-    auto decode = [&](std::size_t from) {
-      for (std::size_t s = from; s < in_batch; s += threads) {
-        Slot& slot = slots[s];
-        const uint64_t values = std::min<uint64_t>(chunk, n - slot.first);
-        unsigned char* to = reinterpret_cast<unsigned char*>(out + slot.first);
-        const bool whole = values == chunk;
-        if (!whole) slot.whole.resize(chunk_bytes);
-        if (!decode_chunk(filters, slot.mask, slot.stored, slot.spare, chunk_bytes,
-                          whole ? to : slot.whole.data())
-                 .empty())
-          return false;
-        if (!whole) std::memcpy(to, slot.whole.data(), values * 8);
-      }
-      return true;
-    };
-    std::vector<std::future<bool>> others;
-    for (unsigned t = 1; t < threads && t < in_batch; ++t) {
-      others.push_back(std::async(std::launch::async, decode, t));
-    }
-    ok = decode(0);
-    for (auto& other : others) ok = other.get() && ok;
+  for (uint64_t c0 = 0; c0 < batches.chunks() && ok; c0 += batches.batch()) {
+    const auto in_batch =
+        static_cast<std::size_t>(std::min<uint64_t>(batches.batch(), batches.chunks() - c0));
+    for (std::size_t s = 0; s < in_batch; ++s) indices[s] = c0 + s;
+    ok = batches.decode(indices.data(), in_batch, out);
     if (events && ok) {
-      const uint64_t done = std::min<uint64_t>(n, (c0 + in_batch) * chunk) - c0 * chunk;
+      const uint64_t done =
+          std::min<uint64_t>(n, (c0 + in_batch) * batches.chunk()) - c0 * batches.chunk();
       f.events_done += done;
       reported += done;
       if (f.progress) f.progress("read", f.events_done, f.events_total);
@@ -179,6 +212,42 @@ bool read_column_in_parallel(File& f, hid_t dset, uint64_t n, int64_t* out, bool
   H5Eclear2(H5E_DEFAULT);
   if (!ok) f.events_done -= reported;
   return ok;
+}
+
+uint64_t take_ranges_in_parallel(File& f, hid_t dset, uint64_t n,
+                                 const std::vector<ValueRange>& ranges, const TakeValues& take) {
+  ChunkBatches batches;
+  if (ranges.empty() || !batches.open(f, dset, n)) return 0;
+  const uint64_t chunk = batches.chunk();
+  std::vector<uint64_t> indices;  // the chunks the ranges touch, ascending
+  for (const ValueRange& r : ranges) {
+    if (r.begin >= r.end) continue;
+    for (uint64_t c = std::max(r.begin / chunk, indices.empty() ? 0 : indices.back() + 1);
+         c <= (r.end - 1) / chunk; ++c)
+      indices.push_back(c);
+  }
+  uint64_t taken_to = 0;  // every value of the ranges before it was taken
+  std::size_t range = 0;
+  for (std::size_t i0 = 0; i0 < indices.size(); i0 += batches.batch()) {
+    const std::size_t in_batch = std::min(batches.batch(), indices.size() - i0);
+    if (!batches.decode(indices.data() + i0, in_batch, nullptr)) break;
+    for (std::size_t s = 0; s < in_batch; ++s) {
+      const uint64_t first = batches.first(s), last = std::min(n, first + chunk);
+      for (; range < ranges.size() && ranges[range].begin < last; ++range) {
+        const uint64_t from = std::max(ranges[range].begin, first);
+        const uint64_t to = std::min(ranges[range].end, last);
+        if (from < to) {
+          take(from, batches.values(s) + (from - first), static_cast<std::size_t>(to - from));
+          f.events_done += to - from;
+        }
+        if (ranges[range].end > last) break;  // goes on in the next chunk
+      }
+      taken_to = last;
+    }
+    if (f.progress) f.progress("read", f.events_done, f.events_total);
+  }
+  H5Eclear2(H5E_DEFAULT);
+  return taken_to;
 }
 
 }  // namespace h5

@@ -258,8 +258,7 @@ Column<int64_t> read_event_column(File& f, hid_t loc, const std::string& path) {
 }
 
 uint64_t read_int64_ranges(File& f, hid_t loc, const std::string& path,
-                           const std::vector<ValueRange>& ranges,
-                           const std::function<void(uint64_t, const int64_t*, std::size_t)>& take) {
+                           const std::vector<ValueRange>& ranges, const TakeValues& take) {
   Handle dset = open_dataset(f, loc, path);
   Handle type(H5Dget_type(dset.get()), H5Tclose);
   const H5T_class_t cls = type.valid() ? H5Tget_class(type.get()) : H5T_NO_CLASS;
@@ -274,14 +273,18 @@ uint64_t read_int64_ranges(File& f, hid_t loc, const std::string& path,
   const hsize_t chunk = chunk_length(dset.get());
   hsize_t block = hsize_t{1} << 20;
   if (chunk > 0) block = ((block + chunk - 1) / chunk) * chunk;
-  std::vector<int64_t> buffer;
   for (const ValueRange& range : ranges) {
     if (range.end > n || range.begin > range.end) {
       f.fail("cannot read values " + std::to_string(range.begin) + " to " +
              std::to_string(range.end) + " of dataset '" + path + "', which holds " +
              std::to_string(n));
     }
-    for (hsize_t at = range.begin; at < range.end;) {
+  }
+  // What was not taken on every core (all, or from a chunk not as expected).
+  const uint64_t taken_to = take_ranges_in_parallel(f, dset.get(), n, ranges, take);
+  std::vector<int64_t> buffer;
+  for (const ValueRange& range : ranges) {
+    for (hsize_t at = std::max<uint64_t>(range.begin, taken_to); at < range.end;) {
       // Up to the next block boundary: a chunk is read by one H5Dread.
       const hsize_t stop = std::min<hsize_t>(range.end, (at / block + 1) * block);
       const hsize_t count = stop - at;

@@ -137,9 +137,17 @@ struct ValueRange {
 // `take(first_index, values, n)` block after block in index order (blocks
 // of whole chunks where it can, so no chunk is decompressed twice by one
 // range). Counts events for progress. Returns the dataset's length.
+using TakeValues = std::function<void(uint64_t, const int64_t*, std::size_t)>;
 uint64_t read_int64_ranges(File& f, hid_t loc, const std::string& path,
-                           const std::vector<ValueRange>& ranges,
-                           const std::function<void(uint64_t, const int64_t*, std::size_t)>& take);
+                           const std::vector<ValueRange>& ranges, const TakeValues& take);
+// The first part of read_int64_ranges on every core (as
+// read_column_in_parallel): the chunks the ranges touch decoded a batch at
+// a time, their values handed to `take` in index order on this thread.
+// Returns the index up to which every value of the ranges was taken (0
+// when the dataset is not one whose chunks we decode): HDF5 reads the rest,
+// and says what is wrong with the chunk that stopped it.
+uint64_t take_ranges_in_parallel(File& f, hid_t dset, uint64_t n,
+                                 const std::vector<ValueRange>& ranges, const TakeValues& take);
 // A 1-D string dataset (variable- or fixed-length), decoded as UTF-8 with
 // replacement; fixed-length values lose trailing NULs.
 std::vector<std::string> read_string_column(File& f, hid_t loc, const std::string& path);

@@ -4,6 +4,7 @@
 // columns, or the same error, with one decoding thread and with four.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -16,16 +17,24 @@ namespace {
 struct Read {
   std::string error;
   std::vector<int64_t> start, end, lane;
+  // Per region row: rank, held, offset, count, earliest start (or -1).
+  std::vector<std::vector<int64_t>> slices;
 };
 
-Read read_with(const std::string& path, unsigned threads) {
+Read read_with(const std::string& path, unsigned threads, const ReadPlan& plan = {}) {
   set_decode_threads(threads);
   Read r;
   try {
-    Run run = read_run(path);
+    Run run = read_run(path, {}, {}, plan);
     r.start = run.start_ns.to_vector();
     r.end = run.end_ns.to_vector();
     r.lane = std::move(run.lane);
+    for (const Region& region : run.regions) {
+      for (const RankSlice& s : region.ranks) {
+        r.slices.push_back({s.rank, s.held, static_cast<int64_t>(s.offset),
+                            static_cast<int64_t>(s.count), s.min_start_ns.value_or(-1)});
+      }
+    }
   } catch (const Error& e) {
     r.error = std::string(e.kind_name()) + ": " + e.what();
   }
@@ -33,7 +42,7 @@ Read read_with(const std::string& path, unsigned threads) {
   return r;
 }
 
-TEST(parallel_decode, every_file_reads_as_with_one_thread) {
+std::vector<std::string> every_h5_file() {
   std::vector<std::string> files;
   for (const std::string& dir :
        {std::string(SCOPE_TEST_FIXTURES_DIR), std::string(SCOPE_TEST_MUTATIONS_DIR)}) {
@@ -41,6 +50,11 @@ TEST(parallel_decode, every_file_reads_as_with_one_thread) {
       if (f.size() > 3 && f.compare(f.size() - 3, 3, ".h5") == 0) files.push_back(dir + "/" + f);
     }
   }
+  return files;
+}
+
+TEST(parallel_decode, every_file_reads_as_with_one_thread) {
+  const std::vector<std::string> files = every_h5_file();
   ASSERT_GT(files.size(), 100u);
   std::size_t compressed = 0;
   for (const std::string& path : files) {
@@ -53,6 +67,57 @@ TEST(parallel_decode, every_file_reads_as_with_one_thread) {
     if (path.find("/compressed/") != std::string::npos) ++compressed;
   }
   EXPECT_GT(compressed, 40u);  // the twins and the hostile chunks were among them
+}
+
+// Some ranks read (their rows' values and the others' earliest starts,
+// taken range by range): the same slices, columns and errors with one
+// decoding thread and with three (batches of six chunks, so a read goes
+// on over batches and stops at a damaged chunk in any of them).
+TEST(parallel_decode, some_ranks_read_as_with_one_thread) {
+  std::size_t held = 0;
+  for (const std::string& path : every_h5_file()) {
+    for (const std::vector<int64_t>& ranks : {std::vector<int64_t>{0}, {1, 3}}) {
+      ReadPlan plan;
+      plan.ranks = ranks;
+      const Read one = read_with(path, 1, plan);
+      const Read three = read_with(path, 3, plan);
+      EXPECT_EQ(three.error, one.error) << path;
+      EXPECT_EQ(three.start, one.start) << path;
+      EXPECT_EQ(three.end, one.end) << path;
+      EXPECT_EQ(three.lane, one.lane) << path;
+      EXPECT_EQ(three.slices, one.slices) << path;
+      if (one.error.empty() && !one.start.empty()) ++held;
+    }
+  }
+  EXPECT_GT(held, 100u);
+}
+
+// A job of 6 ranks whose rows each span several chunks of 1,000 values
+// (bench/make_big_job.py OUT 6 4000 1 1000): rank 2's calls and every
+// other rank's earliest starts taken on every core, as HDF5 gives them.
+TEST(parallel_decode, other_ranks_earliest_starts_over_many_chunks) {
+  const std::string path =
+      std::string(SCOPE_TEST_FIXTURES_DIR) + "/h5/chunked/job_6x4000_gzip_s3.h5";
+  ReadPlan plan;
+  plan.ranks = std::vector<int64_t>{2};
+  const Read one = read_with(path, 1, plan);
+  const Read two = read_with(path, 2, plan);
+  ASSERT_EQ(one.error, "");
+  EXPECT_EQ(two.slices, one.slices);
+  EXPECT_EQ(two.start, one.start);
+  EXPECT_EQ(two.end, one.end);
+  EXPECT_EQ(one.start.size(), 3990u);
+  std::size_t others = 0;
+  for (const std::vector<int64_t>& s : one.slices) others += s[1] == 0 && s[4] > 0 ? 1 : 0;
+  EXPECT_EQ(others, 20u);  // 5 ranks x 4 regions
+  // Read whole, the same job's earliest starts are its rows' smallest.
+  const Read whole = read_with(path, 2);
+  ASSERT_EQ(whole.error, "");
+  for (std::size_t k = 0; k < one.slices.size(); ++k) {
+    if (one.slices[k][1] != 0) continue;
+    const auto from = whole.start.begin() + whole.slices[k][2];
+    EXPECT_EQ(one.slices[k][4], *std::min_element(from, from + whole.slices[k][3])) << k;
+  }
 }
 
 // A gzip + shuffle column of many chunks, read whole: the values HDF5 gives.
