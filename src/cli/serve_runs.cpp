@@ -186,8 +186,10 @@ std::string open_key(const json& r) {
     const auto v = r.find(name);
     json value = v == r.end() ? json() : *v;
     if (value.is_object() && std::string(name) == "options") {
+      // sameFileAs says how the engine may read (a group at a time), not
+      // what it opens: the page sends it for All ranks after its first view.
       for (auto it = value.begin(); it != value.end();) {
-        it = it->is_null() ? value.erase(it) : std::next(it);
+        it = it->is_null() || it.key() == "sameFileAs" ? value.erase(it) : std::next(it);
       }
     }
     key.push_back(std::move(value));

@@ -77,8 +77,8 @@ std::size_t served_file(const ServedLayout& layout, const nlohmann::json& reques
 
 // What makes two opens of these runs the same timeline (another tab's:
 // the run is held once): the request's type, options (an option given as
-// null is one not given), counts and "served"; "" for a request that opens
-// none.
+// null is one not given; sameFileAs, how it may be read, left out), counts
+// and "served"; "" for a request that opens none.
 std::string open_key(const nlohmann::json& request);
 
 // What a page of one served run (one file or one job; none for a

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { nodeCli, startCli } from '../js/serve-helpers.mjs';
-import { createScopeSpeedscope } from '../../dist/node.js';
+import { createScopeSpeedscope, decodeAnswer } from '../../dist/node.js';
 import { rowTexts } from '../../web/timeline/ranks.js';
 import {
   allRanks,
@@ -65,9 +65,16 @@ for (const cli of CLIS) {
       const requests = [];
       const errors = [];
       const posts = []; // the requests' JSON sent to the engine
+      const answers = []; // and, of each timeline-open, its request and decoded answer
       page.on('request', (r) => {
         requests.push(r.url());
         if (r.method() === 'POST' && r.url().endsWith('/engine')) posts.push(JSON.parse(r.postData()));
+      });
+      page.on('response', async (r) => {
+        const request = r.request();
+        if (request.method() !== 'POST' || !r.url().endsWith('/engine')) return;
+        const sent = JSON.parse(request.postData());
+        if (sent.type === 'timeline-open') answers.push({ sent, answer: decodeAnswer(new Uint8Array(await r.body())) });
       });
       page.on('pageerror', (e) => errors.push(e.message));
       await page.goto(server.url);
@@ -77,7 +84,7 @@ for (const cli of CLIS) {
       }
       assert.equal(await chartPainted(page), 'painted');
       await page.waitForFunction((t) => t.includes(document.body.dataset.phase), TERMINAL, { timeout: 60_000 });
-      return { server, page, requests, errors, posts };
+      return { server, page, requests, errors, posts, answers };
     }
 
     test('one run: the token leaves the address bar, the timeline is painted, the download is the CLI’s', async () => {
@@ -129,7 +136,7 @@ for (const cli of CLIS) {
     });
 
     test('a job written one file per process: one job, All ranks of the job, the download the CLI’s for the job', async () => {
-      const { page, errors } = await open(PARTS, undefined, { compared: false });
+      const { page, errors, answers } = await open(PARTS, undefined, { compared: false });
       assert.match(
         await page.locator('#version-line').innerText(),
         new RegExp(`, its ${cli.engine} engine on the server \\(job_rank00000\\.h5 \\+ 1 more file\\)\\.$`),
@@ -138,6 +145,17 @@ for (const cli of CLIS) {
       assert.deepEqual(await lanesShown(page), ['rank 0']); // rank 0 by default, as for the one file
       await allRanks(page);
       assert.deepEqual(await lanesShown(page), ['rank 0', 'rank 1']);
+      // All ranks as the page asks it (naming its first view's timeline as
+      // the same files') is the open the native server made ahead: its
+      // timeline is that second engine's (ids from 2^24).
+      for (let i = 0; i < 100 && !answers.some((a) => a.sent.options.ranks === 'all'); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const every = answers.filter((a) => a.sent.options.ranks === 'all');
+      assert.equal(every.length, 1);
+      assert.equal(typeof every[0].sent.options.sameFileAs, 'number');
+      assert.equal(every[0].answer.type, 'result');
+      assert.equal(every[0].answer.timeline >= 1 << 24, cli.engine === 'native');
       await page.waitForFunction(() => {
         const t = document.querySelector('[data-testid=imbalance-table]');
         return t?.dataset.windowEnd && t.tBodies[0].rows.length === 5;

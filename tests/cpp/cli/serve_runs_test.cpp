@@ -171,11 +171,15 @@ TEST(serve_runs, a_run_is_opened_first_as_a_page_opens_it) {
                      R"("type":"timeline-open"})"}));
   // A comparison: nothing (the page opens it as it chooses).
   EXPECT_TRUE(first_opens(plan({job("job_rank00000.h5"), job("rerun_rank00000.h5")})).empty());
-  // What the page sends for All ranks is the same open.
-  EXPECT_EQ(open_key(first_opens(plan({h5("ranks_imbalance_s3.h5")}))[1]),
-            open_key(json::parse(R"({"type":"timeline-open","options":{"ranks":"all",)"
-                                 R"("include":null,"exclude":null,"sourceLocations":true},)"
-                                 R"("served":{"file":0}})")));
+  // What the page sends for All ranks is the same open, also when it names
+  // its first view's timeline as the same file's (web/flow-timeline.js).
+  for (const char* same : {"", R"("sameFileAs":1,)"}) {
+    EXPECT_EQ(open_key(first_opens(plan({h5("ranks_imbalance_s3.h5")}))[1]),
+              open_key(json::parse(std::string(R"({"type":"timeline-open","options":{)") + same +
+                                   R"("ranks":"all","include":null,"exclude":null,)"
+                                   R"("sourceLocations":true},"served":{"file":0}})")))
+        << same;
+  }
   EXPECT_TRUE(opens_every_rank(json::parse(R"({"options":{"ranks":"all"}})")));
   EXPECT_FALSE(opens_every_rank(json::parse(R"({"options":{"ranks":[0,1]}})")));
   EXPECT_FALSE(opens_every_rank(json::parse(R"({"type":"timeline-bars"})")));
