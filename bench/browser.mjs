@@ -8,6 +8,7 @@
 //   download      a click on Download gave the complete file (while the viewer imports)
 //   painted       the viewer's bridge saw the flame chart drawn (pixels, not the title)
 //   memory        the peak of the summed RSS of every Chromium process of that browser
+//                 (and, in the notes and the JSON's memoryPss, of their summed PSS)
 // A run over the viewer's budget waits: then it measures "Convert everything"
 // and "Show anyway" (the viewer may die; the page must survive and keep the
 // download), and, when the core offers narrowing, "Show with the suggestion".
@@ -108,27 +109,32 @@ function runFile(calls, compression = 'gzip') {
   return path;
 }
 
-// Summed RSS (bytes) of the processes whose command line names this browser's profile folder;
-// `by` gets each process's RSS under its type (browser, renderer, gpu-process, utility: …).
-function browserRss(userDataDir, by = null) {
-  let total = 0;
+// Summed RSS and PSS (bytes) of the processes whose command line names this
+// browser's profile folder. RSS counts a page shared by several processes
+// (Chromium's code, shared memory) once in each; PSS shares it out, so the
+// summed PSS is what the processes hold together. `by` gets each process's
+// RSS under its type (browser, renderer, gpu-process, utility: …).
+function browserMemory(userDataDir, by = null) {
+  let rss = 0;
+  let pss = 0;
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       if (!cmd.includes(userDataDir)) continue;
-      const rss = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
-      if (!rss) continue;
-      total += Number(rss[1]) * 1024;
+      const own = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
+      if (!own) continue;
+      rss += Number(own[1]) * 1024;
+      pss += Number(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').match(/^Pss:\s+(\d+) kB/m)?.[1] ?? 0) * 1024;
       if (by) {
         const type = cmd.match(/--type=([\w-]+)/)?.[1] ?? 'browser';
         const sub = cmd.match(/--utility-sub-type=([\w.]+)/)?.[1];
-        by.push(`${sub ? `${type}:${sub.split('.').at(-1)}` : type} ${(Number(rss[1]) / 1e6).toFixed(2)} GB`);
+        by.push(`${sub ? `${type}:${sub.split('.').at(-1)}` : type} ${(Number(own[1]) / 1e6).toFixed(2)} GB`);
       }
     } catch {
       // gone meanwhile
     }
   }
-  return total;
+  return { rss, pss };
 }
 
 // The JSON of a run (native CLI, cached) in a folder served with the viewer.
@@ -181,10 +187,11 @@ async function measure(calls, path, mode, timeWindow = null) {
   const load = { start: loadavg()[0], max: loadavg()[0] }; // the machine's 1-minute load average
   const sampler = setInterval(() => {
     const by = [];
-    const rss = browserRss(userDataDir, by);
+    const { rss, pss } = browserMemory(userDataDir, by);
     if (rss > peak) result.peakBy = by.sort().join(', ');
-    if (process.env.BENCH_MEMLOG) console.error(`bench: memory ${gb(rss)}: ${by.sort().join(', ')}`);
+    if (process.env.BENCH_MEMLOG) console.error(`bench: memory ${gb(rss)} (PSS ${gb(pss)}): ${by.sort().join(', ')}`);
     peak = Math.max(peak, rss);
+    result.memoryPss = Math.max(result.memoryPss, pss);
     mem.since = Math.max(mem.since, rss);
     load.max = Math.max(load.max, loadavg()[0]);
   }, 500);
@@ -199,10 +206,12 @@ async function measure(calls, path, mode, timeWindow = null) {
     viewer: null,
     waiting: null,
     pageAlive: null,
+    memoryPss: 0,
     note: '',
   };
   try {
-    const page = await context.newPage();
+    // The browser's own tab, as a person has one (a second would count a blank tab's renderer).
+    const page = context.pages()[0] ?? (await context.newPage());
     if (process.env.BENCH_DEBUG) {
       for (const e of ['crash', 'close']) page.on(e, () => console.error(`bench: the page: ${e}`));
       page.on('framedetached', (f) => console.error(`bench: a frame detached: ${f.url().slice(0, 80)}`));
@@ -642,7 +651,9 @@ writeFileSync(
     1,
   ),
 );
-console.log('| run | how | first chart painted | converted | download complete | browser memory (peak) | notes |');
+console.log(
+  '| run | how | first chart painted | converted | download complete | browser memory (peak: RSS summed, PSS summed) | notes |',
+);
 console.log('|---|---|---:|---:|---:|---:|---|');
 for (const r of results) {
   if (r.note === 'no narrowing in this build') continue;
@@ -677,6 +688,7 @@ for (const r of results) {
           : '')
       : runLabel(r);
   console.log(
-    `| ${run} | ${r.mode} | ${first} | ` + `${s(r.converted)} | ${s(r.download)} | ${gb(r.memory)} | ${notes} |`,
+    `| ${run} | ${r.mode} | ${first} | ` +
+      `${s(r.converted)} | ${s(r.download)} | ${gb(r.memory)} (PSS ${gb(r.memoryPss)}) | ${notes} |`,
   );
 }
