@@ -1,12 +1,14 @@
-// read: a compressed column decoded on every core. HDF5 as built is not
-// thread-safe and decodes a dataset's chunks one after another; natively a
-// column of scope-profiler's (1-D, 64-bit little-endian integers, chunked,
-// through shuffle and gzip, LZF or Zstandard) is read instead by asking
-// HDF5 for each chunk's stored bytes (H5Dread_chunk, on this thread) and
-// decoding a batch of chunks at once on worker threads with the same
-// decoders (h5_filters.cpp's decode_into) and an unshuffle of ours. Any
-// chunk that is not as expected (unwritten, skipped filters we do not know,
-// a decoder's refusal) ends this path: the caller reads the column through
+// read: a compressed column decoded by us, on every core natively. HDF5 as
+// built is not thread-safe and decodes a dataset's chunks one after
+// another; a column of scope-profiler's (1-D, 64-bit little-endian
+// integers, chunked, through shuffle and gzip, LZF or Zstandard) is read
+// instead by asking HDF5 for each chunk's stored bytes (H5Dread_chunk, on
+// this thread) and decoding them with the same decoders (h5_filters.cpp's
+// decode_into) and an unshuffle of ours (a word at a time, where HDF5's
+// goes byte by byte): a batch of chunks at once on worker threads natively,
+// one chunk at a time on this thread in the WebAssembly build. Any chunk
+// that is not as expected (unwritten, skipped filters we do not know, a
+// decoder's refusal) ends this path: the caller reads the column through
 // HDF5 again, whose error is the one every build gives.
 #include <hdf5.h>
 
@@ -27,7 +29,12 @@ namespace {
 std::atomic<unsigned> decode_threads{1};
 }  // namespace
 
-void set_decode_threads(unsigned threads) { decode_threads = std::max(1u, threads); }
+void set_decode_threads(unsigned threads) {
+#ifndef SCOPE_SPEEDSCOPE_THREADS
+  threads = std::min(threads, 1u);  // one thread: ours or HDF5's
+#endif
+  decode_threads = threads;
+}
 unsigned machine_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 namespace h5 {
@@ -59,12 +66,46 @@ bool decodable_filters(hid_t dset, std::vector<Filter>& out) {
   return true;
 }
 
-// Undoes shuffle: byte j of every element was stored together.
+// The 8 x 8 bytes of r transposed: byte j of r[k] becomes byte k of r[j]
+// (swapping blocks of 4, then 2, then 1 byte across the diagonal).
+inline void transpose_bytes(uint64_t r[8]) {
+  for (int j = 0; j < 4; ++j) {
+    const uint64_t a = r[j], b = r[j + 4];
+    r[j] = (a & 0x00000000FFFFFFFFull) | (b << 32);
+    r[j + 4] = (a >> 32) | (b & 0xFFFFFFFF00000000ull);
+  }
+  for (int j : {0, 1, 4, 5}) {
+    constexpr uint64_t m = 0x0000FFFF0000FFFFull;
+    const uint64_t a = r[j], b = r[j + 2];
+    r[j] = (a & m) | ((b & m) << 16);
+    r[j + 2] = ((a >> 16) & m) | (b & ~m);
+  }
+  for (int j : {0, 2, 4, 6}) {
+    constexpr uint64_t m = 0x00FF00FF00FF00FFull;
+    const uint64_t a = r[j], b = r[j + 1];
+    r[j] = (a & m) | ((b & m) << 8);
+    r[j + 1] = ((a >> 8) & m) | (b & ~m);
+  }
+}
+
+// Undoes shuffle: byte j of every element was stored together. Elements
+// of 8 bytes (every int64 column) go 8 at a time on a little-endian
+// machine (x86, WebAssembly): 8 bytes of each of the 8 planes, transposed
+// as words; the rest byte by byte.
 void unshuffle(const unsigned char* in, unsigned char* out, std::size_t bytes, unsigned size) {
   const std::size_t n = bytes / size;
+  std::size_t done = 0;
+  if (size == 8 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
+    for (; done + 8 <= n; done += 8) {
+      uint64_t r[8];
+      for (int j = 0; j < 8; ++j) std::memcpy(&r[j], in + j * n + done, 8);
+      transpose_bytes(r);
+      for (int k = 0; k < 8; ++k) std::memcpy(out + (done + k) * 8, &r[k], 8);
+    }
+  }
   for (unsigned j = 0; j < size; ++j) {
     const unsigned char* from = in + j * n;
-    for (std::size_t i = 0; i < n; ++i) out[i * size + j] = from[i];
+    for (std::size_t i = done; i < n; ++i) out[i * size + j] = from[i];
   }
   std::memcpy(out + n * size, in + n * size, bytes - n * size);  // a tail shuffle leaves
 }
@@ -104,11 +145,8 @@ class ChunkBatches {
  public:
   // Whether the dataset is one whose chunks we decode, on more than one thread.
   bool open(File& f, hid_t dset, uint64_t n) {
-#ifndef SCOPE_SPEEDSCOPE_THREADS
-    return false;  // one thread: HDF5's own way
-#endif
     threads_ = decode_threads;
-    if (threads_ < 2) return false;
+    if (threads_ == 0) return false;  // HDF5's own way
     Handle type(H5Dget_type(dset), H5Tclose);
     if (!type.valid() || H5Tequal(type.get(), H5T_STD_I64LE) <= 0) return false;
     if (!decodable_filters(dset, filters_)) return false;
@@ -118,7 +156,7 @@ class ChunkBatches {
     f_ = &f;
     dset_ = dset;
     n_ = n;
-    slots_.resize(static_cast<std::size_t>(threads_) * 2);
+    slots_.resize(threads_ > 1 ? static_cast<std::size_t>(threads_) * 2 : 1);
     return true;
   }
 

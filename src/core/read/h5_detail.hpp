@@ -123,9 +123,9 @@ std::vector<int64_t> read_int64_column(File& f, hid_t loc, const std::string& pa
                                        bool events = false, const std::string& shown = {});
 // The same of an event column (progress reported), as a Column.
 Column<int64_t> read_event_column(File& f, hid_t loc, const std::string& path);
-// The same column's n values into `out` with its chunks decoded on every
-// core (h5_chunks.cpp), when set_decode_threads asked for more than one and
-// the dataset is one whose chunks we decode; false when it did not (then
+// The same column's n values into `out` with its chunks decoded by us, on
+// every core natively (h5_chunks.cpp), unless set_decode_threads asked for
+// none, when the dataset is one whose chunks we decode; false when it did not (then
 // `out` holds nothing of use and the caller reads through HDF5).
 bool read_column_in_parallel(File& f, hid_t dset, uint64_t n, int64_t* out, bool events);
 // Values [begin, end) of a 1-D numeric dataset.

@@ -83,9 +83,10 @@ void set_memory_per_file(MemoryLimit limit);
 MemoryLimit machine_memory();
 
 // How many threads decode a compressed column's chunks (read/h5_chunks.cpp):
-// 1 by default and always in the WebAssembly build (HDF5's own pipeline,
-// one chunk after another); the native CLI asks for every core
-// (machine_threads()). Process-wide; set before reading.
+// 1 by default and at most in the WebAssembly build (our decoders, on the
+// reading thread); the native CLI asks for every core (machine_threads());
+// 0 leaves it to HDF5's own pipeline (what the tests compare ours with).
+// Process-wide; set before reading.
 void set_decode_threads(unsigned threads);
 unsigned machine_threads();
 

@@ -1,7 +1,8 @@
-// read/h5_chunks: a compressed column decoded on every core reads as
-// HDF5's own pipeline reads it. Every fixture and every file of the damaged
-// campaign (compressed twins, hostile chunks, damaged files) gives the same
-// columns, or the same error, with one decoding thread and with four.
+// read/h5_chunks: a compressed column decoded by us, on this thread or on
+// every core, reads as HDF5's own pipeline reads it. Every fixture and
+// every file of the damaged campaign (compressed twins, hostile chunks,
+// damaged files) gives the same columns, or the same error, through HDF5
+// (decode threads 0), and with our decoders on one thread and on four.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -58,35 +59,39 @@ TEST(parallel_decode, every_file_reads_as_with_one_thread) {
   ASSERT_GT(files.size(), 100u);
   std::size_t compressed = 0;
   for (const std::string& path : files) {
-    const Read one = read_with(path, 1);
-    const Read four = read_with(path, 4);
-    EXPECT_EQ(four.error, one.error) << path;
-    EXPECT_EQ(four.start, one.start) << path;
-    EXPECT_EQ(four.end, one.end) << path;
-    EXPECT_EQ(four.lane, one.lane) << path;
+    const Read hdf5 = read_with(path, 0);
+    for (unsigned threads : {1u, 4u}) {
+      const Read ours = read_with(path, threads);
+      EXPECT_EQ(ours.error, hdf5.error) << path << ", " << threads;
+      EXPECT_EQ(ours.start, hdf5.start) << path << ", " << threads;
+      EXPECT_EQ(ours.end, hdf5.end) << path << ", " << threads;
+      EXPECT_EQ(ours.lane, hdf5.lane) << path << ", " << threads;
+    }
     if (path.find("/compressed/") != std::string::npos) ++compressed;
   }
   EXPECT_GT(compressed, 40u);  // the twins and the hostile chunks were among them
 }
 
 // Some ranks read (their rows' values and the others' earliest starts,
-// taken range by range): the same slices, columns and errors with one
-// decoding thread and with three (batches of six chunks, so a read goes
-// on over batches and stops at a damaged chunk in any of them).
+// taken range by range): the same slices, columns and errors through HDF5
+// and with our decoders on one thread and on three (batches of six chunks,
+// so a read goes on over batches and stops at a damaged chunk in any).
 TEST(parallel_decode, some_ranks_read_as_with_one_thread) {
   std::size_t held = 0;
   for (const std::string& path : every_h5_file()) {
     for (const std::vector<int64_t>& ranks : {std::vector<int64_t>{0}, {1, 3}}) {
       ReadPlan plan;
       plan.ranks = ranks;
-      const Read one = read_with(path, 1, plan);
-      const Read three = read_with(path, 3, plan);
-      EXPECT_EQ(three.error, one.error) << path;
-      EXPECT_EQ(three.start, one.start) << path;
-      EXPECT_EQ(three.end, one.end) << path;
-      EXPECT_EQ(three.lane, one.lane) << path;
-      EXPECT_EQ(three.slices, one.slices) << path;
-      if (one.error.empty() && !one.start.empty()) ++held;
+      const Read hdf5 = read_with(path, 0, plan);
+      for (unsigned threads : {1u, 3u}) {
+        const Read ours = read_with(path, threads, plan);
+        EXPECT_EQ(ours.error, hdf5.error) << path << ", " << threads;
+        EXPECT_EQ(ours.start, hdf5.start) << path << ", " << threads;
+        EXPECT_EQ(ours.end, hdf5.end) << path << ", " << threads;
+        EXPECT_EQ(ours.lane, hdf5.lane) << path << ", " << threads;
+        EXPECT_EQ(ours.slices, hdf5.slices) << path << ", " << threads;
+      }
+      if (hdf5.error.empty() && !hdf5.start.empty()) ++held;
     }
   }
   EXPECT_GT(held, 100u);
@@ -100,7 +105,7 @@ TEST(parallel_decode, other_ranks_earliest_starts_over_many_chunks) {
       std::string(SCOPE_TEST_FIXTURES_DIR) + "/h5/chunked/job_6x4000_gzip_s3.h5";
   ReadPlan plan;
   plan.ranks = std::vector<int64_t>{2};
-  const Read one = read_with(path, 1, plan);
+  const Read one = read_with(path, 0, plan);
   const Read two = read_with(path, 2, plan);
   ASSERT_EQ(one.error, "");
   EXPECT_EQ(two.slices, one.slices);
@@ -111,7 +116,7 @@ TEST(parallel_decode, other_ranks_earliest_starts_over_many_chunks) {
   for (const std::vector<int64_t>& s : one.slices) others += s[1] == 0 && s[4] > 0 ? 1 : 0;
   EXPECT_EQ(others, 20u);  // 5 ranks x 4 regions
   // Read whole, the same job's earliest starts are its rows' smallest.
-  const Read whole = read_with(path, 2);
+  const Read whole = read_with(path, 0);
   ASSERT_EQ(whole.error, "");
   for (std::size_t k = 0; k < one.slices.size(); ++k) {
     if (one.slices[k][1] != 0) continue;
@@ -123,7 +128,7 @@ TEST(parallel_decode, other_ranks_earliest_starts_over_many_chunks) {
 // A gzip + shuffle column of many chunks, read whole: the values HDF5 gives.
 TEST(parallel_decode, many_chunks_of_gzip_and_shuffle) {
   const std::string path = std::string(SCOPE_TEST_FIXTURES_DIR) + "/h5/gzip_s3.h5";  // 15 chunks
-  const Read one = read_with(path, 1);
+  const Read one = read_with(path, 0);
   const Read two = read_with(path, 2);
   ASSERT_EQ(one.error, "");
   EXPECT_EQ(two.start, one.start);
