@@ -147,8 +147,11 @@ bool step_in_groups(GroupedOpen& open, const std::vector<std::string>& names, co
 // the file was read without error already (by the open, by timeline-check
 // or by a download's checks), a read a group at a time fails as the one
 // read would (the ranks' reconstructions alone can fail, in the same
-// order). Else nullopt: the open reads at once.
-std::optional<RunOrder> same_file_order(const Engine::State& s, const json& r, const EngineIo& io) {
+// order). Else nullopt: the open reads at once; or, with `read_before`
+// (a sliced open, which goes back to the one read when a step fails), the
+// order all the same, and whether every rank was read.
+std::optional<RunOrder> same_file_order(const Engine::State& s, const json& r, const EngineIo& io,
+                                        bool* read_before = nullptr) {
   const json& o = field(r, "options");
   if (!o.is_object()) return std::nullopt;
   const json& same = field(o, "sameFileAs");
@@ -162,7 +165,11 @@ std::optional<RunOrder> same_file_order(const Engine::State& s, const json& r, c
   const bool every_rank_read = io.ranks_checked || s.rest_read ||
                                std::all_of(unread.begin(), unread.end(),
                                            [&](int64_t rank) { return s.checked.count(rank); });
-  if (!every_rank_read) return std::nullopt;
+  if (read_before != nullptr) {
+    *read_before = every_rank_read;
+  } else if (!every_rank_read) {
+    return std::nullopt;
+  }
   return s.tl->run_order();
 }
 
@@ -251,11 +258,20 @@ json pending(const Engine::State& s) {
           {"total", s.opening->calls()}};
 }
 
+json open_at_once(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out,
+                  std::unique_ptr<GroupedOpen> grouped, std::vector<std::string> warnings);
+
 // The next step of the sliced open: a group of ranks; once every rank is
 // in, a step of its own indexes it, replaces the open timeline and is
-// answered as timeline-open is. A failure closes both.
+// answered as timeline-open is. When the ranks were not all read before
+// (opening_read_before), what fails in a step sends the open back to the
+// one read, in this request, which fails in the file's words (a group's
+// reconstruction might otherwise fail before a later rank's read would);
+// else a failure closes both.
 json open_more(Engine::State& s, const EngineIo& io, WireAnswer& out) {
+  bool read_before = true;
   try {
+    read_before = s.opening_read_before;
     if (!s.opening_laid_out) {
       s.opening_laid_out = step_in_groups(*s.opening, s.opening_inputs, io);
       return pending(s);
@@ -269,19 +285,29 @@ json open_more(Engine::State& s, const EngineIo& io, WireAnswer& out) {
     s.inputs = std::move(inputs);
     s.warnings = std::move(warnings);
     s.open_request = std::move(request);
+    // Every rank of the file read without error: before, or by this open.
+    s.rest_read = read_before || s.tl->unread_ranks().empty();
+  } catch (const Error&) {
+    if (read_before) {
+      s.close();
+      throw;
+    }
+    const json request = s.opening_request;
+    return open_at_once(s, request, io, out, nullptr, {});
   } catch (...) {
     s.close();
     throw;
   }
   s.id = s.next_id++;
-  s.rest_read = true;  // every rank of the file was read without error before
   prepare(*s.tl);
   return opened(s, out);
 }
 
 json open(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) {
-  const std::optional<RunOrder> order = same_file_order(s, r, io);
-  const bool sliced = order && flag_of(field(r, "options"), "slices");
+  const bool slices = flag_of(field(r, "options"), "slices");
+  bool read_before = true;
+  const std::optional<RunOrder> order = same_file_order(s, r, io, slices ? &read_before : nullptr);
+  const bool sliced = order && slices;
   if (sliced && s.tl && s.tl->memory_bytes() <= kKeptWhileOpening) {
     s.drop_opening();
   } else {
@@ -290,7 +316,6 @@ json open(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) 
   const TimelineOptions opts = timeline_options(r, io.progress);
   const json& p = field(field(r, "options"), "provisional");
   if (!p.is_null() && !p.is_boolean()) refuse("'options.provisional' must be true or false");
-  const bool provisional = p.is_boolean() && p.get<bool>() && !opts.every_rank;
   std::vector<std::string> warnings;
   const std::vector<std::string> inputs = inputs_of(r, "file", "count");
   std::vector<std::string>* kept = sources_of(r) ? &warnings : nullptr;
@@ -309,17 +334,28 @@ json open(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) 
     s.opening_inputs = inputs;
     s.opening_request = r;
     s.opening_warnings = std::move(warnings);
+    s.opening_read_before = read_before;
     return open_more(s, io, out);
   }
+  return open_at_once(s, r, io, out, std::move(grouped), std::move(warnings));
+}
+
+// The open answered in this request: in groups (`grouped`, begun: every
+// rank was read without error before), else one read of its ranks.
+json open_at_once(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out,
+                  std::unique_ptr<GroupedOpen> grouped, std::vector<std::string> warnings) {
   s.close();
-  s.inputs = inputs;
+  s.inputs = inputs_of(r, "file", "count");
+  const TimelineOptions opts = timeline_options(r, io.progress);
+  const json& p = field(field(r, "options"), "provisional");
+  const bool provisional = p.is_boolean() && p.get<bool>() && !opts.every_rank;
   if (grouped) {
-    while (!step_in_groups(*grouped, inputs, io)) {
+    while (!step_in_groups(*grouped, s.inputs, io)) {
     }
     s.tl.emplace(grouped->finish(io.progress));
     s.rest_read = true;  // every rank of the file was read without error before
   } else {
-    s.tl.emplace(open_one(s.inputs, opts, io, provisional, kept));
+    s.tl.emplace(open_one(s.inputs, opts, io, provisional, sources_of(r) ? &warnings : nullptr));
   }
   s.warnings = std::move(warnings);
   s.id = s.next_id++;

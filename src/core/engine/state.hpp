@@ -53,6 +53,9 @@ struct Engine::State {
   nlohmann::json opening_request;
   std::vector<std::string> opening_warnings;
   bool opening_laid_out = false;  // every rank in: the next step indexes it
+  // Every rank of the file was read without error before it began (else
+  // what fails in a step sends it back to the one read: engine.cpp).
+  bool opening_read_before = true;
 
   bool comparing() const { return runs != nullptr; }
   void drop_opening() {
@@ -61,6 +64,7 @@ struct Engine::State {
     opening_request = nullptr;
     opening_warnings.clear();
     opening_laid_out = false;
+    opening_read_before = true;
   }
   void close() {
     drop_opening();
