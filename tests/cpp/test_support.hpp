@@ -110,6 +110,16 @@ inline std::vector<std::string> damaged_files() {
   return out;
 }
 
+// `run` with none of its events (its columns empty, its tables kept): what
+// append_events fills again in another order.
+inline Run without_events(const Run& run) {
+  Run out = run;
+  out.start_ns.clear();
+  out.end_ns.clear();
+  out.lane.clear();
+  return out;
+}
+
 // Appends `from`'s events [offset, offset + count) (start, end and lane)
 // to `to`'s columns; returns where they begin there.
 inline uint64_t append_events(const Run& from, uint64_t offset, uint64_t count, Run& to) {

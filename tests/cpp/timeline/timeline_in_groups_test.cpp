@@ -23,10 +23,7 @@ namespace {
 // and no other rank's first starts: the events of those ranks alone, in
 // the run's order; the other ranks' slices not held.
 Run held_only(const Run& run, const std::vector<int64_t>& ranks) {
-  Run out = run;
-  out.start_ns.clear();
-  out.end_ns.clear();
-  out.lane.clear();
+  Run out = without_events(run);
   out.partial = true;
   for (Region& region : out.regions) {
     for (RankSlice& slice : region.ranks) {

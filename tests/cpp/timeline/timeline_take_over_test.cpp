@@ -21,10 +21,7 @@ namespace {
 // The run with its events moved so each rank's lie together, the ranks in
 // `order` (a rank not in it keeps its events after them, slice by slice).
 Run grouped_by_rank(const Run& run, const std::vector<int64_t>& order) {
-  Run out = run;
-  out.start_ns.clear();
-  out.end_ns.clear();
-  out.lane.clear();
+  Run out = without_events(run);
   std::vector<int64_t> ranks = order;
   for (const Region& region : run.regions)
     for (const RankSlice& s : region.ranks)
