@@ -12,6 +12,7 @@
 //                            a newer one cancels the running one;
 //   open / openComparison    a timeline (closing the open one);
 //   exportDocument           the open timeline written as a document;
+//   overview                 the open timeline's overview, in slices;
 //   query(type, payload)     a question to the open timeline (bars, stack, regions, ...).
 // A new selection resets it (reset(): a fresh engine when anything runs).
 // Cancelling a job or an export keeps the engine and its timeline: the reply
@@ -35,6 +36,7 @@ export class EngineClient {
   #initSettle = null;
   #holds = false; // the engine holds an open timeline
   #opens = 0; // bumps with every open and every cancel: a sliced open older than it stops
+  #overviews = 0; // bumps with every overview and every cancel: a sliced overview older than it stops
   #watch; // whether a request that reports nothing for its limit is given up
   onRestart = null; // called with the reason after the engine was replaced
 
@@ -85,7 +87,7 @@ export class EngineClient {
   // A job (inspect, check, overview, convert). limitMs: how long the engine
   // may stay silent (no progress, no reply) before it is replaced.
   request(type, payload = {}, { onProgress = null, limitMs = 30_000 } = {}) {
-    if (this.busy) this.cancel(); // the engine is busy with one: start over
+    if (this.busy) this.#cancelJobs(); // the engine is busy with one: start over
     return this.#send({ type, ...payload }, { job: true, onProgress, limitMs });
   }
 
@@ -130,6 +132,20 @@ export class EngineClient {
     return this.#send({ type: 'timeline-export', timeline, options }, { onProgress, limitMs });
   }
 
+  // The open timeline's overview (timeline-overview), in slices: the engine
+  // answers the page's other requests between them (bands, bars), and a
+  // newer overview, a cancel or a new selection stops it after the slice
+  // that runs ({ type: 'cancelled' }; the engine drops it with its next one).
+  async overview(timeline, options) {
+    const mine = ++this.#overviews;
+    let reply = await this.#send({ type: 'timeline-overview', timeline, options: { slices: true, ...options } }, {});
+    while (reply.type === 'result' && reply.pending) {
+      if (mine !== this.#overviews) return { type: 'cancelled' };
+      reply = await this.#send({ type: 'timeline-overview-more', overviewing: reply.overviewing }, {});
+    }
+    return reply;
+  }
+
   // A question to the open timeline (bars, stack, regions, fit, close, ...).
   query(type, payload) {
     return this.#send({ type: `timeline-${type}`, ...payload }, {});
@@ -141,8 +157,14 @@ export class EngineClient {
   }
 
   // Cancels the running job: dropped while the engine holds a timeline
-  // (which it keeps), else the engine is replaced.
+  // (which it keeps), else the engine is replaced; a sliced overview stops
+  // after the slice that runs.
   cancel() {
+    ++this.#overviews;
+    this.#cancelJobs();
+  }
+
+  #cancelJobs() {
     const jobs = [...this.#pending].filter(([, p]) => p.job);
     if (!jobs.length) return;
     if (this.#holds) for (const [id, job] of jobs) this.#drop(id, job);
@@ -153,6 +175,7 @@ export class EngineClient {
   // is not there yet), other work is dropped as cancel() drops it.
   cancelAll() {
     ++this.#opens;
+    ++this.#overviews;
     // A sliced open's request is dropped (the open stops after it); another open replaces the engine.
     for (const [id, p] of this.#pending) if (p.sliced) this.#drop(id, p);
     const opening = [...this.#pending.values()].some((p) => OPENS.has(p.type));
@@ -169,6 +192,7 @@ export class EngineClient {
   // the new file waiting.
   reset() {
     ++this.#opens;
+    ++this.#overviews;
     if (this.#pending.size) this.#replace('cancelled', { type: 'cancelled' });
   }
 

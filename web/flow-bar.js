@@ -10,7 +10,7 @@ import { placeholder } from './flow-viewer.js';
 import { closeViewerBox, openInSpeedscope } from './flow-window.js';
 import * as options from './options.js';
 import * as overviewView from './overview.js';
-import { engine, timeline, viewer } from './parts.js';
+import { engine, params, timeline, viewer } from './parts.js';
 import { SERVED } from './remote-engine.js';
 import * as site from './site.js';
 import { flow, goodFiles, state, update } from './state.js';
@@ -73,12 +73,15 @@ export async function loadOverview() {
 const timelineHolds = (file, opts) =>
   timeline.timeline && !flow.comparing && flow.timelineKey === timelineKeyOf(file, opts);
 
+// The timeline's overview comes in slices of the engine's size (?overview-calls=N: N calls, tests).
+const OVERVIEW_SLICES = Number(params.get('overview-calls')) || true;
+
 export async function overviewOf(file, opts, maxEvents) {
   await flow.opened; // then the timeline shown is the one opened for these options
   if (timelineHolds(file, opts)) {
-    const options = maxEvents == null ? {} : { maxEvents };
-    const reply = await engine.query('overview', { timeline: timeline.timeline, options });
-    if (reply.type === 'result') return reply;
+    const options = maxEvents == null ? { slices: OVERVIEW_SLICES } : { maxEvents, slices: OVERVIEW_SLICES };
+    const reply = await engine.overview(timeline.timeline, options);
+    if (reply.type === 'result' || reply.type === 'cancelled') return reply;
   }
   const options = { ranks: opts.ranks, include: opts.include, exclude: opts.exclude };
   if (maxEvents != null) options.maxEvents = maxEvents;

@@ -166,3 +166,63 @@ describe('engine client: an open in slices', () => {
     assert.deepEqual(restarts, ['cancelled']);
   });
 });
+
+describe('engine client: an overview in slices', () => {
+  const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+  test('asks slices and goes on with timeline-overview-more; other questions go between', async () => {
+    const { create, made } = standIn();
+    const client = new EngineClient(create);
+    await client.start();
+    const worker = made[0];
+    const overview = client.overview(3, { maxEvents: 10 });
+    await tick();
+    assert.deepEqual(worker.asked[0], {
+      id: worker.asked[0].id,
+      type: 'timeline-overview',
+      timeline: 3,
+      options: { maxEvents: 10, slices: true },
+    });
+    worker.answer({ type: 'result', pending: true, overviewing: 4, done: 5, total: 9 });
+    await tick();
+    const bars = client.query('bars', { timeline: 3 });
+    assert.deepEqual(
+      worker.asked.map((m) => [m.type, m.overviewing]),
+      [
+        ['timeline-overview-more', 4],
+        ['timeline-bars', undefined],
+      ],
+    );
+    worker.answer({ type: 'result', pending: true, overviewing: 4, done: 9, total: 9 });
+    worker.answer({ type: 'result', bars: [] });
+    assert.equal((await bars).type, 'result');
+    await tick();
+    worker.answer({ type: 'result', overview: { calls: 9 } });
+    assert.deepEqual(await overview, { id: 4, type: 'result', overview: { calls: 9 } });
+  });
+
+  test('a newer overview or a cancel stops it after the slice that runs, the engine kept', async () => {
+    const { create, made } = standIn();
+    const client = new EngineClient(create);
+    await client.start();
+    const worker = made[0];
+    for (const stop of [() => client.overview(3, {}), () => client.cancel()]) {
+      const first = client.overview(3, { slices: 2 });
+      await tick();
+      assert.equal(worker.asked.at(-1).options.slices, 2); // a test's own slice is kept
+      worker.answer({ type: 'result', pending: true, overviewing: 1, done: 2, total: 9 });
+      await tick();
+      const newer = stop();
+      worker.answer({ type: 'result', pending: true, overviewing: 1, done: 4, total: 9 }); // the slice ends
+      assert.deepEqual(await first, { type: 'cancelled' });
+      if (newer) {
+        await tick();
+        worker.answer({ type: 'result', overview: { calls: 9 } });
+        assert.equal((await newer).type, 'result');
+      }
+      assert.deepEqual(worker.asked, []); // nothing more asked of the first
+    }
+    assert.equal(worker.terminated, false);
+    assert.equal(made.length, 1);
+  });
+});

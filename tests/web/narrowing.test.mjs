@@ -47,6 +47,26 @@ function nativeOutput(file, args) {
   }
 }
 
+// Records the requests the page sends its engine worker and their answers
+// (window.engineWatch), and the worker itself.
+async function watchEngine(page) {
+  await page.evaluate(() => {
+    const watch = { asked: [], answers: new Map(), worker: null };
+    window.engineWatch = watch;
+    const send = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (message, ...rest) {
+      if (!watch.worker) {
+        watch.worker = this;
+        this.addEventListener('message', ({ data }) => {
+          if (data?.type !== 'progress') watch.answers.set(data?.id, data);
+        });
+      }
+      if (message?.type) watch.asked.push({ ...message });
+      return send.call(this, message, ...rest);
+    };
+  });
+}
+
 describe('narrowing in the page', { timeout: 900_000 }, () => {
   let browser;
   let page;
@@ -100,11 +120,37 @@ describe('narrowing in the page', { timeout: 900_000 }, () => {
   });
 
   test('over the budget, the suggested narrowing fits and shows the chart', async () => {
-    const budgeted = await browser.openPage('?viewer-budget-mb=0.01');
+    // The timeline's overview in slices of 1,000 calls (the page's own are 4 M).
+    const budgeted = await browser.openPage('?viewer-budget-mb=0.01&overview-calls=1000');
+    await watchEngine(budgeted);
     const file = join(fixtures, 'h5', 'large_s3.h5');
     assert.equal(await pick(budgeted, ['large_s3.h5']), 'waiting');
     const suggestion = budgeted.getByTestId('budget-suggestion');
     await suggestion.waitFor({ state: 'visible', timeout: 60_000 });
+    // It went in slices, and its answer is the engine's overview at once.
+    const { sent, sliced, whole } = await budgeted.evaluate(async () => {
+      const { asked, answers, worker } = window.engineWatch;
+      const first = asked.findLast((m) => m.type === 'timeline-overview');
+      const last = asked.findLast((m) => m.type === 'timeline-overview-more');
+      const atOnce = {
+        id: 1e9,
+        type: 'timeline-overview',
+        timeline: first.timeline,
+        options: { maxEvents: first.options.maxEvents },
+      };
+      const reply = new Promise((resolve) =>
+        worker.addEventListener('message', ({ data }) => data.id === atOnce.id && resolve(data)),
+      );
+      worker.postMessage(atOnce);
+      return {
+        sent: asked.filter((m) => m.type === 'timeline-overview-more').length,
+        sliced: answers.get(last.id).overview,
+        whole: (await reply).overview,
+      };
+    });
+    assert.ok(sent >= 5, `${sent} slices`);
+    assert.ok(sliced.suggestion, 'a suggestion');
+    assert.deepEqual(sliced, whole);
     assert.match(
       await suggestion.innerText(),
       /^Suggested: (leave out calls shorter than \S+|show \S+ s to \S+ s of the run), which keeps [\d,]+ calls\.$/,

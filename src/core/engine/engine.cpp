@@ -405,6 +405,7 @@ bool complete(Engine::State& s, const EngineIo& io) {
   std::vector<std::string> warnings;
   Timeline exact =
       open_one(s.inputs, opts, io, false, sources_of(s.open_request) ? &warnings : nullptr);
+  s.drop_overview();  // of the timeline replaced here
   const bool changed = exact.frames() != s.tl->frames();
   s.tl.emplace(std::move(exact));
   prepare(*s.tl);
@@ -620,6 +621,7 @@ const std::map<std::string, Query, std::less<>>& queries() {
       {"timeline-compare-regions", compare_regions},
       {"timeline-compare-partner", compare_partner},
       {"timeline-overview", overview},
+      {"timeline-overview-more", overview_more},
   };
   return all;
 }

@@ -244,16 +244,61 @@ json compare_partner(Engine::State& s, const json& r, WireAnswer&) {
             {"frame", of_a ? frame : s.runs->frame_of_a()[static_cast<std::size_t>(frame)]}}}};
 }
 
+namespace {
+
+// How many calls a slice of an overview bins when the request says
+// `slices: true`: about 40 ms in the wasm engine (bench/overview-slices.mjs).
+constexpr uint64_t kOverviewSliceCalls = 1'500'000;
+
+// The sliced overview's next step: how far it is, or its answer.
+json overview_step(Engine::State& s) {
+  TimelineOverview& job = *s.overviewing;
+  if (!job.step(s.overviewing_slice)) {
+    return {{"pending", true},
+            {"overviewing", s.overviewing_token},
+            {"done", job.done()},
+            {"total", job.total()}};
+  }
+  json answer = {{"overview", overview_json(job.overview(), s.overviewing_max)}};
+  s.drop_overview();
+  return answer;
+}
+
+}  // namespace
+
 json overview(Engine::State& s, const json& r, WireAnswer&) {
   const Timeline& tl = timeline_of(s, r);
   const json& o = field(r, "options");
   const json options = o.is_object() ? o : json::object();
   const json& bins = field(options, "bins");
   const json& max_events = field(options, "maxEvents");
+  const json& slices = field(options, "slices");
   const std::size_t n = bins.is_null() ? 200 : static_cast<std::size_t>(whole(bins, "bins"));
   std::optional<uint64_t> max;
   if (!max_events.is_null()) max = whole(max_events, "maxEvents");
-  return {{"overview", overview_json(overview_timeline(tl, n), max)}};
+  uint64_t slice = 0;  // 0: at once
+  if (slices.is_boolean()) {
+    slice = slices.get<bool>() ? kOverviewSliceCalls : 0;
+  } else if (!slices.is_null()) {
+    slice = whole(slices, "slices");
+    if (slice == 0) refuse("'options.slices' must be true, false or a number of calls from 1");
+  }
+  s.drop_overview();
+  if (slice == 0) return {{"overview", overview_json(overview_timeline(tl, n), max)}};
+  s.overviewing = std::make_unique<TimelineOverview>(tl, n);
+  s.overviewing_timeline = s.id;
+  s.overviewing_token += 1;
+  s.overviewing_slice = slice;
+  s.overviewing_max = max;
+  return overview_step(s);
+}
+
+json overview_more(Engine::State& s, const json& r, WireAnswer&) {
+  const json& token = field(r, "overviewing");
+  if (!s.overviewing || s.overviewing_timeline != s.id || !token.is_number() ||
+      token.get<double>() != s.overviewing_token)
+    refuse("the overview was given up (a newer overview, file or options replaced it)");
+  return overview_step(s);
 }
 
 }  // namespace scope_speedscope::engine

@@ -12,6 +12,7 @@
 #include "compare/aligned_runs.hpp"
 #include "engine/engine.hpp"
 #include "engine/wire.hpp"
+#include "export/overview.hpp"
 #include "timeline/timeline.hpp"
 
 namespace scope_speedscope {
@@ -57,7 +58,21 @@ struct Engine::State {
   // what fails in a step sends it back to the one read: engine.cpp).
   bool opening_read_before = true;
 
+  // An overview in slices (timeline-overview's options.slices, then
+  // timeline-overview-more) of the timeline `overviewing_timeline`;
+  // `overviewing_token` names it. A newer overview, a close, any open or
+  // timeline-complete drops it.
+  std::unique_ptr<TimelineOverview> overviewing;
+  int overviewing_timeline = 0;
+  int overviewing_token = 0;
+  uint64_t overviewing_slice = 0;  // calls a slice
+  std::optional<uint64_t> overviewing_max;
+
   bool comparing() const { return runs != nullptr; }
+  void drop_overview() {
+    overviewing.reset();
+    overviewing_timeline = 0;
+  }
   void drop_opening() {
     opening.reset();
     opening_inputs.clear();
@@ -68,6 +83,7 @@ struct Engine::State {
   }
   void close() {
     drop_opening();
+    drop_overview();
     runs.reset();
     a.reset();
     tl.reset();
@@ -104,6 +120,7 @@ json lateness(Engine::State& s, const json& r, WireAnswer& out);
 json compare_regions(Engine::State& s, const json& r, WireAnswer& out);
 json compare_partner(Engine::State& s, const json& r, WireAnswer& out);
 json overview(Engine::State& s, const json& r, WireAnswer& out);
+json overview_more(Engine::State& s, const json& r, WireAnswer& out);
 
 // The requests about files (files.cpp): what a file holds, its overview, the
 // filters checked, the files' documents.

@@ -96,6 +96,46 @@ std::size_t duration_bin(const std::vector<int64_t>& thresholds, uint64_t dur) {
 
 namespace {
 
+// Pass 1's findings set: the calls' first start `lo` and last covered end
+// `hi` (absolute), relative to the origin, and the bins placed; returns
+// how many. The overview's calls are counted already (at least one).
+std::size_t open_bins(Overview& o, int64_t lo, int64_t hi, std::size_t bins) {
+  // The origin is <= every start; saturate far ends.
+  o.first_start_ns = saturating_sub(lo, o.origin_ns);
+  o.last_end_ns = saturating_sub(hi, o.origin_ns);
+  const std::size_t count = place_bins(o, bins);
+  o.starts.assign(count, 0);
+  o.ends.assign(count, 0);
+  o.duration_counts.assign(kDurationEdges + 1, 0);
+  return count;
+}
+
+std::vector<int64_t> duration_thresholds() {
+  std::vector<int64_t> thresholds(kDurationEdges);
+  for (int j = 0; j < kDurationEdges; ++j) thresholds[j] = duration_edge_ns(j);
+  return thresholds;
+}
+
+// Pass 2, one call [s, en) (absolute ns): its time bins and duration.
+inline void bin_call(Overview& o, const std::vector<int64_t>& thresholds, int64_t s, int64_t en) {
+  const auto last = static_cast<int64_t>(o.starts.size()) - 1;
+  auto bin_of = [&](int64_t t) {
+    const int64_t b = (saturating_sub(t, o.origin_ns) - o.first_edge_ns) / o.bin_width_ns;
+    return static_cast<std::size_t>(std::min<int64_t>(b, last));
+  };
+  const bool lasts = en > s;
+  ++o.starts[bin_of(s)];
+  ++o.ends[bin_of(lasts ? en - 1 : s)];  // the last instant it covers
+  ++o.duration_counts[lasts ? duration_bin(thresholds,
+                                           static_cast<uint64_t>(en) - static_cast<uint64_t>(s))
+                            : 0];
+}
+
+void close_bins(Overview& o) {
+  while (o.duration_counts.size() > 1 && o.duration_counts.back() == 0)
+    o.duration_counts.pop_back();
+}
+
 // The overview of the calls `each(fn)` gives (fn(start, end), absolute ns),
 // whose run's first call is `origin`: two passes.
 template <class Each>
@@ -110,31 +150,11 @@ Overview overview_of(int64_t origin, std::size_t bins, Each&& each) {
     ++o.calls;
   });
   if (o.calls == 0) return o;
-  // Relative to the origin (the origin is <= every start; saturate far ends).
-  auto rel = [&](int64_t t) { return saturating_sub(t, o.origin_ns); };
-  o.first_start_ns = rel(lo);
-  o.last_end_ns = rel(hi);
-  const std::size_t count = place_bins(o, bins);
-  o.starts.assign(count, 0);
-  o.ends.assign(count, 0);
-  std::vector<int64_t> thresholds(kDurationEdges);
-  for (int j = 0; j < kDurationEdges; ++j) thresholds[j] = duration_edge_ns(j);
-  o.duration_counts.assign(kDurationEdges + 1, 0);
-  auto bin_of = [&](int64_t t) {
-    const int64_t b = (rel(t) - o.first_edge_ns) / o.bin_width_ns;
-    return static_cast<std::size_t>(std::min<int64_t>(b, static_cast<int64_t>(count) - 1));
-  };
+  open_bins(o, lo, hi, bins);
+  const std::vector<int64_t> thresholds = duration_thresholds();
   // Pass 2: time bins and durations.
-  each([&](int64_t s, int64_t en) {
-    const bool lasts = en > s;
-    ++o.starts[bin_of(s)];
-    ++o.ends[bin_of(lasts ? en - 1 : s)];  // the last instant it covers
-    ++o.duration_counts[lasts ? duration_bin(thresholds,
-                                             static_cast<uint64_t>(en) - static_cast<uint64_t>(s))
-                              : 0];
-  });
-  while (o.duration_counts.size() > 1 && o.duration_counts.back() == 0)
-    o.duration_counts.pop_back();
+  each([&](int64_t s, int64_t en) { bin_call(o, thresholds, s, en); });
+  close_bins(o);
   return o;
 }
 
@@ -151,23 +171,65 @@ Overview overview_run(const Run& run, const std::vector<int64_t>& ranks, const P
   });
 }
 
-Overview overview_timeline(const Timeline& tl, std::size_t bins) {
-  const auto origin = static_cast<int64_t>(static_cast<uint64_t>(tl.origin_ns()) -
-                                           static_cast<uint64_t>(tl.origin_in_run_ns()));
-  const auto absolute = [&](int64_t t) {
-    return static_cast<int64_t>(static_cast<uint64_t>(t) + static_cast<uint64_t>(tl.origin_ns()));
-  };
-  return overview_of(origin, bins, [&](auto&& fn) {
-    std::set<std::pair<int64_t, int64_t>> seen;  // (rank, lane): a rank listed twice counts once
-    for (std::size_t l = 0; l < tl.lanes().size(); ++l) {
-      const Timeline::LaneInfo& info = tl.lanes()[l];
-      if (!seen.emplace(info.rank, info.lane_id).second) continue;
-      for (uint32_t d = 0; d <= info.max_depth; ++d) {
-        const Timeline::DepthView v = tl.depth_view(l, d);
-        for (std::size_t i = 0; i < v.calls; ++i) fn(absolute(v.start(i)), absolute(v.end(i)));
-      }
+namespace {
+
+// A timeline time (ns from its origin) as the file's (absolute ns).
+int64_t absolute(const Timeline& tl, int64_t t) {
+  return static_cast<int64_t>(static_cast<uint64_t>(t) + static_cast<uint64_t>(tl.origin_ns()));
+}
+
+}  // namespace
+
+TimelineOverview::TimelineOverview(const Timeline& tl, std::size_t bins)
+    : tl_(tl), thresholds_(duration_thresholds()) {
+  overview_.origin_ns = static_cast<int64_t>(static_cast<uint64_t>(tl.origin_ns()) -
+                                             static_cast<uint64_t>(tl.origin_in_run_ns()));
+  // Pass 1 from each depth's ends: within a depth of a lane the calls do
+  // not overlap, so their starts and covered ends ascend.
+  std::set<std::pair<int64_t, int64_t>> seen;  // (rank, lane): a rank listed twice counts once
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (std::size_t l = 0; l < tl.lanes().size(); ++l) {
+    const Timeline::LaneInfo& info = tl.lanes()[l];
+    if (!seen.emplace(info.rank, info.lane_id).second) continue;
+    for (uint32_t d = 0; d <= info.max_depth; ++d) {
+      const Timeline::DepthView v = tl.depth_view(l, d);
+      if (v.calls == 0) continue;
+      depths_.emplace_back(l, d);
+      overview_.calls += v.calls;
+      lo = std::min(lo, absolute(tl, v.start(0)));
+      const std::size_t last = v.calls - 1;
+      hi = std::max(hi, covered_end(absolute(tl, v.start(last)), absolute(tl, v.end(last))));
     }
-  });
+  }
+  if (overview_.calls > 0) open_bins(overview_, lo, hi, bins);
+}
+
+bool TimelineOverview::step(uint64_t calls) {
+  while (calls > 0 && at_depth_ < depths_.size()) {
+    const Timeline::DepthView v =
+        tl_.depth_view(depths_[at_depth_].first, depths_[at_depth_].second);
+    const std::size_t stop =
+        at_call_ + static_cast<std::size_t>(std::min<uint64_t>(calls, v.calls - at_call_));
+    for (std::size_t i = at_call_; i < stop; ++i)
+      bin_call(overview_, thresholds_, absolute(tl_, v.start(i)), absolute(tl_, v.end(i)));
+    calls -= stop - at_call_;
+    done_ += stop - at_call_;
+    at_call_ = stop;
+    if (at_call_ == v.calls) {
+      ++at_depth_;
+      at_call_ = 0;
+    }
+  }
+  if (at_depth_ < depths_.size()) return false;
+  if (!closed_) close_bins(overview_);
+  closed_ = true;
+  return true;
+}
+
+Overview overview_timeline(const Timeline& tl, std::size_t bins) {
+  TimelineOverview job(tl, bins);
+  job.step(UINT64_MAX);
+  return job.overview();
 }
 
 Suggestion suggest_narrowing(const Overview& o, uint64_t max_events) {

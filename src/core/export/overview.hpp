@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/run.hpp"
@@ -46,6 +47,30 @@ Overview overview_run(const Run& run, const std::vector<int64_t>& ranks, const P
 // The same of an open timeline's calls (its ranks, include and exclude), from
 // its columns: the file is not read again.
 Overview overview_timeline(const Timeline& tl, std::size_t bins);
+
+// overview_timeline a slice at a time, so that an engine answers other
+// requests between the slices (timeline-overview's slices): what the bins
+// need is found from each depth's first and last call at once, then step()
+// bins the calls. The timeline must outlive it.
+class TimelineOverview {
+ public:
+  TimelineOverview(const Timeline& tl, std::size_t bins);
+  // Bins up to `calls` more calls; true once every call is in (then
+  // overview() is complete).
+  bool step(uint64_t calls);
+  uint64_t done() const { return done_; }
+  uint64_t total() const { return overview_.calls; }
+  const Overview& overview() const { return overview_; }
+
+ private:
+  const Timeline& tl_;
+  Overview overview_;
+  std::vector<int64_t> thresholds_;
+  std::vector<std::pair<std::size_t, uint32_t>> depths_;  // (lane, depth) with calls, to bin
+  std::size_t at_depth_ = 0, at_call_ = 0;
+  uint64_t done_ = 0;
+  bool closed_ = false;
+};
 
 // A narrowing that brings the selection within `max_events` (two a call).
 struct Suggestion {

@@ -752,6 +752,76 @@ TEST(Engine, a_provisional_timelines_download_is_the_files_export) {
       "scope-speedscope engine: 'options.provisional' must be true or false");
 }
 
+TEST(Engine, an_overview_in_slices_is_the_one_at_once_and_other_requests_go_between) {
+  Shell sh;
+  sh.files["file"] = fixture("ranks_imbalance_s3.h5");
+  ASSERT_EQ(sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", "all"}}}}).header["type"],
+            "result");
+  const Timeline tl = direct(sh.files["file"], {0, 1, 2, 3});
+  const json options = {{"bins", 37}, {"maxEvents", 40}};
+  const json whole_answer = engine::overview_json(overview_timeline(tl, 37), uint64_t{40});
+  const Asked at_once =
+      sh.ask({{"type", "timeline-overview"}, {"timeline", 1}, {"options", options}});
+  EXPECT_EQ(at_once.header["overview"], whole_answer);
+  uint64_t calls = 0;
+  for (const auto& l : tl.lanes()) calls += l.calls;
+  ASSERT_GT(calls, 30u);
+  json sliced = options;
+  sliced["slices"] = 13;
+  json a = sh.ask({{"type", "timeline-overview"}, {"timeline", 1}, {"options", sliced}}).header;
+  uint64_t done = 0;
+  while (a.value("pending", false)) {
+    done += 13;
+    EXPECT_EQ(a["done"], done);
+    EXPECT_EQ(a["total"], calls);
+    const json token = a["overviewing"];
+    // Other requests are answered between the slices.
+    const Asked fit = sh.ask({{"type", "timeline-fit"},
+                              {"timeline", 1},
+                              {"start", 0},
+                              {"end", tl.run_end_ns()},
+                              {"maxCalls", 5}});
+    EXPECT_EQ(fit.header["type"], "result") << fit.header.dump();
+    a = sh.ask({{"type", "timeline-overview-more"}, {"overviewing", token}}).header;
+  }
+  ASSERT_EQ(a["type"], "result") << a.dump();
+  EXPECT_EQ(done, (calls - 1) / 13 * 13);
+  EXPECT_EQ(a["overview"], whole_answer);
+  // `slices: true` is the engine's own slice (here all of it at once).
+  sliced["slices"] = true;
+  a = sh.ask({{"type", "timeline-overview"}, {"timeline", 1}, {"options", sliced}}).header;
+  EXPECT_EQ(a["overview"], whole_answer);
+
+  // A newer overview, a close or an open gives the one that goes on up.
+  const std::string given_up =
+      "scope-speedscope engine: the overview was given up (a newer overview, file or options "
+      "replaced it)";
+  const auto begin = [&]() {
+    sliced["slices"] = 1;
+    const json p =
+        sh.ask({{"type", "timeline-overview"}, {"timeline", 1}, {"options", sliced}}).header;
+    EXPECT_EQ(p["pending"], true) << p.dump();
+    return p["overviewing"];
+  };
+  const auto more = [&](const json& token) {
+    return sh.ask({{"type", "timeline-overview-more"}, {"overviewing", token}}).header;
+  };
+  const json first = begin();
+  const json second = begin();
+  EXPECT_NE(first, second);
+  EXPECT_EQ(more(first)["message"], given_up);
+  EXPECT_EQ(more(second)["done"], 2);
+  sh.ask({{"type", "timeline-close"}, {"timeline", 1}});
+  EXPECT_EQ(more(second)["message"], given_up);
+  sliced["slices"] = 0;
+  ASSERT_EQ(sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", {0}}}}}).header["type"],
+            "result");
+  EXPECT_EQ(sh.ask({{"type", "timeline-overview"}, {"timeline", 2}, {"options", sliced}})
+                .header["message"],
+            "scope-speedscope engine: 'options.slices' must be true, false or a number of calls "
+            "from 1");
+}
+
 TEST(Engine, a_bad_request_is_answered_with_what_is_wrong) {
   Shell sh;
   sh.files["file"] = fixture("ranks_imbalance_s3.h5");

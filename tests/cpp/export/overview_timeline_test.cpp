@@ -1,10 +1,11 @@
 // overview_timeline: the overview of an open timeline's calls, from its
 // columns, is overview_run's of the run with the timeline's ranks and
-// filters, field for field: on every readable one-file fixture case (every
-// rank, and one rank of several) and on seeded random runs of several ranks
-// and lanes, for seeded bin counts.
+// filters, field for field, at once and in slices (TimelineOverview): on every readable one-file
+// fixture case (every rank, and one rank of several) and on seeded random runs of several ranks and
+// lanes, for seeded bin counts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -17,16 +18,7 @@
 namespace scope_speedscope::test {
 namespace {
 
-void expect_same_overview(const scope_speedscope::Run& run, const std::vector<int64_t>& ranks,
-                          const Patterns& include, const Patterns& exclude, std::size_t bins) {
-  SCOPED_TRACE("bins " + std::to_string(bins) + ", " + std::to_string(ranks.size()) + " ranks");
-  TimelineOptions to;
-  to.ranks = ranks;
-  to.include = include;
-  to.exclude = exclude;
-  const Timeline tl = open_timeline(run, to);
-  const Overview want = overview_run(run, ranks, include, exclude, bins);
-  const Overview got = overview_timeline(tl, bins);
+void expect_overview_eq(const Overview& got, const Overview& want) {
   EXPECT_EQ(got.calls, want.calls);
   EXPECT_EQ(got.origin_ns, want.origin_ns);
   EXPECT_EQ(got.first_start_ns, want.first_start_ns);
@@ -36,6 +28,41 @@ void expect_same_overview(const scope_speedscope::Run& run, const std::vector<in
   EXPECT_EQ(got.starts, want.starts);
   EXPECT_EQ(got.ends, want.ends);
   EXPECT_EQ(got.duration_counts, want.duration_counts);
+}
+
+// The same overview a slice of `calls` at a time: each step bins exactly
+// that many more calls (the last one the rest), and only the last says so.
+void expect_same_in_slices(const Timeline& tl, std::size_t bins, const Overview& want,
+                           uint64_t calls) {
+  SCOPED_TRACE("slices of " + std::to_string(calls) + " calls");
+  TimelineOverview job(tl, bins);
+  EXPECT_EQ(job.total(), want.calls);
+  uint64_t steps = 0;
+  while (true) {
+    const uint64_t before = job.done();
+    const bool done = job.step(calls);
+    ++steps;
+    EXPECT_EQ(job.done(), std::min(before + calls, want.calls));
+    EXPECT_EQ(done, job.done() == want.calls);
+    if (done || steps > want.calls + 1) break;
+  }
+  EXPECT_EQ(steps, want.calls == 0 ? 1 : (want.calls + calls - 1) / calls);
+  EXPECT_TRUE(job.step(calls));  // once done, done
+  expect_overview_eq(job.overview(), want);
+}
+
+void expect_same_overview(const scope_speedscope::Run& run, const std::vector<int64_t>& ranks,
+                          const Patterns& include, const Patterns& exclude, std::size_t bins) {
+  SCOPED_TRACE("bins " + std::to_string(bins) + ", " + std::to_string(ranks.size()) + " ranks");
+  TimelineOptions to;
+  to.ranks = ranks;
+  to.include = include;
+  to.exclude = exclude;
+  const Timeline tl = open_timeline(run, to);
+  const Overview want = overview_run(run, ranks, include, exclude, bins);
+  expect_overview_eq(overview_timeline(tl, bins), want);
+  for (uint64_t calls : {uint64_t{1}, uint64_t{7}, uint64_t{1000}})
+    expect_same_in_slices(tl, bins, want, calls);
 }
 
 TEST(OverviewTimeline, seeded_runs_some_ranks_and_filters) {
