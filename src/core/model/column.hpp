@@ -4,7 +4,8 @@
 // another as raw memory (release/adopt): the timeline writes its 32-bit
 // starts over the 64-bit start column it took from the run, then keeps the
 // first half (timeline/build.cpp). Otherwise it behaves as a std::vector of T
-// for what the core uses: new elements are zero, growth doubles.
+// for what the core uses: new elements are zero (resize_for_overwrite
+// leaves them unwritten), growth doubles.
 #pragma once
 
 #include <algorithm>
@@ -79,6 +80,13 @@ class Column {
   void resize(std::size_t n, T value = T{}) {
     reserve(n);
     for (std::size_t i = size_; i < n; ++i) data_[i] = value;
+    size_ = n;
+  }
+  // Grows (or shrinks) to n elements without writing the new ones: for a
+  // caller that writes every one of them next (zeroing them first would
+  // touch the memory twice).
+  void resize_for_overwrite(std::size_t n) {
+    reserve(n);
     size_ = n;
   }
   void push_back(T value) {

@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "model/column.hpp"
 #include "read/h5_detail.hpp"
 #include "read/h5_filters.hpp"
 
@@ -40,6 +41,10 @@ unsigned machine_threads() { return std::max(1u, std::thread::hardware_concurren
 namespace h5 {
 
 namespace {
+
+// A chunk's bytes: grown without zeroing (every byte is written by the read
+// or a decoder, which fails unless it writes exactly the chunk).
+using Bytes = Column<unsigned char>;
 
 struct Filter {
   H5Z_filter_t id;
@@ -112,15 +117,14 @@ void unshuffle(const unsigned char* in, unsigned char* out, std::size_t bytes, u
 
 // One chunk's stored bytes through the filters, last applied first, into
 // `out` (chunk_bytes); "" or why not.
-std::string decode_chunk(const std::vector<Filter>& filters, unsigned mask,
-                         std::vector<unsigned char>& stored, std::vector<unsigned char>& spare,
-                         uint64_t chunk_bytes, unsigned char* out) {
-  std::vector<unsigned char>* at = &stored;
+std::string decode_chunk(const std::vector<Filter>& filters, unsigned mask, Bytes& stored,
+                         Bytes& spare, uint64_t chunk_bytes, unsigned char* out) {
+  Bytes* at = &stored;
   std::size_t size = stored.size();
   for (std::size_t k = filters.size(); k-- > 0;) {
     if ((mask >> k) & 1u) continue;  // not applied to this chunk
     const Filter& f = filters[k];
-    spare.resize(chunk_bytes);
+    spare.resize_for_overwrite(chunk_bytes);
     if (f.id == H5Z_FILTER_SHUFFLE) {
       if (size != chunk_bytes || f.element_size == 0) return "shuffled chunk of another size";
       if (f.element_size > 1) {
@@ -175,7 +179,7 @@ class ChunkBatches {
       if (H5Dget_chunk_storage_size(dset_, &offset, &stored) < 0 || stored == 0 ||
           stored > f_->size())
         return false;  // unwritten or damaged: HDF5 says which
-      slot.stored.resize(stored);
+      slot.stored.resize_for_overwrite(stored);
       uint32_t mask = 0;
       if (H5Dread_chunk(dset_, H5P_DEFAULT, &offset, &mask, slot.stored.data()) < 0) return false;
       slot.mask = mask;
@@ -187,7 +191,7 @@ class ChunkBatches {
         Slot& slot = slots_[s];
         const uint64_t values = std::min<uint64_t>(chunk_, n_ - slot.first);
         const bool direct = column != nullptr && values == chunk_;
-        if (!direct) slot.whole.resize(chunk_bytes);
+        if (!direct) slot.whole.resize_for_overwrite(chunk_bytes);
         unsigned char* to =
             direct ? reinterpret_cast<unsigned char*>(column + slot.first) : slot.whole.data();
         if (!decode_chunk(filters_, slot.mask, slot.stored, slot.spare, chunk_bytes, to).empty())
@@ -213,7 +217,7 @@ class ChunkBatches {
 
  private:
   struct Slot {
-    std::vector<unsigned char> stored, spare, whole;
+    Bytes stored, spare, whole;
     unsigned mask = 0;
     uint64_t first = 0;  // its first value
   };

@@ -237,13 +237,13 @@ std::vector<Timeline::Builder::LaneOf> Timeline::Builder::add_rank(int64_t rank,
       starts.resize(at - base);
       calls.resize(at - base);
       fill_block(named, b, starts.data(), base, calls.data(), base);
-    } else if (packing) {
+    } else if (packing) {  // fill_block writes every call of the block
       staged.resize(at - staged_at);
-      tl.call_.resize(at);
+      tl.call_.resize_for_overwrite(at);
       fill_block(named, b, staged.data(), staged_at, tl.call_.data(), 0);
     } else {
-      tl.built_start_.resize(at);
-      tl.call_.resize(at);
+      tl.built_start_.resize_for_overwrite(at);
+      tl.call_.resize_for_overwrite(at);
       fill_block(named, b, tl.built_start_.data(), 0, tl.call_.data(), 0);
     }
     out.push_back(

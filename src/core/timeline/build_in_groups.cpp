@@ -232,7 +232,7 @@ void Timeline::Builder::pack_staged(bool all) {
   while (k + G <= n || (all && k < n)) {
     const std::size_t m = std::min(G, n - k);
     const std::size_t first = tl.start_off_.size();
-    tl.start_off_.resize(first + m);
+    tl.start_off_.resize_for_overwrite(first + m);  // pack_group writes them
     tl.start_base_.push_back(pack_group(staged.data() + k, m, tl.start_off_.data() + first));
     k += m;
   }
