@@ -59,6 +59,12 @@
 //                          [--compressions gzip,zstd] [--job FILE] [--root DIR]
 //                          [--modes 'speedscope alone,page,page, zoom,page, zoom, unthrottled,page, open window,page, suggested narrowing']
 //
+// Environment: BENCH_MEMLOG=1 prints the memory of each process as it is
+// sampled; BENCH_REQUESTS=1, in 'page, all ranks', the requests the page
+// sent its engine worker after the pick, each with when it was sent and how
+// long its answer took; BENCH_WORKER_PROFILE=FILE, in the same mode, the
+// engine worker's CPU profile from the pick until All ranks is painted.
+//
 // Heavy: a 20 M-call run takes several GB. Run one benchmark at a time.
 
 import { execFileSync } from 'node:child_process';
@@ -216,8 +222,12 @@ async function measure(calls, path, mode, timeWindow = null) {
       for (const e of ['crash', 'close']) page.on(e, () => console.error(`bench: the page: ${e}`));
       page.on('framedetached', (f) => console.error(`bench: a frame detached: ${f.url().slice(0, 80)}`));
     }
+    // BENCH_REQUESTS=1: every request the page sends its engine worker timed
+    // (from its postMessage to the answer), those of All ranks printed.
+    if (process.env.BENCH_REQUESTS) await page.addInitScript(timeRequests);
     // A crashed viewer frame makes playwright call the page crashed; ask the page through the protocol.
     const cdp = await context.newCDPSession(page);
+    if (process.env.BENCH_WORKER_PROFILE) await watchWorkers(cdp);
     const ask = async (expression) =>
       (await cdp.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true })).result.value;
     const until = async (expression, limit = LIMIT_MS) => {
@@ -414,6 +424,64 @@ async function coldPick(page, path, ask, until) {
   return { timeline: chart === 'painted' ? painted - chosen : null, ...times };
 }
 
+// BENCH_WORKER_PROFILE=FILE: the engine worker profiled (Chrome DevTools
+// .cpuprofile) from the All ranks pick until the timeline is painted. The
+// page's workers are attached as they start (the engine worker is the
+// first); their protocol goes through the page's session.
+let engineWorker = null;
+let workerCdp = null;
+const workerReplies = new Map();
+let workerAsked = 0;
+async function watchWorkers(cdp) {
+  workerCdp = cdp;
+  cdp.on('Target.attachedToTarget', ({ sessionId, targetInfo }) => {
+    if (targetInfo.type === 'worker' && engineWorker === null) engineWorker = sessionId;
+  });
+  cdp.on('Target.receivedMessageFromTarget', ({ message }) => {
+    const m = JSON.parse(message);
+    workerReplies.get(m.id)?.(m.result ?? {});
+  });
+  await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+}
+async function workerProfiler(method) {
+  const call = async (name, params = {}) => {
+    const id = ++workerAsked;
+    const reply = new Promise((resolve) => workerReplies.set(id, resolve));
+    await workerCdp.send('Target.sendMessageToTarget', {
+      sessionId: engineWorker,
+      message: JSON.stringify({ id, method: name, params }),
+    });
+    return reply;
+  };
+  if (method === 'Profiler.start') {
+    await call('Profiler.enable');
+    await call('Profiler.setSamplingInterval', { interval: 1000 });
+  }
+  return call(method);
+}
+
+// In the page: window.benchRequests, each request to the engine worker
+// { type, at, ms } once answered (progress aside).
+function timeRequests() {
+  window.benchRequests = [];
+  const sent = new Map();
+  const watched = new WeakSet();
+  const send = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message, ...rest) {
+    if (!watched.has(this)) {
+      watched.add(this);
+      this.addEventListener('message', ({ data }) => {
+        const s = sent.get(data?.id);
+        if (!s || data.type === 'progress') return;
+        sent.delete(data.id);
+        window.benchRequests.push({ ...s, ms: performance.now() - s.at });
+      });
+    }
+    if (message?.type) sent.set(message.id, { type: message.type, at: performance.now() });
+    return send.call(this, message, ...rest);
+  };
+}
+
 // Mode 'page, all ranks': once the page settled on the file, All ranks.
 // t0: when the file was chosen (Date.now()).
 async function allRanks(page, ask, until, mem, t0) {
@@ -446,6 +514,7 @@ async function allRanksSteps(page, ask, until, mem, settled) {
   await page.getByTestId('options-toggle').click();
   await page.waitForTimeout(500);
   mem.since = 0;
+  if (process.env.BENCH_WORKER_PROFILE) await workerProfiler('Profiler.start');
   await ask(`(() => {
     window.benchPick = performance.now();
     document.querySelector('[data-testid=rank-all]').click();
@@ -456,6 +525,11 @@ async function allRanksSteps(page, ask, until, mem, settled) {
   const chart = await until(
     `(${mark('timeline-painted')} && 'painted') || (document.body.dataset.chart === 'failed' && 'failed')`,
   );
+  if (process.env.BENCH_WORKER_PROFILE) {
+    const { profile } = await workerProfiler('Profiler.stop');
+    writeFileSync(process.env.BENCH_WORKER_PROFILE, JSON.stringify(profile));
+    console.error(`bench: the engine worker's profile from the pick to the paint: ${process.env.BENCH_WORKER_PROFILE}`);
+  }
   out.allRanksPainted =
     chart === 'painted'
       ? await ask(
@@ -463,6 +537,12 @@ async function allRanksSteps(page, ask, until, mem, settled) {
         )
       : null;
   out.memoryAtPainted = mem.since;
+  if (process.env.BENCH_REQUESTS) {
+    const asked = await ask(
+      'JSON.stringify(window.benchRequests.filter((r) => r.at > window.benchPick).map((r) => [r.type, Math.round(r.at - window.benchPick), Math.round(r.ms)]))',
+    );
+    console.error(`bench: the engine's requests after the pick [type, sent at ms, answered in ms]: ${asked}`);
+  }
   // Of which the options' wait for more ticks (a debounce) before the timeline starts opening.
   out.allRanksStarted = await ask(
     `performance.getEntriesByName('scope-speedscope:timeline-start').at(-1).startTime - window.benchPick`,

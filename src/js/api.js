@@ -257,6 +257,14 @@ class ScopeSpeedscope {
     return JSON.parse(new TextDecoder().decode(concatChunks(output.chunks)));
   }
 
+  /**
+   * The largest File or Blob read whole (one read, handed to the core as
+   * bytes); larger ones are read lazily (createScopeSpeedscope's option).
+   */
+  get readWholeBytes() {
+    return this.#readWholeBytes;
+  }
+
   /** Bytes of WebAssembly memory in use (it grows, never shrinks). */
   get wasmMemoryBytes() {
     return this.#live().HEAPU8.buffer.byteLength;

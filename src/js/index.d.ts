@@ -619,6 +619,12 @@ export interface ScopeSpeedscope {
   /** Bytes of WebAssembly memory (grows on demand, never shrinks). */
   readonly wasmMemoryBytes: number;
   /**
+   * The largest File or Blob read whole (one read, its bytes handed to the
+   * core); larger ones are read lazily. createScopeSpeedscope's
+   * `readWholeBytes` (default 256 MiB).
+   */
+  readonly readWholeBytes: number;
+  /**
    * What a file holds. Reads the region table, the rank/region index and the
    * lane columns, not the calls' times (a few MB of a 1.5 GB job; schema 1
    * is read whole): damage in the times is reported by the export or
