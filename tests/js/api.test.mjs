@@ -196,7 +196,7 @@ describe('scope-speedscope JS API', () => {
     assert.equal(sp.wasmMemoryBytes, before);
   });
 
-  it('says how large a File it reads whole: 256 MiB, or createScopeSpeedscope\'s readWholeBytes', async () => {
+  it("says how large a File it reads whole: 256 MiB, or createScopeSpeedscope's readWholeBytes", async () => {
     assert.equal(sp.readWholeBytes, 256 * 1024 * 1024);
     assert.equal((await createScopeSpeedscope({ readWholeBytes: 1234 })).readWholeBytes, 1234);
   });
