@@ -11,7 +11,7 @@
 //   request(type, payload)   a job (inspect, check, overview, convert): one at a time,
 //                            a newer one cancels the running one;
 //   open / openComparison    a timeline (closing the open one);
-//   exportDocument           the open timeline written as a document;
+//   exportDocument           the open timeline written as a document (in slices);
 //   overview                 the open timeline's overview, in slices;
 //   query(type, payload)     a question to the open timeline (bars, stack, regions, ...).
 // A new selection resets it (reset(): a fresh engine when anything runs).
@@ -22,6 +22,7 @@
 // a fresh one (the open timeline goes with it: onRestart says why).
 
 const OPENS = new Set(['timeline-open', 'timeline-compare-open', 'timeline-open-more']);
+const EXPORTS = new Set(['timeline-export', 'timeline-export-more']);
 
 // The version of docs/engine-protocol.md this page speaks; the engine's
 // 'init' reply says its own (a service worker may serve an older page).
@@ -37,6 +38,8 @@ export class EngineClient {
   #holds = false; // the engine holds an open timeline
   #opens = 0; // bumps with every open and every cancel: a sliced open older than it stops
   #overviews = 0; // bumps with every overview and every cancel: a sliced overview older than it stops
+  #exports = 0; // bumps with every download and every abandon: a sliced download older than it stops
+  #exportSlices; // events a slice of a download (true: the engine's), or 0: at once
   #watch; // whether a request that reports nothing for its limit is given up
   onRestart = null; // called with the reason after the engine was replaced
 
@@ -44,9 +47,12 @@ export class EngineClient {
   // engine that cannot report progress (a server's, over HTTP: a long open
   // there sends nothing until its answer, and the requests behind it wait
   // their turn); it is given up when its connection fails instead.
-  constructor(create, { watch = true } = {}) {
+  // exportSlices: downloads in slices of that many events (true: the
+  // engine's own size; 0: in one request, a server's).
+  constructor(create, { watch = true, exportSlices = 0 } = {}) {
     this.#create = create;
     this.#watch = watch;
+    this.#exportSlices = exportSlices;
   }
 
   // Starts the engine; resolves with its 'init' reply ({ version, features } or an error).
@@ -127,9 +133,25 @@ export class EngineClient {
   }
 
   // The open timeline (or a narrowing of it) as a speedscope document:
-  // convert's reply, or 'refused'; watched as opening is.
-  exportDocument(timeline, options, { onProgress = null, limitMs = 60_000 } = {}) {
-    return this.#send({ type: 'timeline-export', timeline, options }, { onProgress, limitMs });
+  // convert's reply, or 'refused'; watched as opening is. Of the page's own
+  // engine in slices (timeline-export-more): its other requests are
+  // answered in between, and abandoning it stops it after the slice that
+  // runs (timeline-export-cancel).
+  async exportDocument(timeline, options, { onProgress = null, limitMs = 60_000 } = {}) {
+    const mine = ++this.#exports;
+    const sliced = this.#exportSlices ? { ...options, slices: this.#exportSlices } : options;
+    const watch = { onProgress, limitMs };
+    let reply = await this.#send({ type: 'timeline-export', timeline, options: sliced }, watch);
+    let exporting = null;
+    while (reply.type === 'result' && reply.pending) {
+      exporting = reply.exporting;
+      onProgress?.({ phase: 'write', done: Math.floor(reply.done / 2), total: Math.floor(reply.total / 2) });
+      if (mine !== this.#exports) break;
+      reply = await this.#send({ type: 'timeline-export-more', exporting }, watch);
+    }
+    if (reply.type !== 'cancelled' && !reply.pending) return reply;
+    if (exporting !== null) this.#send({ type: 'timeline-export-cancel', exporting }, {});
+    return { type: 'cancelled' };
   }
 
   // The open timeline's overview (timeline-overview), in slices: the engine
@@ -153,7 +175,8 @@ export class EngineClient {
 
   // Stops waiting for a running export: it resolves 'cancelled' at once.
   abandonExport() {
-    for (const [id, job] of this.#pending) if (job.type === 'timeline-export') this.#drop(id, job);
+    ++this.#exports;
+    for (const [id, job] of this.#pending) if (EXPORTS.has(job.type)) this.#drop(id, job);
   }
 
   // Cancels the running job: dropped while the engine holds a timeline
@@ -193,6 +216,7 @@ export class EngineClient {
   reset() {
     ++this.#opens;
     ++this.#overviews;
+    ++this.#exports;
     if (this.#pending.size) this.#replace('cancelled', { type: 'cancelled' });
   }
 

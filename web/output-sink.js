@@ -13,7 +13,8 @@ const BLOCK = 16 * 1024 * 1024;
 
 // Progress in the units the page shows: the writer counts speedscope events,
 // two per call (an open and a close); the page counts calls.
-// post(message): the worker's postMessage.
+// post(message): the worker's postMessage. report.id: the request reported
+// on (a download in slices moves it to each slice's request).
 export function progressReporter(id, post) {
   let last = 0;
   let lastPhase = null;
@@ -26,7 +27,7 @@ export function progressReporter(id, post) {
     lastPhase = phase;
     if (phase === 'write') {
       post({
-        id,
+        id: report.id,
         type: 'progress',
         phase,
         output,
@@ -35,11 +36,12 @@ export function progressReporter(id, post) {
         unit: 'calls',
       });
     } else if (phase === 'reconstruct') {
-      post({ id, type: 'progress', phase, done, total, unit: 'ranks' });
+      post({ id: report.id, type: 'progress', phase, done, total, unit: 'ranks' });
     } else {
-      post({ id, type: 'progress', phase, done, total, unit: 'fraction' });
+      post({ id: report.id, type: 'progress', phase, done, total, unit: 'fraction' });
     }
   };
+  report.id = id;
   report.output = (name) => {
     output = name;
   };

@@ -18,8 +18,11 @@ export const params = new URLSearchParams(window.location.search);
 // timeline and writes the downloads.
 // Served by `scope-speedscope serve RUN.h5`: the server's native engine,
 // which reports no progress (so no request of it is given up for silence).
+// Its downloads are written in slices (?export-events=N: N events a slice,
+// tests); a server's in one request.
 export const engine = new EngineClient(SERVED ? createRemoteEngine : site.createWorker, {
   watch: !SERVED,
+  exportSlices: SERVED ? 0 : Number(params.get('export-events')) || true,
 });
 
 export const viewer = new Viewer({

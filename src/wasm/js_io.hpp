@@ -107,6 +107,7 @@ class JsOutputTarget final : public ss::OutputTarget {
     call_sink(sink_, "open", path);
     return writer_;
   }
+  ss::Sink& resume() override { return writer_; }  // the JS sink keeps its open output
   void close() override { call_sink(sink_, "close"); }
   void commit() override { call_sink(sink_, "commit"); }
   void abort() noexcept override {

@@ -347,12 +347,14 @@ class CollectTarget final : public OutputTarget {
     docs.emplace_back();
     return docs.back();
   }
+  Sink& resume() override { return docs.back(); }
   void close() override {}
   void commit() override { committed = true; }
-  void abort() noexcept override {}
+  void abort() noexcept override { ++aborts; }
   std::vector<std::string> names;
   std::vector<StringSink> docs;
   bool committed = false;
+  int aborts = 0;
 };
 
 struct SliceSpec {

@@ -81,7 +81,7 @@ describe('engine client: a dropped request', () => {
     const exported = client.exportDocument(1, { filepath: 'x.json' });
     const regions = client.query('regions', { timeline: 1 });
     client.abandonExport();
-    assert.deepEqual(await exported, { id: 1, type: 'cancelled' });
+    assert.deepEqual(await exported, { type: 'cancelled' });
     assert.deepEqual(cancelled, [1]);
     made[0].asked.shift(); // the export's answer never comes
     made[0].answer({ type: 'result', regions: [] });
@@ -224,5 +224,70 @@ describe('engine client: an overview in slices', () => {
     }
     assert.equal(worker.terminated, false);
     assert.equal(made.length, 1);
+  });
+});
+
+describe('engine client: a download in slices', () => {
+  const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+  test('asks its own engine for slices, goes on with timeline-export-more; other questions go between', async () => {
+    const { create, made } = standIn();
+    const client = new EngineClient(create, { exportSlices: true });
+    await client.start();
+    const worker = made[0];
+    const progress = [];
+    const exported = client.exportDocument(2, { filepath: 'x.json' }, { onProgress: (p) => progress.push(p) });
+    await tick();
+    assert.deepEqual(worker.asked[0].options, { filepath: 'x.json', slices: true });
+    worker.answer({ type: 'result', pending: true, exporting: 3, done: 40, total: 100 });
+    await tick();
+    const bars = client.query('bars', { timeline: 2 });
+    assert.deepEqual(
+      worker.asked.map((m) => [m.type, m.exporting]),
+      [
+        ['timeline-export-more', 3],
+        ['timeline-bars', undefined],
+      ],
+    );
+    worker.answer({ type: 'result', pending: true, exporting: 3, done: 80, total: 100 });
+    worker.answer({ type: 'result', bars: [] });
+    assert.equal((await bars).type, 'result');
+    await tick();
+    worker.answer({ type: 'result', outputs: ['x.json'] });
+    const reply = await exported;
+    assert.equal(reply.type, 'result');
+    assert.deepEqual(reply.outputs, ['x.json']);
+    // The page counts calls: two events a call.
+    assert.deepEqual(progress, [
+      { phase: 'write', done: 20, total: 50 },
+      { phase: 'write', done: 40, total: 50 },
+    ]);
+  });
+
+  test('abandoned between slices, it is given up after the slice that runs: timeline-export-cancel', async () => {
+    const { create, made } = standIn();
+    const client = new EngineClient(create, { exportSlices: 1000 });
+    await client.start();
+    const worker = made[0];
+    const exported = client.exportDocument(2, {});
+    await tick();
+    assert.equal(worker.asked[0].options.slices, 1000);
+    worker.answer({ type: 'result', pending: true, exporting: 5, done: 1000, total: 9000 });
+    await tick();
+    client.abandonExport(); // while the next slice runs
+    assert.deepEqual(await exported, { type: 'cancelled' });
+    worker.answer({ type: 'result', pending: true, exporting: 5, done: 2000, total: 9000 }); // dropped
+    await tick();
+    assert.deepEqual(
+      worker.asked.map((m) => [m.type, m.exporting]),
+      [['timeline-export-cancel', 5]],
+    );
+    assert.equal(worker.terminated, false);
+    // A server's engine (exportSlices 0) is asked in one request.
+    const served = new EngineClient(create, { watch: false });
+    await served.start();
+    served.exportDocument(2, { filepath: 'y.json' });
+    await tick();
+    assert.deepEqual(made[1].asked[0].options, { filepath: 'y.json' });
   });
 });

@@ -76,12 +76,9 @@ describe('the first view, provisional then complete', { timeout: 300_000 }, () =
     });
   }
 
-  // The download of rank 0 of 4 reads ranks 1 to 3 to check them: a slice at
-  // a time (timeline-check, ?check-calls=1: one rank each), each its own
-  // request to the engine, so the timeline's requests are answered between
-  // them; the export after them reads nothing more and is the CLI's.
-  test("the ranks a download checks are read a slice at a time; the download is the CLI's", async () => {
-    const file = 'ranks_imbalance_s3.h5';
+  // A new page at `query` that records the types of the requests it sends
+  // its engine (window.sentTypes), `file` picked there.
+  async function pickWatched(query, file) {
     const page = await browser.context.newPage();
     await page.addInitScript(() => {
       window.sentTypes = [];
@@ -91,13 +88,14 @@ describe('the first view, provisional then complete', { timeout: 300_000 }, () =
         return send.call(this, message, ...rest);
       };
     });
-    await page.goto(`${browser.server.url}?check-calls=1`);
+    await page.goto(`${browser.server.url}${query}`);
     await converterReady(page);
     assert.equal(await pick(page, [file]), 'done');
-    const sent = await page.evaluate(() => window.sentTypes);
-    const checks = sent.filter((t) => t === 'timeline-check').length;
-    assert.equal(checks, 3, sent.join(' '));
-    assert.ok(sent.lastIndexOf('timeline-check') < sent.indexOf('timeline-export'), sent.join(' '));
+    return { page, sent: await page.evaluate(() => window.sentTypes) };
+  }
+
+  // The page's download of `file` is the native CLI's export, byte for byte.
+  async function assertCliDownload(page, file) {
     const dir = mkdtempSync(join(tmpdir(), 'first-view-'));
     try {
       const made = spawnSync(nativeCli, [join(fixtures, 'h5', file), '-o', dir, '--quiet']);
@@ -108,6 +106,30 @@ describe('the first view, provisional then complete', { timeout: 300_000 }, () =
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }
+
+  // The download of rank 0 of 4 reads ranks 1 to 3 to check them: a slice at
+  // a time (timeline-check, ?check-calls=1: one rank each), each its own
+  // request to the engine, so the timeline's requests are answered between
+  // them; the export after them reads nothing more and is the CLI's.
+  test("the ranks a download checks are read a slice at a time; the download is the CLI's", async () => {
+    const file = 'ranks_imbalance_s3.h5';
+    const { page, sent } = await pickWatched('?check-calls=1', file);
+    const checks = sent.filter((t) => t === 'timeline-check').length;
+    assert.equal(checks, 3, sent.join(' '));
+    assert.ok(sent.lastIndexOf('timeline-check') < sent.indexOf('timeline-export'), sent.join(' '));
+    await assertCliDownload(page, file);
+    await page.close();
+  });
+
+  // The download written in slices (?export-events=4: a block of calls a
+  // request, timeline-export-more): the same bytes as the CLI's.
+  test("a download written a slice at a time is the CLI's", async () => {
+    const file = 'ranks_imbalance_s3.h5';
+    const { page, sent } = await pickWatched('?export-events=4', file);
+    assert.ok(sent.filter((t) => t === 'timeline-export-more').length >= 1, sent.join(' '));
+    assert.ok(!sent.includes('timeline-export-cancel'), sent.join(' '));
+    await assertCliDownload(page, file);
     await page.close();
   });
 });

@@ -23,6 +23,11 @@ let again = null;
 // { inputs (held as bytes, below), files (the Files, for a download) }.
 let opening = null;
 
+// A download written in slices (timeline-export's options.slices, then
+// timeline-export-more): its sink, outputs and progress across its
+// requests; dropped when it ends, is given up or another open replaces it.
+let exporting = null;
+
 // A sliced open's inputs read once and held as bytes while it goes on,
 // where the package reads them whole anyway (up to its readWholeBytes):
 // each timeline-open-more would read the File again (the 96 M-call job's
@@ -87,6 +92,10 @@ function ioOf(data, post) {
     const { sink, outputs } = blobSink(onProgress);
     return { inputs: again ?? {}, onProgress, sink, outputs, names: [] };
   }
+  if (data.type === 'timeline-export-more' && exporting) {
+    exporting.onProgress.id = data.id;
+    return { inputs: again ?? {}, ...exporting, names: [] };
+  }
   return { inputs: {}, names: [] };
 }
 
@@ -101,6 +110,8 @@ export async function timelineRequest(sp, data, post, errorOf) {
   if (OPENS.has(type) && data.options?.slices) io.inputs = heldWhole(sp, io.inputs);
   if (OPENS.has(type) || type === 'timeline-close') again = null;
   if (OPENS.has(type) || type === 'timeline-close' || type === 'timeline-open-cancel') opening = null;
+  if (OPENS.has(type) || type === 'timeline-close' || type === 'timeline-export' || type === 'timeline-export-cancel')
+    exporting = null; // its blobs go with it
   let answer;
   try {
     answer = sp.engineRequest(request, io);
@@ -109,6 +120,8 @@ export async function timelineRequest(sp, data, post, errorOf) {
     return;
   }
   const going = answer.type === 'result' && answer.pending;
+  const download = type === 'timeline-export' || type === 'timeline-export-more';
+  if (download) exporting = going ? { onProgress: io.onProgress, sink: io.sink, outputs: io.outputs } : null;
   if (type === 'timeline-open-more' && !going) {
     if (answer.type === 'result' && answer.unreadRanks?.length) again = opening?.files ?? null;
     opening = null;
@@ -120,7 +133,7 @@ export async function timelineRequest(sp, data, post, errorOf) {
     post({ id, ...answer, file, trap: false });
   } else if (answer.type === 'refused') {
     post({ id, ...answer });
-  } else if (type === 'timeline-export') {
+  } else if (download && !going) {
     again = null;
     post({ id, type: 'result', outputs: io.outputs });
   } else {

@@ -406,6 +406,7 @@ bool complete(Engine::State& s, const EngineIo& io) {
   Timeline exact =
       open_one(s.inputs, opts, io, false, sources_of(s.open_request) ? &warnings : nullptr);
   s.drop_overview();  // of the timeline replaced here
+  s.drop_export();
   const bool changed = exact.frames() != s.tl->frames();
   s.tl.emplace(std::move(exact));
   prepare(*s.tl);
@@ -577,6 +578,43 @@ json check_request(Engine::State& s, const json& r, const EngineIo& io) {
   return {{"ok", ok}, {"checked", ok ? ranks : std::vector<int64_t>{}}, {"left", ok ? left : 0}};
 }
 
+// How many events a slice of a download writes (timeline-export's
+// options.slices: true, or a whole number; 0: at once). True: about a
+// tenth of a second in the wasm engine (bench/export-slices.mjs).
+constexpr uint64_t kExportSliceEvents = 2'000'000;
+
+uint64_t export_slice_of(const json& options) {
+  const json& slices = field(options, "slices");
+  if (slices.is_null()) return 0;
+  if (slices.is_boolean()) return slices.get<bool>() ? kExportSliceEvents : 0;
+  const uint64_t n = whole(slices, "slices");
+  if (n == 0) refuse("'options.slices' must be true, false or a number of events from 1");
+  return n;
+}
+
+// The sliced download's next slice: how far it is, or the files written.
+// The output lent by this request is taken back before it ends.
+json export_step(Engine::State& s) {
+  bool done = false;
+  try {
+    done = s.exporting->step(s.exporting_slice);
+  } catch (...) {
+    s.drop_export();
+    throw;
+  }
+  if (!done) {
+    s.exporting_target->lend(nullptr);
+    s.exporting_progress = nullptr;
+    return {{"pending", true},
+            {"exporting", s.exporting_token},
+            {"done", s.exporting->done()},
+            {"total", s.exporting->total()}};
+  }
+  json files = s.exporting->written();
+  s.drop_export();
+  return {{"files", std::move(files)}};
+}
+
 json export_document(Engine::State& s, const json& r, const EngineIo& io) {
   timeline_of(s, r);
   // A provisional timeline's order may not be the file's: made exact
@@ -602,8 +640,51 @@ json export_document(Engine::State& s, const json& r, const EngineIo& io) {
     if (!all_checked) check_ranks(s, io, ranks, io.progress);
     s.rest_read = true;
   };
-  return {{"files", export_timeline(tl, filepath, opts, *io.output, read_rest)}};
+  const uint64_t slice = export_slice_of(options);
+  s.drop_export();
+  if (slice == 0) return {{"files", export_timeline(tl, filepath, opts, *io.output, read_rest)}};
+  s.exporting_target = std::make_unique<RelayTarget>();
+  s.exporting_target->lend(io.output);
+  s.exporting_progress = io.progress;
+  opts.progress = [&s](std::string_view phase, uint64_t done, uint64_t total) {
+    if (s.exporting_progress) s.exporting_progress(phase, done, total);
+  };
+  try {
+    s.exporting = begin_timeline_export(tl, filepath, opts, *s.exporting_target, read_rest);
+  } catch (...) {
+    s.drop_export();
+    throw;
+  }
+  s.exporting_timeline = s.id;
+  s.exporting_token += 1;
+  s.exporting_slice = slice;
+  return export_step(s);
 }
+
+}  // namespace
+
+// timeline-export-more: the sliced download named by `exporting` goes on a
+// slice, written to this request's output.
+json export_more(Engine::State& s, const json& r, const EngineIo& io) {
+  const json& token = field(r, "exporting");
+  if (!s.exporting || s.exporting_timeline != s.id || !token.is_number() ||
+      token.get<double>() != s.exporting_token)
+    refuse("the download was given up (a newer download, file or options replaced it)");
+  if (!io.output) refuse("this engine has nowhere to write a download");
+  s.exporting_target->lend(io.output);
+  s.exporting_progress = io.progress;
+  return export_step(s);
+}
+
+// timeline-export-cancel: the sliced download named by `exporting` given
+// up, its outputs aborted.
+json export_cancel(Engine::State& s, const json& r) {
+  const json& token = field(r, "exporting");
+  if (s.exporting && token.is_number() && token.get<double>() == s.exporting_token) s.drop_export();
+  return json::object();
+}
+
+namespace {
 
 using Query = json (*)(Engine::State&, const json&, WireAnswer&);
 
@@ -650,6 +731,8 @@ json answer(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out
   if (t == "timeline-open-more") return open_more_request(s, r, io, out);
   if (t == "timeline-open-cancel") return open_cancel(s, r);
   if (t == "timeline-export") return export_document(s, r, io);
+  if (t == "timeline-export-more") return export_more(s, r, io);
+  if (t == "timeline-export-cancel") return export_cancel(s, r);
   if (t == "timeline-check") return check_request(s, r, io);
   if (t == "inspect") return inspect(r, io);
   if (t == "check") return check(r);

@@ -11,11 +11,51 @@
 
 #include "compare/aligned_runs.hpp"
 #include "engine/engine.hpp"
+#include "engine/request.hpp"
 #include "engine/wire.hpp"
+#include "export/export.hpp"
 #include "export/overview.hpp"
 #include "timeline/timeline.hpp"
 
 namespace scope_speedscope {
+
+// A sliced download's target across its requests: each request lends its
+// own output (the shell's, over the same sink), and the bytes go to the one
+// lent now; between requests none is lent.
+class RelayTarget final : public OutputTarget {
+ public:
+  void lend(OutputTarget* to) {
+    to_ = to;
+    relay_.to = to != nullptr && opened_ ? &to->resume() : nullptr;
+  }
+  Sink& open(const std::string& path) override {
+    relay_.to = &lent().open(path);
+    opened_ = true;
+    return relay_;
+  }
+  void close() override {
+    lent().close();
+    opened_ = false;
+    relay_.to = nullptr;
+  }
+  void commit() override { lent().commit(); }
+  void abort() noexcept override {
+    if (to_ != nullptr) to_->abort();
+  }
+
+ private:
+  struct Relay final : Sink {
+    Sink* to = nullptr;
+    void write(const char* data, std::size_t size) override { to->write(data, size); }
+  };
+  OutputTarget& lent() {
+    if (to_ == nullptr) engine::refuse("this request has nowhere to write a download");
+    return *to_;
+  }
+  OutputTarget* to_ = nullptr;
+  Relay relay_;
+  bool opened_ = false;
+};
 
 struct Engine::State {
   int next_id = 1;
@@ -68,7 +108,24 @@ struct Engine::State {
   uint64_t overviewing_slice = 0;  // calls a slice
   std::optional<uint64_t> overviewing_max;
 
+  // A download in slices (timeline-export's options.slices, then
+  // timeline-export-more) of the timeline `exporting_timeline`; a close,
+  // any open, timeline-complete or a newer download gives it up (its
+  // outputs aborted).
+  std::unique_ptr<RelayTarget> exporting_target;
+  std::unique_ptr<ExportJob> exporting;  // destroyed before its target
+  int exporting_timeline = 0;
+  int exporting_token = 0;
+  uint64_t exporting_slice = 0;  // events a slice
+  Progress exporting_progress;   // the request's that goes on
+
   bool comparing() const { return runs != nullptr; }
+  void drop_export() {
+    exporting.reset();
+    exporting_target.reset();
+    exporting_timeline = 0;
+    exporting_progress = nullptr;
+  }
   void drop_overview() {
     overviewing.reset();
     overviewing_timeline = 0;
@@ -84,6 +141,7 @@ struct Engine::State {
   void close() {
     drop_opening();
     drop_overview();
+    drop_export();
     runs.reset();
     a.reset();
     tl.reset();
@@ -121,6 +179,10 @@ json compare_regions(Engine::State& s, const json& r, WireAnswer& out);
 json compare_partner(Engine::State& s, const json& r, WireAnswer& out);
 json overview(Engine::State& s, const json& r, WireAnswer& out);
 json overview_more(Engine::State& s, const json& r, WireAnswer& out);
+
+// A download in slices (engine.cpp): the next slice of the one that goes on.
+json export_more(Engine::State& s, const json& r, const EngineIo& io);
+json export_cancel(Engine::State& s, const json& r);
 
 // The requests about files (files.cpp): what a file holds, its overview, the
 // filters checked, the files' documents.

@@ -12,6 +12,11 @@
 
 namespace scope_speedscope {
 
+Sink& OutputTarget::resume() {
+  throw Error(Msg::internal,
+              {{"detail", "scope-speedscope: this engine writes a download in one request"}});
+}
+
 // ---- export_speedscope -------------------------------------------------------
 
 namespace {
@@ -79,74 +84,103 @@ ProfileSet reconstructed(const Run& run, const std::vector<uint32_t>& regions,
   return set;
 }
 
-std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::string& filepath,
-                                     const ExportOptions& options, OutputTarget& target,
-                                     const ProfilesOf& profiles_of) {
-  if (runs.empty()) throw Error(Msg::no_profiling_data);
-  const std::vector<std::vector<int64_t>> ranks_of_run = ranks_of_runs(runs, options);
-  uint64_t steps = 0;  // progress: a step a rank of a run
-  for (const auto& ranks : ranks_of_run) steps += ranks.size();
-  const Narrowing& narrowing = options.narrowing;
+}  // namespace
 
-  std::vector<std::string> display;
-  display.reserve(runs.size());
-  for (const Run& run : runs) display.push_back(run.display_label());
-  const std::vector<std::string> labels = unique_labels(display);
-
-  // scope-profiler names files after validating every run; keep that order
-  // of errors while writing run by run.
-  std::vector<std::string> paths;
-  std::optional<Error> naming_error;
-  try {
-    paths = output_paths(filepath, labels);
-  } catch (const Error& e) {
-    naming_error = e;
+// export_speedscope's run after run, a document at a time and each document
+// a slice of events at a time (ExportJob::step): every rule of the export
+// lives here once, whether it is written at once or in slices.
+struct ExportJob::State {
+  State(std::vector<Run> owned_runs, const std::vector<Run>* given, const std::string& filepath,
+        const ExportOptions& opts, OutputTarget& out, ProfilesOf of)
+      : owned(std::move(owned_runs)),
+        runs(given != nullptr ? *given : owned),
+        options(opts),
+        target(out),
+        profiles_of(std::move(of)) {
+    if (runs.empty()) throw Error(Msg::no_profiling_data);
+    ranks_of_run = ranks_of_runs(runs, options);
+    for (const auto& ranks : ranks_of_run) steps += ranks.size();
+    std::vector<std::string> display;
+    display.reserve(runs.size());
+    for (const Run& run : runs) display.push_back(run.display_label());
+    labels = unique_labels(display);
+    // scope-profiler names files after validating every run; keep that
+    // order of errors while writing run by run.
+    try {
+      paths = output_paths(filepath, labels);
+    } catch (const Error& e) {
+      naming_error = e;
+    }
   }
 
-  std::vector<std::string> written;
-  bool narrowed_away = false;  // narrowing left nothing of calls the selection had
-  uint64_t step = 0;
-  for (std::size_t i = 0; i < runs.size(); ++i) {
+  // Run `next`'s document begun (its output opened, its writer made), or
+  // skipped when it writes nothing; false once every run was seen.
+  bool begin_next() {
+    for (; next < runs.size(); ++next) {
+      const std::size_t i = next;
+      try {
+        const Run& original = runs[i];
+        const std::vector<int64_t>& ranks = ranks_of_run[i];
+        std::vector<uint32_t> regions =
+            selected_regions(original, options.include, options.exclude);
+        // Narrowing: from here on, the run is the file holding only the kept calls.
+        narrowed.reset();
+        if (options.narrowing.active())
+          narrowed.emplace(narrow_run(original, regions, options.narrowing));
+        const Run& run = narrowed ? *narrowed : original;
+        regions = order_regions(run, std::move(regions));
+        selected = profiles_of && !narrowed
+                       ? profiles_of(run, regions, ranks)
+                       : reconstructed(run, regions, ranks, options, step, steps);
+        if (selected.named.empty()) {  // a run without calls is skipped
+          if (narrowed && selection_calls(original, regions, ranks) > 0) narrowed_away = true;
+          continue;
+        }
+        if (naming_error) {
+          written.push_back("");
+          continue;
+        }
+        Sink& sink = target.open(paths[i]);
+        writer = std::make_unique<DocumentWriter>(sink, run, labels[i], selected.named,
+                                                  options.flush_size, options.progress,
+                                                  options.source_locations);
+        ++next;
+        return true;
+      } catch (Error& e) {
+        if (e.kind() != ErrorKind::io) e.in_file(runs[i].path);  // not the output's failures
+        throw;
+      }
+    }
+    return false;
+  }
+
+  // The document begun written on; whether it is complete (then closed).
+  bool write(uint64_t events) {
+    const std::size_t i = next - 1;
     try {
-      const Run& original = runs[i];
-      const std::vector<int64_t>& ranks = ranks_of_run[i];
-      std::vector<uint32_t> regions = selected_regions(original, options.include, options.exclude);
-      // Narrowing: from here on, the run is the file holding only the kept calls.
-      std::optional<Run> narrowed;
-      if (narrowing.active()) narrowed.emplace(narrow_run(original, regions, narrowing));
-      const Run& run = narrowed ? *narrowed : original;
-      regions = order_regions(run, std::move(regions));
-      const ProfileSet selected = profiles_of && !narrowed
-                                      ? profiles_of(run, regions, ranks)
-                                      : reconstructed(run, regions, ranks, options, step, steps);
-      if (selected.named.empty()) {  // a run without calls is skipped
-        if (narrowed && selection_calls(original, regions, ranks) > 0) narrowed_away = true;
-        continue;
-      }
-      if (naming_error) {
-        written.push_back("");
-        continue;
-      }
-      Sink& sink = target.open(paths[i]);
-      write_speedscope_document(sink, run, labels[i], selected.named, options.flush_size,
-                                options.progress, options.source_locations);
+      if (!writer->write(events)) return false;
+      writer.reset();
       target.close();
       written.push_back(paths[i]);
+      return true;
     } catch (Error& e) {
-      if (e.kind() != ErrorKind::io) e.in_file(runs[i].path);  // not the output's failures
+      if (e.kind() != ErrorKind::io) e.in_file(runs[i].path);
       throw;
     }
   }
-  if (written.empty()) {
-    if (narrowed_away) nothing_left(runs, ranks_of_run, options);
-    Error e(Msg::no_calls_recorded);
-    e.on_field("ranks");
-    if (runs.size() == 1) e.in_file(runs.front().path);
-    throw e;
-  }
-  if (naming_error) throw *naming_error;
-  target.commit();
-  if (options.verbose) {
+
+  // Every run seen: the errors that only the whole says, then the outputs committed.
+  void finish() {
+    if (written.empty()) {
+      if (narrowed_away) nothing_left(runs, ranks_of_run, options);
+      Error e(Msg::no_calls_recorded);
+      e.on_field("ranks");
+      if (runs.size() == 1) e.in_file(runs.front().path);
+      throw e;
+    }
+    if (naming_error) throw *naming_error;
+    target.commit();
+    if (!options.verbose) return;
     for (const std::string& path : written) {
       const std::string line = "Wrote " + path + " (view at https://www.speedscope.app)";
       if (options.log) {
@@ -156,7 +190,84 @@ std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::st
       }
     }
   }
-  return written;
+
+  std::vector<Run> owned;
+  const std::vector<Run>& runs;
+  ExportOptions options;
+  OutputTarget& target;
+  ProfilesOf profiles_of;
+  std::vector<std::vector<int64_t>> ranks_of_run;
+  uint64_t steps = 0, step = 0;  // progress: a step a rank of a run
+  std::vector<std::string> labels, paths, written;
+  std::optional<Error> naming_error;
+  bool narrowed_away = false;  // narrowing left nothing of calls the selection had
+  std::size_t next = 0;        // the next run to begin
+  std::optional<Run> narrowed;
+  ProfileSet selected;
+  std::unique_ptr<DocumentWriter> writer;  // the document being written
+  bool finished = false, failed = false;
+};
+
+ExportJob::ExportJob(std::vector<Run> runs, const std::string& filepath,
+                     const ExportOptions& options, OutputTarget& target, ProfilesOf profiles_of) {
+  try {
+    s_ = std::make_unique<State>(std::move(runs), nullptr, filepath, options, target,
+                                 std::move(profiles_of));
+  } catch (...) {
+    target.abort();
+    throw;
+  }
+}
+
+ExportJob::ExportJob(const std::vector<Run>& runs, const std::string& filepath,
+                     const ExportOptions& options, OutputTarget& target,
+                     const ProfilesOf& profiles_of, Borrowed) {
+  try {
+    s_ = std::make_unique<State>(std::vector<Run>{}, &runs, filepath, options, target, profiles_of);
+  } catch (...) {
+    target.abort();
+    throw;
+  }
+}
+
+ExportJob::~ExportJob() {
+  if (s_ && !s_->finished && !s_->failed) s_->target.abort();
+}
+
+bool ExportJob::step(uint64_t events) {
+  State& s = *s_;
+  if (s.finished) return true;
+  if (s.failed)
+    throw Error(Msg::internal, {{"detail", "scope-speedscope: an export that failed went on"}});
+  try {
+    while (true) {
+      if (!s.writer && !s.begin_next()) {
+        s.finish();
+        s.finished = true;
+        return true;
+      }
+      if (!s.write(events)) return false;
+    }
+  } catch (...) {
+    s.failed = true;
+    s.writer.reset();
+    s.target.abort();
+    throw;
+  }
+}
+
+uint64_t ExportJob::done() const { return s_->writer ? s_->writer->done() : 0; }
+uint64_t ExportJob::total() const { return s_->writer ? s_->writer->total() : 0; }
+const std::vector<std::string>& ExportJob::written() const { return s_->written; }
+
+namespace {
+
+std::vector<std::string> export_runs(const std::vector<Run>& runs, const std::string& filepath,
+                                     const ExportOptions& options, OutputTarget& target,
+                                     const ProfilesOf& profiles_of) {
+  ExportJob job(runs, filepath, options, target, profiles_of, ExportJob::Borrowed{});
+  job.step(UINT64_MAX);
+  return job.written();
 }
 
 }  // namespace
@@ -171,12 +282,7 @@ std::vector<std::string> export_speedscope(const std::vector<Run>& runs,
                                            const std::string& filepath,
                                            const ExportOptions& options, OutputTarget& target,
                                            const ProfilesOf& profiles_of) {
-  try {
-    return export_runs(runs, filepath, options, target, profiles_of);
-  } catch (...) {
-    target.abort();
-    throw;
-  }
+  return export_runs(runs, filepath, options, target, profiles_of);  // aborts on failure
 }
 
 std::vector<std::string> export_speedscope(const std::vector<Run>& runs,

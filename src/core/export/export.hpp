@@ -47,6 +47,10 @@ class OutputTarget {
   virtual void close() = 0;                         // the open output is complete
   virtual void commit() = 0;                        // all outputs are complete
   virtual void abort() noexcept = 0;                // drop every output
+  // The open output's sink again, in a later request of an export written
+  // in slices (the engine's timeline-export-more): for a shell whose
+  // outputs outlive a request. By default there is none.
+  virtual Sink& resume();
 };
 
 // Files: each written to a temporary name beside its target and renamed on
@@ -90,6 +94,35 @@ std::vector<std::string> export_speedscope(const std::vector<Run>& runs,
                                            const std::string& filepath,
                                            const ExportOptions& options, OutputTarget& target,
                                            const ProfilesOf& profiles_of);
+
+// export_speedscope a slice at a time, so that an engine answers other
+// requests between the slices: step(events) writes about that many more
+// events of the document being written (DocumentWriter), and goes on to the
+// next run's when one is complete; true once every output is committed. The
+// same checks, errors in the same order, bytes and outputs as
+// export_speedscope (which is this, in one step). A failure aborts every
+// output, and so does destroying a job that did not finish. The target must
+// outlive it.
+class ExportJob {
+ public:
+  struct Borrowed {};
+  ExportJob(std::vector<Run> runs, const std::string& filepath, const ExportOptions& options,
+            OutputTarget& target, ProfilesOf profiles_of = {});
+  // The runs borrowed: they must outlive it.
+  ExportJob(const std::vector<Run>& runs, const std::string& filepath, const ExportOptions& options,
+            OutputTarget& target, const ProfilesOf& profiles_of, Borrowed);
+  ~ExportJob();
+  ExportJob(const ExportJob&) = delete;
+  ExportJob& operator=(const ExportJob&) = delete;
+  bool step(uint64_t events);
+  uint64_t done() const;                            // events written of the document being written
+  uint64_t total() const;                           // its events (0 between documents)
+  const std::vector<std::string>& written() const;  // the paths, once finished
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
 
 // The pieces, public for the shells and the tests.
 

@@ -236,9 +236,9 @@ Run timeline_calls_as_run(const Timeline& tl, const Narrowing& narrowing) {
   return run;
 }
 
-std::vector<std::string> export_timeline(const Timeline& tl, const std::string& filepath,
-                                         ExportOptions options, OutputTarget& target,
-                                         const ReadRest& read_rest) {
+std::unique_ptr<ExportJob> begin_timeline_export(const Timeline& tl, const std::string& filepath,
+                                                 ExportOptions options, OutputTarget& target,
+                                                 const ReadRest& read_rest) {
   if (!tl.unread_ranks().empty()) {
     if (!read_rest) {
       throw Error(Msg::internal, {{"detail",
@@ -261,12 +261,23 @@ std::vector<std::string> export_timeline(const Timeline& tl, const std::string& 
     runs.push_back(tl.described_run());
     runs.back().file_first_start_ns = static_cast<int64_t>(
         static_cast<uint64_t>(tl.origin_ns()) - static_cast<uint64_t>(tl.origin_in_run_ns()));
-    return export_speedscope(runs, filepath, options, target,
-                             [&](const Run&, const std::vector<uint32_t>&,
-                                 const std::vector<int64_t>&) { return timeline_profiles(tl); });
+    return std::make_unique<ExportJob>(
+        std::move(runs), filepath, options, target,
+        [&tl](const Run&, const std::vector<uint32_t>&, const std::vector<int64_t>&) {
+          return timeline_profiles(tl);
+        });
   }
   runs.push_back(timeline_calls_as_run(tl, options.narrowing));
-  return export_speedscope(runs, filepath, options, target);
+  return std::make_unique<ExportJob>(std::move(runs), filepath, options, target);
+}
+
+std::vector<std::string> export_timeline(const Timeline& tl, const std::string& filepath,
+                                         ExportOptions options, OutputTarget& target,
+                                         const ReadRest& read_rest) {
+  const std::unique_ptr<ExportJob> job =
+      begin_timeline_export(tl, filepath, std::move(options), target, read_rest);
+  job->step(UINT64_MAX);
+  return job->written();
 }
 
 }  // namespace scope_speedscope

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -36,5 +37,11 @@ using ReadRest = std::function<void(const std::vector<int64_t>& ranks)>;
 std::vector<std::string> export_timeline(const Timeline& tl, const std::string& filepath,
                                          ExportOptions options, OutputTarget& target,
                                          const ReadRest& read_rest = {});
+// The same in slices (ExportJob::step): everything before the first byte is
+// done here (the other ranks read, the options checked, a narrowing's calls
+// kept); the timeline must outlive the job.
+std::unique_ptr<ExportJob> begin_timeline_export(const Timeline& tl, const std::string& filepath,
+                                                 ExportOptions options, OutputTarget& target,
+                                                 const ReadRest& read_rest = {});
 
 }  // namespace scope_speedscope

@@ -28,46 +28,107 @@ struct DocumentPlan {
   std::vector<Bounds> bounds;  // per profile
 };
 
+// plan_document a slice of calls at a time (the writer's first slices):
+// step(calls) reads about that many more calls (whole blocks); true once
+// the plan is complete. The profiles' calls must outlive it.
+class DocumentPlanner {
+ public:
+  DocumentPlanner(std::size_t region_count, const std::vector<NamedCalls>& profiles)
+      : profiles_(profiles) {
+    plan_.frame_of_region.assign(region_count, -1);
+  }
+  bool step(uint64_t calls) {
+    uint64_t read = 0;
+    for (; at_ < profiles_.size(); ++at_) {
+      const NamedCalls& p = profiles_[at_];
+      const bool summarized = p.stream != nullptr && p.stream->summary().valid;
+      if (summarized) {
+        summarize(p);
+      } else {
+        if (!in_profile_) begin_profile(p);
+        const Call* begin = nullptr;
+        const Call* end = nullptr;
+        while (next_block(p, begin, end)) {
+          see_block(begin, end);
+          read += static_cast<uint64_t>(end - begin);
+          if (read >= calls) return false;
+        }
+      }
+      end_profile();
+    }
+    return true;
+  }
+  DocumentPlan& plan() { return plan_; }
+
+ private:
+  void see_region(uint32_t region) {
+    if (plan_.frame_of_region[region] < 0) {
+      plan_.frame_of_region[region] = static_cast<int64_t>(plan_.frame_regions.size());
+      plan_.frame_regions.push_back(region);
+    }
+  }
+  void summarize(const NamedCalls& p) {  // read through once already
+    b_ = DocumentPlan::Bounds{};
+    if (p.stream->size() == 0) return;
+    const CallStream::Summary& s = p.stream->summary();
+    b_.any = true;
+    b_.first_start_ns = s.first_start_ns;
+    b_.last_root_end_ns = s.last_root_end_ns;
+    for (uint32_t region : s.regions) see_region(region);
+  }
+  void begin_profile(const NamedCalls& p) {
+    b_ = DocumentPlan::Bounds{};
+    array_at_ = 0;
+    if (p.stream != nullptr) p.stream->rewind();
+    in_profile_ = true;
+  }
+  bool next_block(const NamedCalls& p, const Call*& begin, const Call*& end) {
+    if (p.stream != nullptr) {
+      if (block_.empty()) block_.resize(4096);
+      const std::size_t n = p.stream->next(block_.data(), block_.size());
+      begin = block_.data();
+      end = begin + n;
+      return n > 0;
+    }
+    if (array_at_ > 0) return false;  // an array is one block
+    array_at_ = 1;
+    begin = p.begin;
+    end = p.end;
+    return begin != end;
+  }
+  void see_block(const Call* begin, const Call* end) {
+    if (!b_.any) {
+      b_.any = true;
+      b_.first_start_ns = begin->start_ns;
+    }
+    for (const Call* c = begin; c != end; ++c) {
+      see_region(c->region);
+      if (c->depth == 0) b_.last_root_end_ns = c->end_ns;
+    }
+  }
+  void end_profile() {
+    if (b_.any) {
+      const double first = seconds(b_.first_start_ns);
+      if (!any_ || first < plan_.origin) plan_.origin = first;
+      any_ = true;
+    }
+    plan_.bounds.push_back(b_);
+    in_profile_ = false;
+  }
+
+  const std::vector<NamedCalls>& profiles_;
+  DocumentPlan plan_;
+  DocumentPlan::Bounds b_;
+  std::size_t at_ = 0, array_at_ = 0;
+  bool in_profile_ = false, any_ = false;
+  std::vector<Call> block_;
+};
+
 inline DocumentPlan plan_document(std::size_t region_count,
                                   const std::vector<NamedCalls>& profiles) {
-  DocumentPlan plan;
-  plan.frame_of_region.assign(region_count, -1);
-  bool any = false;
-  auto see_region = [&](uint32_t region) {
-    if (plan.frame_of_region[region] < 0) {
-      plan.frame_of_region[region] = static_cast<int64_t>(plan.frame_regions.size());
-      plan.frame_regions.push_back(region);
-    }
-  };
-  for (const NamedCalls& p : profiles) {
-    DocumentPlan::Bounds b;
-    const bool summarized = p.stream != nullptr && p.stream->summary().valid;
-    if (summarized && p.stream->size() > 0) {  // read through once already
-      const CallStream::Summary& s = p.stream->summary();
-      b.any = true;
-      b.first_start_ns = s.first_start_ns;
-      b.last_root_end_ns = s.last_root_end_ns;
-      for (uint32_t region : s.regions) see_region(region);
-    }
-    if (!summarized)
-      for_each_block(p, [&](const Call* begin, const Call* end) {
-        if (!b.any) {
-          b.any = true;
-          b.first_start_ns = begin->start_ns;
-        }
-        for (const Call* c = begin; c != end; ++c) {
-          see_region(c->region);
-          if (c->depth == 0) b.last_root_end_ns = c->end_ns;
-        }
-      });
-    if (b.any) {
-      const double first = seconds(b.first_start_ns);
-      if (!any || first < plan.origin) plan.origin = first;
-      any = true;
-    }
-    plan.bounds.push_back(b);
-  }
-  return plan;
+  DocumentPlanner planner(region_count, profiles);
+  planner.step(UINT64_MAX);
+  return std::move(planner.plan());
 }
 
 // Turns calls in pre-order into open and close events: visit(true, call)

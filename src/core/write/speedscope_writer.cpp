@@ -327,37 +327,120 @@ void write_profile_head(JsonOut& out, const NamedCalls& p,
 
 }  // namespace
 
+struct DocumentWriter::State {
+  State(Sink& sink, const Run& r, std::string n, std::vector<NamedCalls> p, std::size_t flush_size,
+        Progress pr, bool sources)
+      : run(r),
+        name(std::move(n)),
+        profiles(std::move(p)),
+        planner(run.regions.size(), profiles),
+        out(sink, flush_size),
+        events(out, planner.plan()),
+        progress(std::move(pr)),
+        frame_sources(sources) {
+    for (const NamedCalls& q : profiles) {
+      total += 2 * (q.stream ? q.stream->size() : static_cast<uint64_t>(q.end - q.begin));
+    }
+  }
+  // The next block of the profile being written (calls [begin, end)); false at its end.
+  bool next_block(const NamedCalls& p, const Call*& begin, const Call*& end) {
+    if (p.stream != nullptr) {
+      const std::size_t n = p.stream->next(block.data(), block.size());
+      begin = block.data();
+      end = begin + n;
+      return n > 0;
+    }
+    const auto rest = static_cast<std::size_t>(p.end - p.begin) - array_at;
+    const std::size_t n = std::min(rest, block.size());
+    begin = p.begin + array_at;
+    end = begin + n;
+    array_at += n;
+    return n > 0;
+  }
+  void begin_profile() {
+    if (profile > 0) out.raw(", ");
+    const detail::DocumentPlan& plan = planner.plan();
+    write_profile_head(out, profiles[profile], plan.bounds[profile], plan.origin);
+    first = true;
+    walker = detail::EventWalker{};
+    array_at = 0;
+    if (profiles[profile].stream != nullptr) profiles[profile].stream->rewind();
+    in_profile = true;
+  }
+
+  const Run& run;
+  std::string name;
+  std::vector<NamedCalls> profiles;
+  detail::DocumentPlanner planner;  // then its plan, complete once `planned`
+  JsonOut out;
+  EventWriter events;
+  Progress progress;
+  bool frame_sources;
+  uint64_t total = 0, done = 0, next_report = uint64_t{1} << 20;
+  bool planned = false, head_written = false, in_profile = false, first = true, complete = false;
+  std::size_t profile = 0, array_at = 0;
+  detail::EventWalker walker;
+  std::vector<Call> block = std::vector<Call>(4096);
+};
+
+DocumentWriter::DocumentWriter(Sink& sink, const Run& run, std::string name,
+                               std::vector<NamedCalls> profiles, std::size_t flush_size,
+                               Progress progress, bool frame_sources)
+    : s_(std::make_unique<State>(sink, run, std::move(name), std::move(profiles), flush_size,
+                                 std::move(progress), frame_sources)) {}
+
+DocumentWriter::~DocumentWriter() = default;
+
+uint64_t DocumentWriter::done() const { return s_->done; }
+uint64_t DocumentWriter::total() const { return s_->total; }
+
+bool DocumentWriter::write(uint64_t events) {
+  State& s = *s_;
+  if (s.complete) return true;
+  if (!s.planned) {  // a slice of planning (frames, origin) costs about as much as one of writing
+    if (!s.planner.step(events / 2 + 1)) return false;
+    s.planned = true;
+  }
+  if (!s.head_written) {
+    write_head(s.out, s.run, s.name, s.planner.plan(), s.frame_sources);
+    s.head_written = true;
+  }
+  const auto visit = [&s](bool open, const Call& c) {
+    s.events.write(s.first, open, c);
+    s.first = false;
+    if (++s.done >= s.next_report && s.progress) {
+      s.next_report += uint64_t{1} << 20;
+      s.progress("write", s.done, s.total);
+    }
+  };
+  uint64_t written = 0;
+  for (; s.profile < s.profiles.size(); ++s.profile) {
+    if (!s.in_profile) s.begin_profile();
+    const Call* begin = nullptr;
+    const Call* end = nullptr;
+    while (true) {
+      if (written >= events) return false;
+      if (!s.next_block(s.profiles[s.profile], begin, end)) break;
+      s.walker.feed(begin, end, visit);
+      written += 2 * static_cast<uint64_t>(end - begin);
+    }
+    s.walker.finish(visit);
+    s.out.raw("]}");
+    s.in_profile = false;
+  }
+  s.out.raw("]}");
+  s.out.flush();
+  if (s.progress) s.progress("write", s.total, s.total);
+  s.complete = true;
+  return true;
+}
+
 void write_speedscope_document(Sink& sink, const Run& run, std::string_view name,
                                const std::vector<NamedCalls>& profiles, std::size_t flush_size,
                                const Progress& progress, bool frame_sources) {
-  const detail::DocumentPlan plan = detail::plan_document(run.regions.size(), profiles);
-  uint64_t total_events = 0;
-  for (const NamedCalls& p : profiles) {
-    total_events += 2 * (p.stream ? p.stream->size() : static_cast<uint64_t>(p.end - p.begin));
-  }
-  JsonOut out(sink, flush_size);
-  write_head(out, run, name, plan, frame_sources);
-  EventWriter events(out, plan);
-  uint64_t done = 0;
-  const uint64_t report_every = 1 << 20;
-  uint64_t next_report = report_every;
-  for (std::size_t pi = 0; pi < profiles.size(); ++pi) {
-    if (pi > 0) out.raw(", ");
-    write_profile_head(out, profiles[pi], plan.bounds[pi], plan.origin);
-    bool first = true;
-    detail::walk_events(profiles[pi], [&](bool open, const Call& c) {
-      events.write(first, open, c);
-      first = false;
-      if (progress && ++done >= next_report) {
-        next_report += report_every;
-        progress("write", done, total_events);
-      }
-    });
-    out.raw("]}");
-  }
-  out.raw("]}");
-  out.flush();
-  if (progress) progress("write", total_events, total_events);
+  DocumentWriter writer(sink, run, std::string(name), profiles, flush_size, progress,
+                        frame_sources);
+  writer.write(UINT64_MAX);
 }
 
 }  // namespace scope_speedscope

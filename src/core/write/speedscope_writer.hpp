@@ -69,6 +69,31 @@ class JsonOut {
   std::size_t size_ = 0;
 };
 
+// write_speedscope_document a slice at a time, so that an engine answers
+// other requests between the slices: write(events) first reads the calls
+// for the document's plan (frames, origin) about events / 2 calls a slice,
+// then writes whole blocks of calls until about `events` more events are
+// written. The same bytes, in
+// the same pieces to the sink. The run, the profiles' calls and the sink
+// must outlive it.
+class DocumentWriter {
+ public:
+  DocumentWriter(Sink& sink, const Run& run, std::string name, std::vector<NamedCalls> profiles,
+                 std::size_t flush_size = 1 << 16, Progress progress = {},
+                 bool frame_sources = false);
+  ~DocumentWriter();
+  DocumentWriter(const DocumentWriter&) = delete;
+  DocumentWriter& operator=(const DocumentWriter&) = delete;
+  // True once the document is complete (its last bytes handed to the sink).
+  bool write(uint64_t events);
+  uint64_t done() const;   // events written
+  uint64_t total() const;  // events of the document
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
 // Writes the whole document for one run (frames numbered in order of first
 // appearance, all profiles rebased on the earliest first call). With
 // `frame_sources`, each frame carries its region's file and line where the

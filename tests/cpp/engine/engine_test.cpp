@@ -345,6 +345,86 @@ TEST(Engine, a_download_is_the_files_export_byte_for_byte) {
   EXPECT_FALSE(sh.reads[1].keep);
 }
 
+TEST(Engine, a_download_in_slices_goes_on_until_written_and_is_given_up_by_what_replaces_it) {
+  Shell sh;
+  CollectTarget target;
+  sh.output = &target;
+  sh.files["file"] = fixture("ranks_imbalance_s3.h5");
+  sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", "all"}}}});
+  const json sliced = {{"filepath", "out.speedscope.json"}, {"slices", 50}};
+  json a = sh.ask({{"type", "timeline-export"}, {"timeline", 1}, {"options", sliced}}).header;
+  ASSERT_EQ(a["pending"], true) << a.dump();
+  // A slice reads the plan, or writes whole blocks of calls (here a lane's)
+  // until 50 events at least.
+  const uint64_t total = a["total"];
+  int slices = 1;
+  uint64_t done = a["done"];
+  while (a.value("pending", false) && slices < 100000) {
+    a = sh.ask({{"type", "timeline-export-more"}, {"exporting", a["exporting"]}}).header;
+    ++slices;
+    if (a.value("pending", false)) {
+      if (done > 0) {
+        EXPECT_GE(a["done"].get<uint64_t>(), done + 50);
+      }
+      EXPECT_LE(a["done"].get<uint64_t>(), total);
+      done = a["done"];
+    }
+  }
+  ASSERT_EQ(a["type"], "result") << a.dump();
+  EXPECT_EQ(a["files"], json({"out.speedscope.json"}));
+  EXPECT_GE(slices, 3);
+  EXPECT_LE(slices, 2 * static_cast<int>((total + 49) / 50));
+  ExportOptions o;
+  o.every_rank = true;
+  o.verbose = false;
+  CollectTarget want;
+  export_speedscope({read_run(sh.files["file"])}, "out.speedscope.json", o, want);
+  ASSERT_EQ(target.docs.size(), 1u);
+  EXPECT_EQ(target.docs[0].text, want.docs[0].text);
+  EXPECT_EQ(target.aborts, 0);
+
+  // A newer download, a cancel or a close gives it up (the shell drops
+  // what it was lent: the engine holds no output between requests).
+  const std::string given_up =
+      "scope-speedscope engine: the download was given up (a newer download, file or options "
+      "replaced it)";
+  const auto begin = [&]() {
+    const json p =
+        sh.ask({{"type", "timeline-export"}, {"timeline", 1}, {"options", sliced}}).header;
+    EXPECT_EQ(p["pending"], true) << p.dump();
+    return p["exporting"];
+  };
+  const auto more = [&](const json& token) {
+    return sh.ask({{"type", "timeline-export-more"}, {"exporting", token}}).header;
+  };
+  const json first = begin();
+  const json second = begin();
+  EXPECT_NE(first, second);
+  EXPECT_EQ(more(first)["message"], given_up);
+  EXPECT_EQ(more(second)["pending"], true);
+  EXPECT_EQ(sh.ask({{"type", "timeline-export-cancel"}, {"exporting", second}}).header["type"],
+            "result");
+  EXPECT_EQ(more(second)["message"], given_up);
+  const json third = begin();
+  sh.ask({{"type", "timeline-close"}, {"timeline", 1}});
+  EXPECT_EQ(more(third)["message"], given_up);
+  // Without an output to write to, a slice is refused.
+  sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", "all"}}}});
+  const json fourth =
+      sh.ask({{"type", "timeline-export"}, {"timeline", 2}, {"options", sliced}}).header;
+  sh.output = nullptr;
+  EXPECT_EQ(more(fourth["exporting"])["message"],
+            "scope-speedscope engine: this engine has nowhere to write a download");
+  sh.output = &target;
+  EXPECT_EQ(more(fourth["exporting"])["pending"], true);
+  json zero = sliced;
+  zero["slices"] = 0;
+  EXPECT_EQ(
+      sh.ask({{"type", "timeline-export"}, {"timeline", 2}, {"options", zero}}).header["message"],
+      "scope-speedscope engine: 'options.slices' must be true, false or a number of events "
+      "from 1");
+}
+
 // timeline-check: the ranks a first view did not read, checked a few at a
 // time between other requests (the page's download). The export then reads
 // nothing more; its document, or its error, is the one without checks, on
@@ -355,7 +435,10 @@ struct Exported {
   std::size_t reads_after_checks = 0;
 };
 
-Exported export_first_rank(const std::string& path, bool checked_first) {
+// export_slices: the download asked in slices of that many events (0: at
+// once), a question to the timeline between slices.
+Exported export_first_rank(const std::string& path, bool checked_first,
+                           uint64_t export_slices = 0) {
   Shell sh;
   CollectTarget target;
   sh.output = &target;
@@ -373,10 +456,23 @@ Exported export_first_rank(const std::string& path, bool checked_first) {
     if (c.header["left"] == 0 || slice > 10000) break;
   }
   const std::size_t reads = sh.reads.size();
-  out.header = sh.ask({{"type", "timeline-export"},
-                       {"timeline", id},
-                       {"options", {{"filepath", "out.speedscope.json"}}}})
-                   .header;
+  json options = {{"filepath", "out.speedscope.json"}};
+  if (export_slices > 0) options["slices"] = export_slices;
+  out.header = sh.ask({{"type", "timeline-export"}, {"timeline", id}, {"options", options}}).header;
+  for (int slice = 0; out.header.value("pending", false) && slice < 1000000; ++slice) {
+    EXPECT_FALSE(target.committed);
+    const Asked q = sh.ask(
+        {{"type", "timeline-fit"}, {"timeline", id}, {"start", 0}, {"end", 1000}, {"maxCalls", 3}});
+    EXPECT_EQ(q.header["type"], "result") << q.header.dump();
+    out.header =
+        sh.ask({{"type", "timeline-export-more"}, {"exporting", out.header["exporting"]}}).header;
+  }
+  if (out.header["type"] == "result") {
+    EXPECT_TRUE(target.committed);
+  }
+  if (out.header["type"] == "error") {
+    EXPECT_EQ(target.aborts, target.docs.empty() ? 0 : 1);  // what was opened is aborted
+  }
   out.reads_after_checks = sh.reads.size() - reads;
   for (const StringSink& d : target.docs) out.docs.push_back(d.text);
   return out;
@@ -395,6 +491,10 @@ TEST(Engine, checked_a_rank_at_a_time_a_download_is_the_same_bytes_or_error) {
     json a = once.header, b = sliced.header;
     EXPECT_EQ(b.dump(), a.dump());
     EXPECT_EQ(sliced.docs, once.docs);
+    // Written a few events at a time, the same files or error.
+    const Exported in_slices = export_first_rank(f, true, 7);
+    EXPECT_EQ(in_slices.header.dump(), a.dump());
+    EXPECT_EQ(in_slices.docs, once.docs);
     if (b["type"] == "result" && once.reads_after_checks > 0) {
       EXPECT_EQ(sliced.reads_after_checks, 0u);  // every rank checked before
       ++checked_and_clean;
@@ -503,7 +603,9 @@ TEST(Engine, the_same_file_again_reads_a_group_of_ranks_at_a_time_and_answers_th
       EXPECT_EQ(unchecked.slices, 4) << unchecked.header.dump();  // ranks 0 to 2, then 3 fails
     }
     // (A file whose checks failed is checked again by the sliced open.)
-    if (sliced.header["type"] == "result") EXPECT_EQ(sliced.reads.size(), again.reads.size());
+    if (sliced.header["type"] == "result") {
+      EXPECT_EQ(sliced.reads.size(), again.reads.size());
+    }
     if (again.reads.size() > 2 && sliced.header["type"] == "result") {
       // A group a request (its reads but the index's), then one that indexes the timeline.
       EXPECT_EQ(sliced.slices, static_cast<int>(again.reads.size()));

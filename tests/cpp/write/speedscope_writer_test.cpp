@@ -1,6 +1,7 @@
 // write: floats, strings and the streamed document (spec 5.2 - 5.4).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -282,6 +283,40 @@ TEST(speedscope_writer, chunked_output_equals_one_shot_output) {
       if (chunked.chunks[i].size() != flush) ++wrong;
     }
     EXPECT_EQ(wrong, 0u) << "every chunk but the last has flush_size bytes (flush " << flush << ")";
+  }
+}
+
+// DocumentWriter: the same bytes in the same pieces, a slice of events at a
+// time (the first slices read the plan); each slice takes whole blocks of
+// calls, and only the last says the document is complete.
+TEST(speedscope_writer, a_document_written_in_slices_is_the_one_shot_document) {
+  const Big b = big_document();
+  ChunkSink one_shot;
+  write_speedscope_document(one_shot, b.run, "big", b.profiles, 64);
+  for (const uint64_t events : {uint64_t{1}, uint64_t{9}, uint64_t{5000}}) {
+    SCOPED_TRACE("slices of " + std::to_string(events) + " events");
+    ChunkSink sliced;
+    DocumentWriter writer(sliced, b.run, "big", b.profiles, 64);
+    uint64_t slices = 0, before = 0;
+    bool complete = false;
+    while (!complete && slices < 1000000) {
+      complete = writer.write(events);
+      ++slices;
+      // Once the plan is read (the first slices), each slice writes on.
+      if (!complete && before > 0) {
+        EXPECT_GT(writer.done(), before);
+      }
+      before = writer.done();
+    }
+    EXPECT_TRUE(complete);
+    EXPECT_EQ(writer.done(), writer.total());
+    // Each slice but the last reads (planning) or feeds the walk at least
+    // `events` / 2 calls, in blocks of up to 4,096 calls.
+    const uint64_t calls = writer.total() / 2;
+    EXPECT_LE(slices, 2 * (calls / (events / 2 + 1) + 1) + b.profiles.size() + 1);
+    EXPECT_GE(slices, writer.total() / std::max<uint64_t>(events, 2 * 4096));
+    EXPECT_TRUE(writer.write(events));  // once complete, nothing more
+    EXPECT_EQ(sliced.chunks, one_shot.chunks);
   }
 }
 
