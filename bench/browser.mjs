@@ -83,6 +83,7 @@ import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/serve.mjs';
+import { timeEngineRequests } from './engine-requests.mjs';
 import { benchArgs } from './args.mjs';
 import { ZOOM_SCRIPT } from './zoom-frames.mjs';
 
@@ -224,7 +225,7 @@ async function measure(calls, path, mode, timeWindow = null) {
     }
     // BENCH_REQUESTS=1: every request the page sends its engine worker timed
     // (from its postMessage to the answer), those of All ranks printed.
-    if (process.env.BENCH_REQUESTS) await page.addInitScript(timeRequests);
+    if (process.env.BENCH_REQUESTS) await page.addInitScript(timeEngineRequests);
     // A crashed viewer frame makes playwright call the page crashed; ask the page through the protocol.
     const cdp = await context.newCDPSession(page);
     if (process.env.BENCH_WORKER_PROFILE) await watchWorkers(cdp);
@@ -458,28 +459,6 @@ async function workerProfiler(method) {
     await call('Profiler.setSamplingInterval', { interval: 1000 });
   }
   return call(method);
-}
-
-// In the page: window.benchRequests, each request to the engine worker
-// { type, at, ms } once answered (progress aside).
-function timeRequests() {
-  window.benchRequests = [];
-  const sent = new Map();
-  const watched = new WeakSet();
-  const send = Worker.prototype.postMessage;
-  Worker.prototype.postMessage = function (message, ...rest) {
-    if (!watched.has(this)) {
-      watched.add(this);
-      this.addEventListener('message', ({ data }) => {
-        const s = sent.get(data?.id);
-        if (!s || data.type === 'progress') return;
-        sent.delete(data.id);
-        window.benchRequests.push({ ...s, ms: performance.now() - s.at });
-      });
-    }
-    if (message?.type) sent.set(message.id, { type: message.type, at: performance.now() });
-    return send.call(this, message, ...rest);
-  };
 }
 
 // Mode 'page, all ranks': once the page settled on the file, All ranks.

@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 
 import { converterReady, startBrowser } from '../tests/web/harness.mjs';
 import { benchArgs } from './args.mjs';
+import { timeEngineRequests } from './engine-requests.mjs';
 
 const { file, opt } = benchArgs('node bench/query-while-checking.mjs FILE [--slice 1000000]');
 const slice = opt('--slice', '1000000');
@@ -22,27 +23,7 @@ const slice = opt('--slice', '1000000');
 const browser = await startBrowser();
 try {
   const page = await browser.context.newPage();
-  await page.addInitScript(() => {
-    window.timed = [];
-    const sent = new Map();
-    const watched = new WeakSet();
-    const send = Worker.prototype.postMessage;
-    Worker.prototype.postMessage = function (message, ...rest) {
-      if (!watched.has(this)) {
-        watched.add(this);
-        this.addEventListener('message', ({ data }) => {
-          const s = sent.get(data?.id);
-          if (!s || data.type === 'progress') return;
-          sent.delete(data.id);
-          window.timed.push({ ...s, ms: performance.now() - s.at });
-        });
-      }
-      if (message?.type) {
-        sent.set(message.id, { type: message.type, at: performance.now(), phase: document.body.dataset.phase });
-      }
-      return send.call(this, message, ...rest);
-    };
-  });
+  await page.addInitScript(timeEngineRequests);
   await page.goto(`${browser.server.url}?check-calls=${slice}`);
   await converterReady(page);
   const picked = performance.now();
@@ -59,7 +40,7 @@ try {
     timeout: 600_000,
   });
   const settled = (performance.now() - picked) / 1000;
-  const timed = await page.evaluate(() => window.timed);
+  const timed = await page.evaluate(() => window.benchRequests);
   const bars = timed.filter((t) => t.type === 'timeline-bars' && t.phase === 'converting').map((t) => t.ms);
   const sorted = [...bars].sort((a, b) => a - b);
   const at = (q) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN);
