@@ -167,6 +167,30 @@ describe('engine client: an open in slices', () => {
   });
 });
 
+// Work in slices (an overview: `token` 'overviewing', a download:
+// 'exporting'): the engine answers its first slice pending (done[0] of
+// total), the client asks the next (type-more), and bars asked meanwhile go
+// to the worker after it and are answered; that slice ends pending too
+// (done[1]), and the client asks the one after.
+async function nextSliceWithBarsBetween(client, worker, token, value, [first, second, total]) {
+  const tick = () => new Promise((resolve) => setImmediate(resolve));
+  const more = `${worker.asked[0].type}-more`;
+  worker.answer({ type: 'result', pending: true, [token]: value, done: first, total });
+  await tick();
+  const bars = client.query('bars', { timeline: 2 });
+  assert.deepEqual(
+    worker.asked.map((m) => [m.type, m[token]]),
+    [
+      [more, value],
+      ['timeline-bars', undefined],
+    ],
+  );
+  worker.answer({ type: 'result', pending: true, [token]: value, done: second, total });
+  worker.answer({ type: 'result', bars: [] });
+  assert.equal((await bars).type, 'result');
+  await tick();
+}
+
 describe('engine client: an overview in slices', () => {
   const tick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -183,20 +207,7 @@ describe('engine client: an overview in slices', () => {
       timeline: 3,
       options: { maxEvents: 10, slices: true },
     });
-    worker.answer({ type: 'result', pending: true, overviewing: 4, done: 5, total: 9 });
-    await tick();
-    const bars = client.query('bars', { timeline: 3 });
-    assert.deepEqual(
-      worker.asked.map((m) => [m.type, m.overviewing]),
-      [
-        ['timeline-overview-more', 4],
-        ['timeline-bars', undefined],
-      ],
-    );
-    worker.answer({ type: 'result', pending: true, overviewing: 4, done: 9, total: 9 });
-    worker.answer({ type: 'result', bars: [] });
-    assert.equal((await bars).type, 'result');
-    await tick();
+    await nextSliceWithBarsBetween(client, worker, 'overviewing', 4, [5, 9, 9]);
     worker.answer({ type: 'result', overview: { calls: 9 } });
     assert.deepEqual(await overview, { id: 4, type: 'result', overview: { calls: 9 } });
   });
@@ -239,20 +250,7 @@ describe('engine client: a download in slices', () => {
     const exported = client.exportDocument(2, { filepath: 'x.json' }, { onProgress: (p) => progress.push(p) });
     await tick();
     assert.deepEqual(worker.asked[0].options, { filepath: 'x.json', slices: true });
-    worker.answer({ type: 'result', pending: true, exporting: 3, done: 40, total: 100 });
-    await tick();
-    const bars = client.query('bars', { timeline: 2 });
-    assert.deepEqual(
-      worker.asked.map((m) => [m.type, m.exporting]),
-      [
-        ['timeline-export-more', 3],
-        ['timeline-bars', undefined],
-      ],
-    );
-    worker.answer({ type: 'result', pending: true, exporting: 3, done: 80, total: 100 });
-    worker.answer({ type: 'result', bars: [] });
-    assert.equal((await bars).type, 'result');
-    await tick();
+    await nextSliceWithBarsBetween(client, worker, 'exporting', 3, [40, 80, 100]);
     worker.answer({ type: 'result', outputs: ['x.json'] });
     const reply = await exported;
     assert.equal(reply.type, 'result');

@@ -345,6 +345,29 @@ TEST(Engine, a_download_is_the_files_export_byte_for_byte) {
   EXPECT_FALSE(sh.reads[1].keep);
 }
 
+// Work the engine does in slices (a download, an overview): begun with
+// `type`, gone on with `type`-more naming its `token`, refused in the words
+// `given_up` once something replaced it.
+struct SlicedWork {
+  Shell& sh;
+  std::string type, token, given_up;
+  json begin(int timeline, const json& options) {
+    const json p = sh.ask({{"type", type}, {"timeline", timeline}, {"options", options}}).header;
+    EXPECT_EQ(p["pending"], true) << p.dump();
+    return p[token];
+  }
+  json more(const json& t) { return sh.ask({{"type", type + "-more"}, {token, t}}).header; }
+  // Begun twice: the newer gives the first up and goes on. Returns the newer's token.
+  json newer_gives_up(int timeline, const json& options) {
+    const json first = begin(timeline, options);
+    const json second = begin(timeline, options);
+    EXPECT_NE(first, second);
+    EXPECT_EQ(more(first)["message"], given_up);
+    EXPECT_EQ(more(second)["pending"], true);
+    return second;
+  }
+};
+
 TEST(Engine, a_download_in_slices_goes_on_until_written_and_is_given_up_by_what_replaces_it) {
   Shell sh;
   CollectTarget target;
@@ -385,29 +408,17 @@ TEST(Engine, a_download_in_slices_goes_on_until_written_and_is_given_up_by_what_
 
   // A newer download, a cancel or a close gives it up (the shell drops
   // what it was lent: the engine holds no output between requests).
-  const std::string given_up =
-      "scope-speedscope engine: the download was given up (a newer download, file or options "
-      "replaced it)";
-  const auto begin = [&]() {
-    const json p =
-        sh.ask({{"type", "timeline-export"}, {"timeline", 1}, {"options", sliced}}).header;
-    EXPECT_EQ(p["pending"], true) << p.dump();
-    return p["exporting"];
-  };
-  const auto more = [&](const json& token) {
-    return sh.ask({{"type", "timeline-export-more"}, {"exporting", token}}).header;
-  };
-  const json first = begin();
-  const json second = begin();
-  EXPECT_NE(first, second);
-  EXPECT_EQ(more(first)["message"], given_up);
-  EXPECT_EQ(more(second)["pending"], true);
+  SlicedWork work{sh, "timeline-export", "exporting",
+                  "scope-speedscope engine: the download was given up (a newer download, file "
+                  "or options replaced it)"};
+  const auto more = [&](const json& token) { return work.more(token); };
+  const json second = work.newer_gives_up(1, sliced);
   EXPECT_EQ(sh.ask({{"type", "timeline-export-cancel"}, {"exporting", second}}).header["type"],
             "result");
-  EXPECT_EQ(more(second)["message"], given_up);
-  const json third = begin();
+  EXPECT_EQ(more(second)["message"], work.given_up);
+  const json third = work.begin(1, sliced);
   sh.ask({{"type", "timeline-close"}, {"timeline", 1}});
-  EXPECT_EQ(more(third)["message"], given_up);
+  EXPECT_EQ(more(third)["message"], work.given_up);
   // Without an output to write to, a slice is refused.
   sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", "all"}}}});
   const json fourth =
@@ -895,26 +906,14 @@ TEST(Engine, an_overview_in_slices_is_the_one_at_once_and_other_requests_go_betw
   EXPECT_EQ(a["overview"], whole_answer);
 
   // A newer overview, a close or an open gives the one that goes on up.
-  const std::string given_up =
-      "scope-speedscope engine: the overview was given up (a newer overview, file or options "
-      "replaced it)";
-  const auto begin = [&]() {
-    sliced["slices"] = 1;
-    const json p =
-        sh.ask({{"type", "timeline-overview"}, {"timeline", 1}, {"options", sliced}}).header;
-    EXPECT_EQ(p["pending"], true) << p.dump();
-    return p["overviewing"];
-  };
-  const auto more = [&](const json& token) {
-    return sh.ask({{"type", "timeline-overview-more"}, {"overviewing", token}}).header;
-  };
-  const json first = begin();
-  const json second = begin();
-  EXPECT_NE(first, second);
-  EXPECT_EQ(more(first)["message"], given_up);
-  EXPECT_EQ(more(second)["done"], 2);
+  SlicedWork work{sh, "timeline-overview", "overviewing",
+                  "scope-speedscope engine: the overview was given up (a newer overview, file "
+                  "or options replaced it)"};
+  sliced["slices"] = 1;
+  const json second = work.newer_gives_up(1, sliced);
+  EXPECT_EQ(work.more(second)["done"], 3);  // a call a slice: begun, then two more
   sh.ask({{"type", "timeline-close"}, {"timeline", 1}});
-  EXPECT_EQ(more(second)["message"], given_up);
+  EXPECT_EQ(work.more(second)["message"], work.given_up);
   sliced["slices"] = 0;
   ASSERT_EQ(sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", {0}}}}}).header["type"],
             "result");
