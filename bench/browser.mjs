@@ -40,6 +40,9 @@
 // 'page, open window' (written from the timeline's columns: the title's
 // data-written-from says so) until speedscope painted. 'page, all ranks,
 // unthrottled': the same with the frame-rate limit and vsync off.
+// Mode 'page, link to all ranks': the page loaded with a link to every
+// rank of the file (as Copy link writes it), then the file chosen, until
+// every rank is painted (a fresh open of every rank, in groups).
 // Mode 'page, cold': a fresh browser, the file chosen as soon as the page
 // has loaded (its workers started by the page as usual, nothing read yet),
 // until the timeline is painted; the page's performance marks, and when each
@@ -255,6 +258,12 @@ async function measure(calls, path, mode, timeWindow = null) {
       result.json = `${(statSync(join(alone.site, alone.name)).size / 1e6).toFixed(0)} MB`;
       return result;
     }
+    if (mode === 'page, link to all ranks') {
+      Object.assign(result, await linkToAllRanks(page, server.url, path, ask, until));
+      result.memoryAtPainted = mem.since;
+      result.pageAlive = (await ask('1 + 1')) === 2;
+      return result;
+    }
     if (mode.startsWith('page, cold')) await page.addInitScript(WORKER_TIMES_SCRIPT);
     if (mode === 'page, cold, later visit') await firstVisit(context, server.url);
     await page.goto(server.url);
@@ -412,6 +421,61 @@ async function firstVisit(context, url) {
     .catch(() => {});
   await page.waitForTimeout(2000);
   await page.close();
+}
+
+// Mode 'page, link to all ranks': the page loaded with a link to every
+// rank of the file (its address's fragment, as Copy link writes it, made
+// by a visit in a browser of its own), then the file chosen: timeline is
+// until every rank is painted.
+async function linkToAllRanks(page, url, path, ask, until) {
+  const hash = await allRanksFragment(url, path);
+  await page.goto(`${url}${hash}`);
+  await until('/running in your browser/.test(document.getElementById("version-line").textContent)', 60_000);
+  const t0 = Date.now();
+  await page.setInputFiles('[data-testid=file-input]', path);
+  const chart = await until(
+    `['painted', 'failed'].includes(document.body.dataset.chart) && document.body.dataset.chart`,
+  );
+  const out = { link: hash };
+  if (chart === 'painted') out.timeline = Date.now() - t0;
+  out.rankBands = await ask('document.querySelectorAll("[data-testid=rank-band]").length');
+  out.note = `a link to all ranks: ${out.rankBands} rank bands painted`;
+  if (process.env.BENCH_REQUESTS) {
+    const asked = await ask(
+      'JSON.stringify(window.benchRequests.map((r) => [r.type, Math.round(r.at), Math.round(r.ms)]))',
+    );
+    console.error(`bench: the engine's requests [type, sent at ms, answered in ms]: ${asked}`);
+  }
+  return out;
+}
+
+// The fragment of a link to every rank of the file at `path`: its name,
+// size and run origin, as the page writes them once it showed the file.
+const fragments = new Map();
+async function allRanksFragment(url, path) {
+  if (fragments.has(path)) return fragments.get(path);
+  const userDataDir = mkdtempSync(join(tmpdir(), 'scope-speedscope-bench-link-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu'],
+  });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(url);
+    await page.setInputFiles('[data-testid=file-input]', path);
+    await page.waitForFunction(() => /[#&]origin=/.test(window.location.hash), null, { timeout: LIMIT_MS });
+    const fields = new URLSearchParams((await page.evaluate(() => window.location.hash)).slice(1));
+    const link = new URLSearchParams();
+    for (const key of ['v', 'file', 'size', 'origin', 'files', 't'])
+      if (fields.has(key)) link.set(key, fields.get(key));
+    link.set('ranks', 'all');
+    fragments.set(path, `#${link}`);
+    return fragments.get(path);
+  } finally {
+    await context.close();
+    rmSync(userDataDir, { recursive: true, force: true });
+  }
 }
 
 // Mode 'page, cold': the file chosen as soon as the page has loaded.
@@ -639,6 +703,7 @@ for (const calls of JOB ? [-1] : SIZES) {
     'page, suggested narrowing',
     'page, all ranks',
     'page, all ranks, unthrottled',
+    'page, link to all ranks',
     'page, cold',
     'page, cold, later visit',
   ].filter((m) =>

@@ -7,7 +7,7 @@ import { cancelled, limitFor } from './flow-convert.js';
 import { linkShown } from './flow-link.js';
 import { registerServiceWorker } from './offline.js';
 import * as options from './options.js';
-import { engine, timeline } from './parts.js';
+import { engine, params, timeline } from './parts.js';
 import { SERVED } from './remote-engine.js';
 import { flow, goodFiles, state, update } from './state.js';
 import * as status from './status.js';
@@ -50,6 +50,26 @@ export function jobOf(files) {
   return files.map((f) => f.file);
 }
 
+// The page's engine opens every rank in groups of its size (?open-calls=N:
+// N calls a group, tests). (Asked when opening: parts.js imports this module.)
+const openSlices = () => Number(params.get('open-calls')) || true;
+
+// The timeline-open's options (docs/engine-protocol.md).
+function openOptions(opts, ranks, { provisional, same }) {
+  return {
+    ranks,
+    include: opts.include,
+    exclude: opts.exclude,
+    sourceLocations: true,
+    ...(provisional ? { provisional } : {}),
+    ...(same ? { sameFileAs: same } : {}),
+    // A group of ranks a request in the page's engine (the same file again,
+    // or every rank at once, as a link asks): zooming and a cancel go on
+    // meanwhile.
+    ...(!SERVED && !provisional ? { slices: openSlices() } : {}),
+  };
+}
+
 export async function drawTimeline(opts, mine, { reveal = true } = {}) {
   const file = timelineFile();
   if (!state.features.timeline || !file) return null;
@@ -81,24 +101,12 @@ export async function drawTimeline(opts, mine, { reveal = true } = {}) {
   const provisional = ranks !== 'all' && !SERVED;
   let answered;
   flow.opened = new Promise((done) => (answered = done));
-  const reply = await engine.open(
-    flow.job ?? file,
-    {
-      ranks,
-      include: opts.include,
-      exclude: opts.exclude,
-      sourceLocations: true,
-      ...(provisional ? { provisional } : {}),
-      // (A group of ranks a request in the page's engine: zooming goes on meanwhile.)
-      ...(same ? { sameFileAs: same, ...(SERVED ? {} : { slices: true }) } : {}),
+  const reply = await engine.open(flow.job ?? file, openOptions(opts, ranks, { provisional, same }), {
+    onProgress: (p) => {
+      if (mine === flow.run) status.showProgress({ ...p, phase: 'timeline' }, { file: name });
     },
-    {
-      onProgress: (p) => {
-        if (mine === flow.run) status.showProgress({ ...p, phase: 'timeline' }, { file: name });
-      },
-      limitMs: limitFor(flow.job ?? [file]),
-    },
-  );
+    limitMs: limitFor(flow.job ?? [file]),
+  });
   answered();
   if (mine !== flow.run) return 'cancelled';
   status.hideProgress();

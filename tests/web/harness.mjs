@@ -101,8 +101,10 @@ export async function startBrowser({ viewport = { width: 1400, height: 900 } } =
     server,
     context,
     log,
-    async openPage(query = '', { wait = true } = {}) {
+    // init: a function run in the page before its scripts (page.addInitScript).
+    async openPage(query = '', { wait = true, init = null } = {}) {
       const page = await context.newPage();
+      if (init) await page.addInitScript(init);
       page.on('console', (msg) => {
         if (/Content Security Policy|Refused to/i.test(msg.text())) log.blocked.push(msg.text());
       });

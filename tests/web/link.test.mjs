@@ -57,6 +57,16 @@ async function wheelZoom(page, times) {
 
 const notice = (page) => page.getByTestId('link-notice');
 
+// In the page: the types of the messages it sends its engine worker (window.sentTypes).
+function watchSent() {
+  window.sentTypes = [];
+  const send = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message, ...rest) {
+    if (message?.type) window.sentTypes.push(message.type);
+    return send.call(this, message, ...rest);
+  };
+}
+
 describe('a link to the view', { timeout: 600_000 }, () => {
   let browser;
   let page;
@@ -123,10 +133,14 @@ describe('a link to the view', { timeout: 600_000 }, () => {
     const sent = fragmentToView(new URL(link).hash).view;
     assert.ok(sent.call && sent.region === 'solve' && sent.ranks === 'all' && sent.collapsed.ranks.join() === '1');
 
-    const other = await browser.openPage(new URL(link).hash);
+    // Its every rank opened fresh, a group of ranks a request (?open-calls=15: a rank of 15 calls a group).
+    const other = await browser.openPage(`?open-calls=15${new URL(link).hash}`, { init: watchSent });
     assert.match(await notice(other).textContent(), new RegExp(`^This link shows a view of ${RUN} .*choose that file`));
     assert.equal(await pick(other, [RUN]), 'done');
     assert.equal(await chartPainted(other), 'painted');
+    const sentTypes = await other.evaluate(() => window.sentTypes);
+    assert.equal(sentTypes.filter((t) => t === 'timeline-open').length, 1, sentTypes.join(' '));
+    assert.ok(sentTypes.filter((t) => t === 'timeline-open-more').length >= 4, sentTypes.join(' '));
     const back = await fragmentSettles(other, (v) => v.call !== null);
     assert.equal(await hashOf(other), new URL(link).hash, 'the same view, field by field');
     assert.deepEqual(back, sent);

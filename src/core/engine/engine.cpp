@@ -94,25 +94,32 @@ Timeline open_one(const std::vector<std::string>& names, const TimelineOptions& 
   return open_timeline(std::move(run), opts);
 }
 
-// An open of the same file as the open timeline, read a group of ranks at
-// a time (EngineIo::group_calls) with that timeline's region order and
-// origin: no read of every rank's first starts, and the open's peak the
-// timeline's columns and one group. Begun here (the file's index read, the
-// selection made); nullptr when the one read of these ranks might claim
-// more memory than a file may take (that read then says so in its own
-// words).
+// An open read a group of ranks at a time (EngineIo::group_calls): no read
+// of every rank's calls at once, and the open's peak the timeline's
+// columns and one group. With `order`, the same file as the open
+// timeline, whose region order and origin it takes: nothing more of the
+// file is read first. Without (`fresh`), the file's own: every rank's
+// first starts are read first (their start columns, as an exact open
+// reads them), once the selection is known to take more than one group.
+// Begun here (the file's index read, the selection made); nullptr when the
+// one read of these ranks might claim more memory than a file may take
+// (that read then says so in its own words), and for a fresh open that
+// one group holds, or of a file without calls (read at once).
 std::unique_ptr<GroupedOpen> begin_in_groups(const std::vector<std::string>& names,
                                              const TimelineOptions& opts, const EngineIo& io,
-                                             const RunOrder& order,
+                                             const RunOrder* order,
                                              std::vector<std::string>* warnings) {
-  ReadPlan index_plan;
-  index_plan.ranks = std::vector<int64_t>{};
-  index_plan.others_first_starts = false;
-  index_plan.sources = warnings != nullptr;
-  Run index = read_job(
-      names.size(),
-      [&](std::size_t i, const ReadPlan& p) { return io.read(names[i], Progress{}, p); },
-      index_plan);
+  const auto read_index = [&](bool first_starts) {
+    ReadPlan index_plan;
+    index_plan.ranks = std::vector<int64_t>{};
+    index_plan.others_first_starts = first_starts;
+    index_plan.sources = warnings != nullptr;
+    return read_job(
+        names.size(),
+        [&](std::size_t i, const ReadPlan& p) { return io.read(names[i], Progress{}, p); },
+        index_plan);
+  };
+  Run index = read_index(false);
   const std::vector<int64_t> ranks = view_ranks(index, opts.ranks, opts.every_rank);
   uint64_t events = 0;
   for (const Region& region : index.regions) {
@@ -121,8 +128,16 @@ std::unique_ptr<GroupedOpen> begin_in_groups(const std::vector<std::string>& nam
     }
   }
   if (events * (index.lane_column ? 24 : 16) > memory_per_file().bytes / 8 * 7) return nullptr;
+  RunOrder own;
+  if (order == nullptr) {
+    if (events <= io.group_calls) return nullptr;
+    index = read_index(true);
+    own = {region_order_keys(index), run_origin_ns(index)};
+    if (!own.first_start_ns) return nullptr;
+    order = &own;
+  }
   if (warnings != nullptr) *warnings = index.warnings;
-  return std::make_unique<GroupedOpen>(std::move(index), order, opts, io.group_calls);
+  return std::make_unique<GroupedOpen>(std::move(index), *order, opts, io.group_calls);
 }
 
 // The next group of a grouped open of `names` read through this request's
@@ -303,12 +318,37 @@ json open_more(Engine::State& s, const EngineIo& io, WireAnswer& out) {
   return opened(s, out);
 }
 
-json open(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) {
-  const bool slices = flag_of(field(r, "options"), "slices");
+// The calls a group of a sliced open (options.slices: true, the engine's
+// group, EngineIo::group_calls; or a whole number of calls from 1): 0 when
+// it is not in slices, or the engine reads at once (group_calls 0), or it
+// is provisional (its order is its ranks' own).
+uint64_t open_group_calls(const json& r, const EngineIo& io) {
+  const json& o = field(r, "options");
+  if (!o.is_object()) return 0;
+  const json& slices = field(o, "slices");
+  uint64_t calls = 0;
+  if (slices.is_boolean()) {
+    calls = slices.get<bool>() ? io.group_calls : 0;
+  } else if (!slices.is_null()) {
+    calls = whole(slices, "slices");
+    if (calls == 0) refuse("'options.slices' must be true, false or a number of calls from 1");
+  }
+  const json& p = field(o, "provisional");
+  if (io.group_calls == 0 || (p.is_boolean() && p.get<bool>())) return 0;
+  return calls;
+}
+
+json open(Engine::State& s, const json& r, const EngineIo& engine_io, WireAnswer& out) {
+  EngineIo io = engine_io;
+  const uint64_t group_calls = open_group_calls(r, io);
+  const bool slices = group_calls > 0;
+  if (slices) io.group_calls = group_calls;
   bool read_before = true;
   const std::optional<RunOrder> order = same_file_order(s, r, io, slices ? &read_before : nullptr);
-  const bool sliced = order && slices;
-  if (sliced && s.tl && s.tl->memory_bytes() <= kKeptWhileOpening) {
+  // A fresh open in slices: the file's order is its own, read first.
+  const bool fresh = slices && !order && field(field(r, "options"), "sameFileAs").is_null();
+  const bool sliced = (order && slices) || fresh;
+  if (sliced && !fresh && s.tl && s.tl->memory_bytes() <= kKeptWhileOpening) {
     s.drop_opening();
   } else {
     s.close();
@@ -320,9 +360,12 @@ json open(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) 
   const std::vector<std::string> inputs = inputs_of(r, "file", "count");
   std::vector<std::string>* kept = sources_of(r) ? &warnings : nullptr;
   std::unique_ptr<GroupedOpen> grouped;
-  if (order) {
+  if (sliced || order) {
     try {
-      grouped = begin_in_groups(inputs, opts, io, *order, kept);
+      grouped = begin_in_groups(inputs, opts, io, order ? &*order : nullptr, kept);
+    } catch (const Error&) {
+      s.close();
+      if (!fresh) throw;  // a fresh open's index fails as the one read does, in its words
     } catch (...) {
       s.close();
       throw;
@@ -334,7 +377,7 @@ json open(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out) 
     s.opening_inputs = inputs;
     s.opening_request = r;
     s.opening_warnings = std::move(warnings);
-    s.opening_read_before = read_before;
+    s.opening_read_before = read_before && !fresh;
     return open_more(s, io, out);
   }
   return open_at_once(s, r, io, out, std::move(grouped), std::move(warnings));

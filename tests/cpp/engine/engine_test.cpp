@@ -678,6 +678,131 @@ TEST(Engine, the_same_file_again_is_read_at_once_unless_every_rank_was_read) {
             "scope-speedscope engine: 'options.sameFileAs' must be a timeline's id");
 }
 
+// A fresh open in slices (a link straight to All ranks): nothing open
+// before, so the file's order is its own, read first from every rank's
+// start column; then a group of ranks a request. The answer, the
+// questions between slices and the download are the one read's, and a
+// damaged file fails as it does.
+struct FreshOpen {
+  json header, exported;
+  std::vector<std::string> docs;
+  std::vector<ReadPlan> reads;
+  int slices = 0;
+};
+
+FreshOpen open_fresh(const std::string& path, const json& ranks, bool sliced) {
+  Shell sh;
+  sh.group_calls = 1;  // a group a rank; of a file of thousands of ranks, a few groups
+  try {
+    if (read_run(path, {}, {}, ReadPlan(ReadDepth::index)).num_ranks > 64) sh.group_calls = 1 << 14;
+  } catch (const Error&) {
+  }
+  CollectTarget target;
+  sh.output = &target;
+  sh.files["file"] = path;
+  FreshOpen out;
+  json options = {{"ranks", ranks}, {"sourceLocations", true}};
+  if (sliced) options["slices"] = true;
+  out.header = sh.ask({{"type", "timeline-open"}, {"options", options}}).header;
+  for (out.slices = 1; out.header.value("pending", false) && out.slices < 100000; ++out.slices) {
+    // Nothing was open before: a question between slices is refused, not waited on.
+    const Asked q =
+        sh.ask({{"type", "timeline-regions"}, {"timeline", 1}, {"start", 0}, {"end", 1000}});
+    EXPECT_EQ(q.header["type"], "error") << q.header.dump();
+    out.header =
+        sh.ask({{"type", "timeline-open-more"}, {"opening", out.header["opening"]}}).header;
+  }
+  out.reads = sh.reads;
+  if (out.header["type"] != "result") return out;
+  // (A download of some ranks checks the others: it may fail where the open did not.)
+  out.exported = sh.ask({{"type", "timeline-export"},
+                         {"timeline", out.header["timeline"]},
+                         {"options", {{"filepath", "out.speedscope.json"}}}})
+                     .header;
+  for (const StringSink& d : target.docs) out.docs.push_back(d.text);
+  return out;
+}
+
+TEST(Engine, a_fresh_open_in_slices_answers_as_the_one_read) {
+  std::vector<std::string> files = damaged_files();
+  for (const char* f :
+       {"ranks_imbalance_s3.h5", "ranks_main_s3.h5", "order_by_other_rank_s3.h5",
+        "nested_pair_a_s3.h5", "threads_s3.h5", "large_s3.h5", "real_run_s1.h5", "hdf5-schema-2.h5",
+        "chunked/job_6x4000_gzip_s3.h5", "chunked/job_6x4000_rank3_damaged_s3.h5",
+        "chunked/job_6x4000_rank1_overlap_rank3_damaged_s3.h5"})
+    files.push_back(fixture(f));
+  int in_groups = 0, failed_alike = 0;
+  for (const std::string& f : files) {
+    SCOPED_TRACE(f);
+    for (const json& ranks : {json("all"), json({2, 0})}) {
+      SCOPED_TRACE(ranks.dump());
+      const FreshOpen once = open_fresh(f, ranks, false);
+      const FreshOpen sliced = open_fresh(f, ranks, true);
+      EXPECT_EQ(sliced.header.dump(), once.header.dump());
+      EXPECT_EQ(sliced.exported.dump(), once.exported.dump());
+      EXPECT_EQ(sliced.docs, once.docs);
+      if (sliced.header["type"] != "result") failed_alike += sliced.slices > 1;
+      if (sliced.header["type"] != "result" || sliced.slices < 3) continue;
+      // The index, the index with every rank's first starts, then a read a group.
+      ++in_groups;
+      ASSERT_GE(sliced.reads.size(), 4u);
+      EXPECT_EQ(sliced.reads[0].ranks, std::vector<int64_t>{});
+      EXPECT_FALSE(sliced.reads[0].others_first_starts);
+      EXPECT_EQ(sliced.reads[1].ranks, std::vector<int64_t>{});
+      EXPECT_TRUE(sliced.reads[1].others_first_starts);
+      for (std::size_t i = 2; i < sliced.reads.size(); ++i) {
+        ASSERT_TRUE(sliced.reads[i].ranks.has_value());
+        EXPECT_FALSE(sliced.reads[i].ranks->empty());
+        EXPECT_FALSE(sliced.reads[i].others_first_starts);
+      }
+    }
+  }
+  EXPECT_GE(in_groups, 10);
+  EXPECT_GE(failed_alike, 2);  // rank 3 damaged, with and without rank 1's overlap
+}
+
+TEST(Engine, a_fresh_open_in_slices_is_read_at_once_when_one_group_holds_it) {
+  Shell sh;
+  sh.group_calls = 1000;  // more than the file's 60 calls
+  sh.files["file"] = fixture("ranks_imbalance_s3.h5");
+  const Asked a =
+      sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", "all"}, {"slices", true}}}});
+  ASSERT_EQ(a.header["type"], "result") << a.header.dump();
+  EXPECT_FALSE(a.header.contains("pending"));
+  ASSERT_EQ(sh.reads.size(), 2u);  // the index, then the one read
+  EXPECT_FALSE(sh.reads[1].ranks.has_value() && sh.reads[1].ranks->empty());
+  // A number: that many calls a group (15 a rank here: two ranks a group).
+  Asked n = sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", "all"}, {"slices", 30}}}});
+  ASSERT_EQ(n.header["pending"], true) << n.header.dump();
+  EXPECT_EQ(n.header["done"], 30);
+  n = sh.ask({{"type", "timeline-open-more"}, {"opening", n.header["opening"]}});
+  EXPECT_EQ(n.header["done"], 60);
+  n = sh.ask({{"type", "timeline-open-more"}, {"opening", n.header["opening"]}});
+  EXPECT_EQ(n.header["lanes"].size(), a.header["lanes"].size());
+  EXPECT_EQ(n.header["frames"], a.header["frames"]);
+  for (const json& bad : {json(0), json(-1), json("8")}) {
+    n = sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", "all"}, {"slices", bad}}}});
+    EXPECT_EQ(n.header["type"], "error") << bad.dump();
+  }
+  EXPECT_EQ(n.header["message"], "scope-speedscope engine: 'slices' must be a whole number from 0");
+  n = sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", "all"}, {"slices", 0}}}});
+  EXPECT_EQ(n.header["message"],
+            "scope-speedscope engine: 'options.slices' must be true, false or a number of calls "
+            "from 1");
+  // An engine that reads at once (natively): at once, whatever the number.
+  sh.group_calls = 0;
+  n = sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", "all"}, {"slices", 1}}}});
+  EXPECT_FALSE(n.header.contains("pending"));
+  EXPECT_EQ(n.header["type"], "result");
+  // Provisional: never in slices (its order is its ranks' own).
+  sh.group_calls = 1;
+  const Asked p = sh.ask({{"type", "timeline-open"},
+                          {"options", {{"ranks", {0}}, {"provisional", true}, {"slices", true}}}});
+  ASSERT_EQ(p.header["type"], "result") << p.header.dump();
+  EXPECT_FALSE(p.header.contains("pending"));
+  EXPECT_EQ(p.header["provisional"], true);
+}
+
 TEST(Engine, a_sliced_open_given_up_leaves_the_timeline_before_it_open) {
   Shell sh;
   sh.group_calls = 1;
