@@ -8,7 +8,7 @@
 // does in the wasm page; --unthrottled: Chromium's frame-rate limit and
 // vsync off, so a gap is what the frame cost).
 //
-//   node bench/serve-page.mjs RUN.h5 [--cli native|node] [--steps 40] [--connect-when-open] [--unthrottled]
+//   node bench/serve-page.mjs RUN.h5 [--cli native|node] [--steps 40] [--connect-when-open] [--unthrottled] [--web DIR]
 //
 // The native serve opens the run's first view and then every rank before
 // any page asks (it prints "Every rank is open" then): --connect-when-open
@@ -29,7 +29,7 @@ const {
   opt,
   args,
 } = benchArgs(
-  'node bench/serve-page.mjs RUN.h5 [--cli native|node] [--steps 40] [--connect-when-open] [--unthrottled]',
+  'node bench/serve-page.mjs RUN.h5 [--cli native|node] [--steps 40] [--connect-when-open] [--unthrottled] [--web DIR]',
 );
 const cli = opt('--cli', 'native');
 const steps = Number(opt('--steps', '40'));
@@ -37,7 +37,8 @@ const program = cli === 'native' ? ['build/native/scope-speedscope'] : ['node', 
 
 const t0 = performance.now();
 const since = () => Math.round(performance.now() - t0) / 1000;
-const server = spawn(program[0], [...program.slice(1), 'serve', run, '--port', '0'], {
+const web = opt('--web', null); // another build of the page (node scripts/build-web.mjs --out DIR)
+const server = spawn(program[0], [...program.slice(1), 'serve', run, '--port', '0', ...(web ? ['--web', web] : [])], {
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 const vmHwm = () => {
@@ -78,6 +79,10 @@ try {
     page.waitForFunction(() => ['painted', 'failed'].includes(document.body.dataset.chart), null, {
       timeout: Number(opt('--limit-s', '600')) * 1000,
     });
+  let overviewRequests = 0;
+  page.on('request', (r) => {
+    if (/"timeline-overview(-more)?"/.test(r.postData() ?? '')) overviewRequests++;
+  });
   await page.goto(url);
   await painted();
   result.firstViewPaintedS = since();
@@ -92,6 +97,18 @@ try {
   result.allRanksPaintedSinceStartS = since();
   result.everyRankOpenS = everyRankOpenS;
   say('all ranks painted');
+  // The page settles: the bar's overview of every rank (asked in slices,
+  // a round trip each) and, over the viewer's budget, its suggestion.
+  await page.waitForFunction(
+    () =>
+      ['done', 'failed', 'waiting'].includes(document.body.dataset.phase) &&
+      (!document.getElementById('budget-apply').hidden || document.body.dataset.phase !== 'waiting'),
+    null,
+    { timeout: 600_000 },
+  );
+  result.allRanksSettledS = Math.round(performance.now() - tick) / 1000;
+  result.overviewRequests = overviewRequests;
+  say('settled');
   result.serverPeakBytes = vmHwm();
   await page.getByTestId('options-toggle').click();
   // Zoom in and out by the keyboard, each step until the page drew it.

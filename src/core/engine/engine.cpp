@@ -744,7 +744,6 @@ const std::map<std::string, Query, std::less<>>& queries() {
       {"timeline-lateness", lateness},
       {"timeline-compare-regions", compare_regions},
       {"timeline-compare-partner", compare_partner},
-      {"timeline-overview", overview},
       {"timeline-overview-more", overview_more},
   };
   return all;
@@ -777,6 +776,7 @@ json answer(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out
   if (t == "timeline-export-more") return export_more(s, r, io);
   if (t == "timeline-export-cancel") return export_cancel(s, r);
   if (t == "timeline-check") return check_request(s, r, io);
+  if (t == "timeline-overview") return overview(s, r, io, out);
   if (t == "inspect") return inspect(r, io);
   if (t == "check") return check(r);
   if (t == "overview") return file_overview(r, io);

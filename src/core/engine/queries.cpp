@@ -246,10 +246,6 @@ json compare_partner(Engine::State& s, const json& r, WireAnswer&) {
 
 namespace {
 
-// How many calls a slice of an overview bins when the request says
-// `slices: true`: about 40 ms in the wasm engine (bench/overview-slices.mjs).
-constexpr uint64_t kOverviewSliceCalls = 1'500'000;
-
 // The sliced overview's next step: how far it is, or its answer.
 json overview_step(Engine::State& s) {
   TimelineOverview& job = *s.overviewing;
@@ -266,7 +262,7 @@ json overview_step(Engine::State& s) {
 
 }  // namespace
 
-json overview(Engine::State& s, const json& r, WireAnswer&) {
+json overview(Engine::State& s, const json& r, const EngineIo& io, WireAnswer&) {
   const Timeline& tl = timeline_of(s, r);
   const json& o = field(r, "options");
   const json options = o.is_object() ? o : json::object();
@@ -278,7 +274,7 @@ json overview(Engine::State& s, const json& r, WireAnswer&) {
   if (!max_events.is_null()) max = whole(max_events, "maxEvents");
   uint64_t slice = 0;  // 0: at once
   if (slices.is_boolean()) {
-    slice = slices.get<bool>() ? kOverviewSliceCalls : 0;
+    slice = slices.get<bool>() ? io.overview_slice_calls : 0;  // bench/overview-slices.mjs
   } else if (!slices.is_null()) {
     slice = whole(slices, "slices");
     if (slice == 0) refuse("'options.slices' must be true, false or a number of calls from 1");

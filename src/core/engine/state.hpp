@@ -177,7 +177,7 @@ json aligned(Engine::State& s, const json& r, WireAnswer& out);
 json lateness(Engine::State& s, const json& r, WireAnswer& out);
 json compare_regions(Engine::State& s, const json& r, WireAnswer& out);
 json compare_partner(Engine::State& s, const json& r, WireAnswer& out);
-json overview(Engine::State& s, const json& r, WireAnswer& out);
+json overview(Engine::State& s, const json& r, const EngineIo& io, WireAnswer& out);
 json overview_more(Engine::State& s, const json& r, WireAnswer& out);
 
 // A download in slices (engine.cpp): the next slice of the one that goes on.
