@@ -57,7 +57,8 @@ export function setUp({ changed }) {
     }
     if (e.target.name === 'rank' || e.target.name === 'all-ranks') {
       updateRanksValidity();
-      soon(TEXT_DEBOUNCE_MS);
+      // A rank's box waits for the next one ticked; All ranks is a choice of its own.
+      soon(e.target.name === 'all-ranks' ? 0 : TEXT_DEBOUNCE_MS);
     }
   });
   form.addEventListener('submit', (e) => {

@@ -395,6 +395,7 @@ json open_at_once(Engine::State& s, const json& r, const EngineIo& io, WireAnswe
   if (grouped) {
     while (!step_in_groups(*grouped, s.inputs, io)) {
     }
+    forget_edge_chunks();  // kept for a next group's read
     s.tl.emplace(grouped->finish(io.progress));
     s.rest_read = true;  // every rank of the file was read without error before
   } else {

@@ -131,6 +131,7 @@ struct Engine::State {
     overviewing_timeline = 0;
   }
   void drop_opening() {
+    if (opening) forget_edge_chunks();  // kept for its next group's read
     opening.reset();
     opening_inputs.clear();
     opening_request = nullptr;

@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cstring>
 #include <future>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -143,6 +144,82 @@ std::string decode_chunk(const std::vector<Filter>& filters, unsigned mask, Byte
   return "";
 }
 
+// The chunks where partial reads (take_ranges_in_parallel) ended midway,
+// decoded, kept for the next read: a file read a group of ranks at a time
+// (the page's All ranks) then decodes the chunk where one group ends and
+// the next begins once, not twice (about an eighth of its inflating). An
+// entry is found by its stored bytes themselves, with the filters and
+// mask that decode them, so a chunk of another file never matches; the
+// few kept are the last ones (a group's edge in each column).
+class EdgeChunks {
+ public:
+  // Whether a chunk stored as `stored` was kept: then its decoded bytes are in `out`.
+  bool find(const std::vector<Filter>& filters, unsigned mask, const Bytes& stored,
+            uint64_t chunk_bytes, unsigned char* out) {
+    std::lock_guard<std::mutex> lock(m_);
+    for (Entry& e : entries_) {
+      if (e.mask != mask || e.decoded.size() != chunk_bytes || e.stored.size() != stored.size() ||
+          !same(e.filters, filters) ||
+          std::memcmp(e.stored.data(), stored.data(), stored.size()) != 0)
+        continue;
+      std::memcpy(out, e.decoded.data(), chunk_bytes);
+      e.used = ++clock_;
+      ++found_;
+      return true;
+    }
+    return false;
+  }
+
+  // Keeps a chunk decoded (the least recently used one goes).
+  void keep(const std::vector<Filter>& filters, unsigned mask, const Bytes& stored,
+            const unsigned char* decoded, uint64_t chunk_bytes) {
+    std::lock_guard<std::mutex> lock(m_);
+    if (entries_.size() < kEntries) entries_.emplace_back();
+    Entry& e = *std::min_element(entries_.begin(), entries_.end(),
+                                 [](const Entry& a, const Entry& b) { return a.used < b.used; });
+    e.filters = filters;
+    e.mask = mask;
+    e.stored.resize_for_overwrite(stored.size());
+    std::memcpy(e.stored.data(), stored.data(), stored.size());
+    e.decoded.resize_for_overwrite(chunk_bytes);
+    std::memcpy(e.decoded.data(), decoded, chunk_bytes);
+    e.used = ++clock_;
+  }
+
+  uint64_t found() {
+    std::lock_guard<std::mutex> lock(m_);
+    return found_;
+  }
+
+  void forget() {
+    std::lock_guard<std::mutex> lock(m_);
+    entries_ = {};
+  }
+
+ private:
+  static bool same(const std::vector<Filter>& a, const std::vector<Filter>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const Filter& x, const Filter& y) {
+      return x.id == y.id && x.element_size == y.element_size;
+    });
+  }
+  struct Entry {
+    std::vector<Filter> filters;
+    unsigned mask = 0;
+    Bytes stored, decoded;
+    uint64_t used = 0;
+  };
+  // The two columns (starts, durations) of a group's edge.
+  static constexpr std::size_t kEntries = 2;
+  std::mutex m_;
+  std::vector<Entry> entries_;
+  uint64_t clock_ = 0, found_ = 0;
+};
+
+EdgeChunks& edge_chunks() {
+  static EdgeChunks kept;
+  return kept;
+}
+
 // A column's chunks read (H5Dread_chunk, on the calling thread) and decoded
 // a batch at a time, each thread its share of the batch.
 class ChunkBatches {
@@ -170,8 +247,11 @@ class ChunkBatches {
 
   // Chunks `indices[0 .. count)` (count <= batch()) decoded: each whole one
   // into `column` at its place when given, else (and the last, shorter one)
-  // into its slot. False at the first chunk not as expected.
-  bool decode(const uint64_t* indices, std::size_t count, int64_t* column) {
+  // into its slot. False at the first chunk not as expected. With `edges`,
+  // a chunk kept by EdgeChunks is taken from there, and chunk `keep` (one
+  // of them, or none) is kept there once decoded.
+  bool decode(const uint64_t* indices, std::size_t count, int64_t* column, bool edges = false,
+              uint64_t keep = UINT64_MAX) {
     for (std::size_t s = 0; s < count; ++s) {
       Slot& slot = slots_[s];
       const hsize_t offset = indices[s] * chunk_;
@@ -184,18 +264,27 @@ class ChunkBatches {
       if (H5Dread_chunk(dset_, H5P_DEFAULT, &offset, &mask, slot.stored.data()) < 0) return false;
       slot.mask = mask;
       slot.first = offset;
+      slot.kept = edges && edge_chunks().find(filters_, mask, slot.stored, chunk_ * 8,
+                                              slot.whole_for(chunk_ * 8));
+      slot.keep = edges && !slot.kept && indices[s] == keep;
+      if (slot.keep) {
+        slot.stored_copy.resize_for_overwrite(slot.stored.size());
+        std::memcpy(slot.stored_copy.data(), slot.stored.data(), slot.stored.size());
+      }
     }
     const uint64_t chunk_bytes = chunk_ * 8;
     auto work = [&](std::size_t from) {
       for (std::size_t s = from; s < count; s += threads_) {
         Slot& slot = slots_[s];
         const uint64_t values = std::min<uint64_t>(chunk_, n_ - slot.first);
+        if (slot.kept) continue;  // (edges: no column)
         const bool direct = column != nullptr && values == chunk_;
         if (!direct) slot.whole.resize_for_overwrite(chunk_bytes);
         unsigned char* to =
             direct ? reinterpret_cast<unsigned char*>(column + slot.first) : slot.whole.data();
         if (!decode_chunk(filters_, slot.mask, slot.stored, slot.spare, chunk_bytes, to).empty())
           return false;
+        if (slot.keep) edge_chunks().keep(filters_, slot.mask, slot.stored_copy, to, chunk_bytes);
         if (column != nullptr && !direct) std::memcpy(column + slot.first, to, values * 8);
       }
       return true;
@@ -218,8 +307,15 @@ class ChunkBatches {
  private:
   struct Slot {
     Bytes stored, spare, whole;
+    Bytes stored_copy;  // the stored bytes of a chunk to keep (decoding changes `stored`)
     unsigned mask = 0;
     uint64_t first = 0;  // its first value
+    bool kept = false;   // its values in `whole` already (EdgeChunks)
+    bool keep = false;   // to keep in EdgeChunks once decoded
+    unsigned char* whole_for(uint64_t bytes) {
+      whole.resize_for_overwrite(bytes);
+      return whole.data();
+    }
   };
   File* f_ = nullptr;
   hid_t dset_ = -1;
@@ -268,11 +364,20 @@ uint64_t take_ranges_in_parallel(File& f, hid_t dset, uint64_t n,
          c <= (r.end - 1) / chunk; ++c)
       indices.push_back(c);
   }
+  // The last chunk, when the ranges end before its end: kept for a read
+  // of what follows (EdgeChunks).
+  uint64_t last_end = 0;
+  for (const ValueRange& r : ranges) {
+    if (r.begin < r.end) last_end = r.end;
+  }
+  const uint64_t keep = !indices.empty() && last_end < std::min(n, (indices.back() + 1) * chunk)
+                            ? indices.back()
+                            : UINT64_MAX;
   uint64_t taken_to = 0;  // every value of the ranges before it was taken
   std::size_t range = 0;
   for (std::size_t i0 = 0; i0 < indices.size(); i0 += batches.batch()) {
     const std::size_t in_batch = std::min(batches.batch(), indices.size() - i0);
-    if (!batches.decode(indices.data() + i0, in_batch, nullptr)) break;
+    if (!batches.decode(indices.data() + i0, in_batch, nullptr, true, keep)) break;
     for (std::size_t s = 0; s < in_batch; ++s) {
       const uint64_t first = batches.first(s), last = std::min(n, first + chunk);
       for (; range < ranges.size() && ranges[range].begin < last; ++range) {
@@ -293,4 +398,8 @@ uint64_t take_ranges_in_parallel(File& f, hid_t dset, uint64_t n,
 }
 
 }  // namespace h5
+
+uint64_t edge_chunks_reused() { return h5::edge_chunks().found(); }
+void forget_edge_chunks() { h5::edge_chunks().forget(); }
+
 }  // namespace scope_speedscope

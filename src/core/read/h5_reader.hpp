@@ -89,6 +89,12 @@ MemoryLimit machine_memory();
 // Process-wide; set before reading.
 void set_decode_threads(unsigned threads);
 unsigned machine_threads();
+// How many chunks partial reads took from those an earlier one decoded
+// where it ended midway (read/h5_chunks.cpp's EdgeChunks), since the
+// process started: a read a group of ranks at a time decodes each edge once.
+uint64_t edge_chunks_reused();
+// Gives back the chunks kept for a next partial read (a read in groups ended).
+void forget_edge_chunks();
 
 // Reads a scope-profiler file (schema 1, 2, 3 or aggregate) from a path.
 // Throws Error (file_not_found, corrupt_profile, schema) with scope-profiler's

@@ -236,6 +236,42 @@ TEST(PartialRead, leaves_out_what_it_does_not_need) {
   }
 }
 
+// A job read a group of ranks at a time (as the page's All ranks reads
+// it): the chunk where one group ends and the next begins (chunks of 1,000
+// values; rank 3 from value 11,856) is decoded once, by the first group,
+// and the second takes it from there: the same values as a whole read.
+TEST(PartialRead, a_group_after_another_takes_the_chunk_they_share) {
+  const std::string path = shared_dir() + "/h5/chunked/job_6x4000_gzip_s3.h5";
+  const scope_speedscope::Run whole = read_run(path);
+  ReadPlan first, second;
+  first.ranks = std::vector<int64_t>{0, 1, 2};
+  second.ranks = std::vector<int64_t>{3, 4, 5};
+  first.others_first_starts = second.others_first_starts = false;
+  const uint64_t before = edge_chunks_reused();
+  const scope_speedscope::Run a = read_run(path, {}, {}, first);
+  EXPECT_EQ(edge_chunks_reused(), before);
+  const scope_speedscope::Run b = read_run(path, {}, {}, second);
+  EXPECT_EQ(edge_chunks_reused(), before + 2);  // the starts' and the durations' chunk 11
+  ASSERT_EQ(a.start_ns.size() + b.start_ns.size(), whole.start_ns.size());
+  std::vector<int64_t> starts(a.start_ns.begin(), a.start_ns.end());
+  starts.insert(starts.end(), b.start_ns.begin(), b.start_ns.end());
+  std::vector<int64_t> ends(a.end_ns.begin(), a.end_ns.end());
+  ends.insert(ends.end(), b.end_ns.begin(), b.end_ns.end());
+  EXPECT_EQ(starts, std::vector<int64_t>(whole.start_ns.begin(), whole.start_ns.end()));
+  EXPECT_EQ(ends, std::vector<int64_t>(whole.end_ns.begin(), whole.end_ns.end()));
+  // A chunk is found by its stored bytes: another file's ranks 0 to 2,
+  // stored alike (only its rank 3 differs), are taken from there and
+  // decode alike; its chunks stored otherwise are its own.
+  const std::string other = shared_dir() + "/h5/chunked/job_6x4000_rank3_damaged_s3.h5";
+  const uint64_t reused = edge_chunks_reused();
+  const scope_speedscope::Run c = read_run(other, {}, {}, first);
+  EXPECT_EQ(edge_chunks_reused(), reused + 2);
+  EXPECT_EQ(std::vector<int64_t>(c.start_ns.begin(), c.start_ns.end()),
+            std::vector<int64_t>(a.start_ns.begin(), a.start_ns.end()));
+  EXPECT_THROW((void)read_run(other, {}, {}, second),
+               Error);  // rank 3's durations decoded: damaged
+}
+
 // Damage in a rank the timeline did not read (make_ranks.py damaged): the
 // timeline of rank 0 opens; its export fails as the file's does, before
 // anything is written; a timeline holding rank 2 fails as it opens.
