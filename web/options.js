@@ -57,8 +57,9 @@ export function setUp({ changed }) {
     }
     if (e.target.name === 'rank' || e.target.name === 'all-ranks') {
       updateRanksValidity();
-      // A rank's box waits for the next one ticked; All ranks is a choice of its own.
-      soon(e.target.name === 'all-ranks' ? 0 : TEXT_DEBOUNCE_MS);
+      // A rank's box (and All ranks unticked, back to the first rank) waits
+      // for the next one ticked; All ranks ticked is a choice of its own.
+      soon(e.target.name === 'all-ranks' && e.target.checked ? 0 : TEXT_DEBOUNCE_MS);
     }
   });
   form.addEventListener('submit', (e) => {
