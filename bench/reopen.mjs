@@ -6,21 +6,24 @@
 // time) or, with --at-once, without it (one read of every rank, as before);
 // --slices: in slices (options.slices, then timeline-open-more), rank 0's
 // bars asked between slices as the page's zooming would ask them, and the
-// longest slice (the longest a question waits) printed.
+// longest slice (the longest a question waits) printed; --group-calls N:
+// slices of N calls a group (options.slices: N) instead of the engine's;
+// REOPEN_LOG=1 prints the module's memory after each slice.
 // Prints the time of each step, the module's memory and the process's peak
 // (VmHWM) after each: the module never shrinks, so its memory after the
 // open of every rank is what the page's worker holds from then on.
 //
-//   node bench/reopen.mjs FILE [--at-once | --slices]
+//   node bench/reopen.mjs FILE [--at-once | --slices [--group-calls N]]
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 
 import { createScopeSpeedscope } from '../dist/node.js';
 import { benchArgs } from './args.mjs';
 
-const { file, args } = benchArgs('node bench/reopen.mjs FILE [--at-once | --slices]');
+const { file, args, opt } = benchArgs('node bench/reopen.mjs FILE [--at-once | --slices [--group-calls N]]');
 const atOnce = args.includes('--at-once');
-const slices = args.includes('--slices');
+const groupCalls = Number(opt('--group-calls', '0'));
+const slices = args.includes('--slices') && (groupCalls || true);
 const sp = await createScopeSpeedscope();
 const inputs = { inputs: { file: { name: basename(file), path: file } } };
 const hwm = () => Number(readFileSync('/proc/self/status', 'utf8').match(/VmHWM:\s+(\d+) kB/)[1]) * 1024;
@@ -59,7 +62,7 @@ let all = step('every rank', {
     ranks: 'all',
     sourceLocations: true,
     ...(atOnce ? {} : { sameFileAs: first.timeline }),
-    ...(slices ? { slices: true } : {}),
+    ...(slices ? { slices } : {}),
   },
 });
 if (slices) {
@@ -74,6 +77,7 @@ if (slices) {
     barsMs.push(performance.now() - t);
     all = step(`slice ${sliceS.length}`, { type: 'timeline-open-more', opening: all.opening });
     sliceS.push(out.steps.at(-1).s);
+    if (process.env.REOPEN_LOG) console.error(`slice ${sliceS.length - 1}: wasm ${out.steps.at(-1).wasmGB} GB`);
   }
   out.slices = sliceS.length;
   out.longestSliceS = Math.max(...sliceS);
