@@ -106,7 +106,7 @@ EngineHost::~EngineHost() {
 }
 
 // A native overview slice of 6 M calls takes about as long as the wasm
-// engine's 1.5 M (bench/serve-page.mjs: a round trip a slice).
+// engine's 1.2 M (bench/serve-page.mjs: a round trip a slice).
 constexpr uint64_t kServedOverviewSliceCalls = 6'000'000;
 
 EngineIo EngineHost::io_for(const json& r) const {

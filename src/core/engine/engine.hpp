@@ -42,9 +42,9 @@ struct EngineIo {
   // one read). The wasm engine's: its memory is the open's peak for good.
   uint64_t group_calls = 0;
   // How many calls a slice of an overview bins when a request says
-  // `slices: true` (timeline-overview): about 40 ms in the wasm engine;
+  // `slices: true` (timeline-overview): at most about 40 ms in the wasm engine;
   // the native serve's slices are larger (its round trips cost too).
-  uint64_t overview_slice_calls = 1'500'000;
+  uint64_t overview_slice_calls = 1'200'000;
 };
 
 class Engine {
