@@ -149,6 +149,8 @@ describe('a link to the view', { timeout: 600_000 }, () => {
     assert.equal(await other.locator('#tl-imbalance tr.highlighted .tl-region').textContent(), 'solve');
     await other.waitForFunction(() => document.querySelector('[data-testid=call-details]').dataset.state === 'call');
     assert.equal(await other.locator('[data-testid=call-details] [data-field=start]').count(), 1);
+    // The selected call's details, and nothing more (once, a stray "null" after them).
+    assert.match(await other.getByTestId('call-details').textContent(), /^Name\s*step.*Lane\s*rank 0$/s);
     const collapsed = await other.locator('[data-testid=timeline-lanes] button[aria-expanded=false]').allTextContents();
     assert.ok(
       collapsed.some((t) => /rank 1/.test(t)),

@@ -169,7 +169,8 @@ export class CallDetails {
         field('depth', 'Depth', String(item.depth)),
         field('lane', 'Lane', info.lanes[item.lane].name),
       ),
-      selected && partner ? this.#alignButton() : null,
+      // (replaceChildren would write a null as the text "null")
+      ...(selected && partner ? [this.#alignButton()] : []),
     );
     if (focused) document.getElementById('align-at-call')?.focus();
   }
