@@ -170,13 +170,10 @@ describe('lining two compared runs up at a call', { timeout: 600_000 }, () => {
     assert.deepEqual(await view(page), { start: 0, end: 6001 });
     // B's solve starts at column round(x(3600)), in its ratio colour; A's solve, its partner, on the same column.
     // (B's solve on rank 1: the selected one on rank 0 has the selection's outline on its edge.)
-    const bSolve = await firstColumn(
-      page,
-      rowY(1, 1),
-      Math.round(xOf(3500)),
-      Math.round(xOf(3700)),
-      rgbOf(light.ratio[ratioLevel(1.25)]),
-    );
+    // Drawn anew once aligned (its ratio colour comes with the bars asked again): waited for.
+    const bRatio = rgbOf(light.ratio[ratioLevel(1.25)]);
+    await drawn(page, rowY(1, 1), Math.round(xOf(3500)), Math.round(xOf(3700)), bRatio);
+    const bSolve = await firstColumn(page, rowY(1, 1), Math.round(xOf(3500)), Math.round(xOf(3700)), bRatio);
     assert.equal(bSolve, Math.round(xOf(3600)));
     await drawn(page, y, Math.round(xOf(3500)), Math.round(xOf(3700)), solveA);
     assert.equal(await firstColumn(page, y, Math.round(xOf(3400)), Math.round(xOf(3800)), solveA), bSolve);
