@@ -345,10 +345,16 @@ json open(Engine::State& s, const json& r, const EngineIo& engine_io, WireAnswer
   if (slices) io.group_calls = group_calls;
   bool read_before = true;
   const std::optional<RunOrder> order = same_file_order(s, r, io, slices ? &read_before : nullptr);
-  // A fresh open in slices: the file's order is its own, read first.
-  const bool fresh = slices && !order && field(field(r, "options"), "sameFileAs").is_null();
-  const bool sliced = (order && slices) || fresh;
-  if (sliced && !fresh && s.tl && s.tl->memory_bytes() <= kKeptWhileOpening) {
+  // A fresh open in slices (nothing open of the file, or a timeline whose
+  // order is not the file's yet: provisional): the file's order is its
+  // own, read first.
+  const bool fresh = slices && !order;
+  const bool sliced = slices;
+  // The open timeline it names (sameFileAs) answers meanwhile, when small.
+  const json& same = field(field(r, "options"), "sameFileAs");
+  const bool named = same.is_number() && s.tl && same.get<double>() == s.id && !s.comparing() &&
+                     inputs_of(r, "file", "count") == s.inputs;
+  if (sliced && named && s.tl->memory_bytes() <= kKeptWhileOpening) {
     s.drop_opening();
   } else {
     s.close();

@@ -803,6 +803,45 @@ TEST(Engine, a_fresh_open_in_slices_is_read_at_once_when_one_group_holds_it) {
   EXPECT_EQ(p.header["provisional"], true);
 }
 
+// All ranks chosen before the first view was made exact: the timeline it
+// names is provisional (its order its rank's own), so the open in slices
+// is a fresh one (the file's order read first), the provisional timeline
+// answering between its slices; the answer is the one read's.
+TEST(Engine, the_same_file_again_before_it_is_exact_opens_fresh_in_slices) {
+  for (const char* file : {"ranks_imbalance_s3.h5", "order_by_other_rank_s3.h5"}) {
+    SCOPED_TRACE(file);
+    Shell once, sh;
+    once.files["file"] = sh.files["file"] = fixture(file);
+    const Asked want =
+        once.ask({{"type", "timeline-open"}, {"options", {{"ranks", "all"}, {"slices", false}}}});
+    ASSERT_EQ(want.header["type"], "result") << want.header.dump();
+    sh.group_calls = 1;
+    const Asked first =
+        sh.ask({{"type", "timeline-open"}, {"options", {{"ranks", {0}}, {"provisional", true}}}});
+    ASSERT_EQ(first.header["provisional"], true);
+    const json options = {
+        {"ranks", "all"}, {"sameFileAs", first.header["timeline"]}, {"slices", true}};
+    Asked a = sh.ask({{"type", "timeline-open"}, {"options", options}});
+    ASSERT_EQ(a.header["pending"], true) << a.header.dump();
+    ASSERT_GE(sh.reads.size(), 3u);
+    EXPECT_TRUE(sh.reads[2].others_first_starts);  // the file's order read first
+    int slices = 1;
+    for (; a.header.value("pending", false); ++slices) {
+      const Asked q = sh.ask({{"type", "timeline-regions"},
+                              {"timeline", first.header["timeline"]},
+                              {"start", 0},
+                              {"end", 1000}});
+      EXPECT_EQ(q.header["type"], "result") << q.header.dump();
+      a = sh.ask({{"type", "timeline-open-more"}, {"opening", a.header["opening"]}});
+    }
+    EXPECT_GE(slices, 3);
+    json got = a.header, expected = want.header;
+    got.erase("timeline");
+    expected.erase("timeline");
+    EXPECT_EQ(got.dump(), expected.dump());
+  }
+}
+
 TEST(Engine, a_sliced_open_given_up_leaves_the_timeline_before_it_open) {
   Shell sh;
   sh.group_calls = 1;
